@@ -1,0 +1,70 @@
+// The journal's record types: what the observer appends to observations.jsonl, one JSON object per line.
+// Analysis and reports read only these records (plus run metadata), never the cluster.
+
+/** Kubernetes kinds the observer watches. */
+export type WatchedKind = 'Node' | 'Lease' | 'Pod' | 'Event' | 'EndpointSlice';
+
+/** How an object observation arose: an initial or re-list entry, or a watch event. */
+export type ObservationVerb = 'LISTED' | 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** Fields every journal record carries. */
+export interface ObservationBase {
+  /** Sequence number in the journal, from 0, strictly increasing. */
+  seq: number;
+  /** Client clock when the record was received or made: Unix epoch, milliseconds. */
+  receivedAtMs: number;
+}
+
+/**
+ * One object seen through a list or watch. `object` is the Kubernetes object as the API server
+ * sent it (managedFields removed), so server timestamps (lastTransitionTime, renewTime,
+ * creationTimestamp, deletionTimestamp) stay in their RFC 3339 form.
+ */
+export interface ObjectObservation extends ObservationBase {
+  type: 'object';
+  kind: WatchedKind;
+  verb: ObservationVerb;
+  namespace?: string;
+  name: string;
+  uid: string;
+  resourceVersion: string;
+  object: Record<string, unknown>;
+}
+
+/** Phases of a run, marked by the runner in the journal (the Reporter interface's onPhase). */
+export type PhaseName =
+  | 'run-started'
+  | 'cluster-ready'
+  | 'workloads-ready'
+  | 'fault-injecting'
+  | 'fault-injected'
+  | 'fault-restoring'
+  | 'fault-restored'
+  | 'settled'
+  | 'interrupted'
+  | 'run-finished'
+  | (string & {});
+
+/** A named instant in the run, e.g. the fault injection. `detail` holds phase-specific facts. */
+export interface PhaseObservation extends ObservationBase {
+  type: 'phase';
+  phase: PhaseName;
+  /** Node names the phase concerns (fault targets), if any. */
+  nodes?: string[];
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * A watch that broke and was re-listed: objects may have changed unseen between
+ * `fromMs` and `toMs` (both Unix epoch milliseconds, client clock).
+ */
+export interface GapObservation extends ObservationBase {
+  type: 'gap';
+  kind: WatchedKind;
+  fromMs: number;
+  toMs: number;
+  reason: string;
+}
+
+/** One line of observations.jsonl. */
+export type Observation = ObjectObservation | PhaseObservation | GapObservation;
