@@ -1,6 +1,9 @@
 # Shared settings for the offline toolchain scripts: pinned versions, cache layout, logging.
 # Sourced by the other hack/*.sh scripts; defines no side effects beyond variables and functions.
 
+# Errors inside $(...) must stop the script too.
+shopt -s inherit_errexit
+
 # Pinned versions. Changing one changes the cache key of everything built from it.
 : "${KIND_VERSION:=v0.30.0}"
 : "${KUBERNETES_VERSION:=v1.34.4}"

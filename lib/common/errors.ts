@@ -21,10 +21,37 @@ export class RebootlabError extends Error {
   }
 }
 
+/**
+ * One problem in user input, printed as `file:line:column: path: message` by formatInputIssue.
+ * `line` and `column` are 1-based; both absent when the problem has no place in a file
+ * (then `origin` may say where it came from, e.g. `--set cluster.workers=0`).
+ */
+export interface InputIssue {
+  file: string;
+  line?: number;
+  column?: number;
+  /** Where the value came from when not from the file itself, e.g. `--set cluster.workers=0`. */
+  origin?: string;
+  /** Dotted field path, e.g. `cluster.controllerManager.nodeMonitorGracePeriod` or `workloads[0].name`; '' for the document. */
+  path: string;
+  message: string;
+}
+
+/** Formats an issue as one line: `file:line:col: path: message` (parts that are unknown are left out). */
+export function formatInputIssue(issue: InputIssue): string {
+  let where = issue.file;
+  if (issue.line !== undefined) where += `:${issue.line}:${issue.column ?? 1}`;
+  if (issue.origin !== undefined) where += ` (${issue.origin})`;
+  return issue.path === '' ? `${where}: ${issue.message}` : `${where}: ${issue.path}: ${issue.message}`;
+}
+
 /** Bad input from the user: a malformed experiment file, an unknown flag or field. Exit code 2. */
 export class InputError extends RebootlabError {
-  constructor(message: string, hint?: string, options?: ErrorOptions) {
+  /** Every problem found, in file order; empty when the error is not about a file's content. */
+  readonly issues: readonly InputIssue[];
+  constructor(message: string, hint?: string, options?: ErrorOptions & { issues?: readonly InputIssue[] }) {
     super(message, ExitCode.BadInput, hint, options);
+    this.issues = options?.issues ?? [];
   }
 }
 

@@ -18,24 +18,44 @@
  *   25% = 10 s]; shutdownGracePeriodMs [0]; shutdownGracePeriodCriticalPodsMs [0].
  */
 export interface TimeoutSettings {
+  /** kube-controller-manager flags of the node lifecycle controller (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-controller-manager/). */
   controllerManager: {
+    /** `--node-monitor-period`: how often node health is checked, milliseconds. Default 5000 (5s). */
     nodeMonitorPeriodMs: number;
+    /**
+     * `--node-monitor-grace-period`: silence after which a node is marked Unknown (NotReady), milliseconds.
+     * Default 50000 (50s) since Kubernetes 1.32 (KEP-4662); 40000 before.
+     */
     nodeMonitorGracePeriodMs: number;
+    /** `--node-startup-grace-period`: silence allowed for a starting node, milliseconds. Default 60000 (1m). */
     nodeStartupGracePeriodMs: number;
+    /** `--node-eviction-rate`: nodes per second whose pods are evicted in a healthy zone. Default 0.1. */
     nodeEvictionRate: number;
+    /** `--secondary-node-eviction-rate`: nodes per second when a zone is unhealthy. Default 0.01. */
     secondaryNodeEvictionRate: number;
+    /** `--unhealthy-zone-threshold`: fraction of NotReady nodes that makes a zone unhealthy, in (0, 1]. Default 0.55. */
     unhealthyZoneThreshold: number;
+    /** `--large-cluster-size-threshold`: nodes above which a zone counts as large. Default 50. */
     largeClusterSizeThreshold: number;
   };
+  /** kube-apiserver flags of the DefaultTolerationSeconds admission plugin (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-apiserver/); upstream unit, seconds. */
   apiServer: {
+    /** `--default-not-ready-toleration-seconds`: tolerationSeconds added for node.kubernetes.io/not-ready, seconds. Default 300. */
     defaultNotReadyTolerationSeconds: number;
+    /** `--default-unreachable-toleration-seconds`: tolerationSeconds added for node.kubernetes.io/unreachable, seconds. Default 300. */
     defaultUnreachableTolerationSeconds: number;
   };
+  /** KubeletConfiguration fields (https://kubernetes.io/docs/reference/config-api/kubelet-config.v1beta1/). */
   kubelet: {
+    /** `nodeStatusUpdateFrequency`: how often the kubelet computes node status, milliseconds. Default 10000 (10s). */
     nodeStatusUpdateFrequencyMs: number;
+    /** `nodeStatusReportFrequency`: how often an unchanged status is posted, milliseconds. Default 300000 (5m). */
     nodeStatusReportFrequencyMs: number;
+    /** `nodeLeaseDurationSeconds`: Lease duration, seconds; renewed every 25% of it. Default 40 (renewal every 10 s). */
     nodeLeaseDurationSeconds: number;
+    /** `shutdownGracePeriod`: graceful node shutdown time, milliseconds. Default 0 (disabled). */
     shutdownGracePeriodMs: number;
+    /** `shutdownGracePeriodCriticalPods`: part of shutdownGracePeriod reserved for critical pods, milliseconds. Default 0. */
     shutdownGracePeriodCriticalPodsMs: number;
   };
 }

@@ -1,0 +1,3 @@
+module rebootlab.dev/node-helpers
+
+go 1.24.0

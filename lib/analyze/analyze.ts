@@ -1,0 +1,54 @@
+// Entry point of the analyzer: journal records → node, pod and workload timelines, predictions, warnings.
+import type { Observation } from '../observe/types.js';
+import type { TimeoutSettings } from '../spec/settings.js';
+import { secondsSince } from './clock.js';
+import { buildContext } from './context.js';
+import { buildNodeTimelines } from './node-timeline.js';
+import { buildPodTimelines } from './outcome.js';
+import { label } from './objects.js';
+import { buildPodFacts, WORKLOAD_LABEL } from './pod-timeline.js';
+import { predict } from './predict.js';
+import type { RunAnalysis } from './types.js';
+import { buildWorkloadTimelines, type WorkloadRef } from './workload-timeline.js';
+
+/** What `analyze` needs besides the journal. */
+export interface AnalyzeOptions {
+  /** Effective timeout settings of the cluster (durations in milliseconds), for the predicted windows. */
+  settings: TimeoutSettings;
+  /** The experiment's workloads; pods join them by label rebootlab.dev/workload=<name>. */
+  workloads: readonly WorkloadRef[];
+}
+
+/**
+ * Analyze one run's journal. Pure: no cluster, no network, no clock; the same records give the same result.
+ * Times are seconds since the `fault-injected` marker (millisecond precision); its `nodes` are the targets.
+ * @throws InputError if the journal has no fault-injected marker.
+ */
+export function analyze(observations: readonly Observation[], options: AnalyzeOptions): RunAnalysis {
+  const ctx = buildContext(observations);
+  const nodes = buildNodeTimelines(ctx);
+  const nodeReady = new Map(nodes.map((n) => [n.name, n.readyAtEnd]));
+  const pods = buildPodTimelines(ctx, buildPodFacts(ctx), nodeReady);
+  const workloads = buildWorkloadTimelines(ctx, options.workloads);
+  const warnings = [...ctx.warnings];
+  for (const t of ctx.targets) if (!nodes.some((n) => n.name === t)) warnings.push(`fault target ${t} never appeared as a Node`);
+  if (ctx.restoreMs === null) warnings.push('no fault-restored marker: the fault was not undone during observation');
+  for (const w of workloads) {
+    if (!ctx.pods.some((p) => label(p.object, WORKLOAD_LABEL) === w.name)) warnings.push(`workload ${w.name} has no pods in the journal`);
+  }
+  const restoredAfterSeconds = ctx.restoreMs === null ? null : secondsSince(ctx.faultMs, ctx.restoreMs);
+  return {
+    faultInjectedAtMs: ctx.faultMs,
+    faultRestoredAfterSeconds: restoredAfterSeconds,
+    endAfterSeconds: secondsSince(ctx.faultMs, ctx.endMs),
+    endAtMs: ctx.endMs,
+    targets: ctx.targets,
+    nodes,
+    pods,
+    workloads,
+    predictions: predict(options.settings, { targets: ctx.targets, targetOffsetSeconds: ctx.targetOffsetSeconds, clusterNodes: nodes.length, restoredAfterSeconds, pods }),
+    gaps: ctx.gaps,
+    recovered: workloads.every((w) => w.recovered),
+    warnings,
+  };
+}

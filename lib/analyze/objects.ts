@@ -1,0 +1,150 @@
+// Readers for the fields of journaled Kubernetes objects (Node, Lease, Pod), which are untyped JSON.
+
+type Obj = Record<string, unknown>;
+
+function get(obj: unknown, ...path: string[]): unknown {
+  let cur: unknown = obj;
+  for (const key of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Obj)[key];
+  }
+  return cur;
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** A status condition (Node or Pod) as the API server sends it. */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+/** `status.conditions[type=<type>]` of a Node or Pod, or null. */
+export function condition(obj: Obj, type: string): Condition | null {
+  const list = get(obj, 'status', 'conditions');
+  if (!Array.isArray(list)) return null;
+  const found = list.find((c) => get(c, 'type') === type) as Condition | undefined;
+  return found ?? null;
+}
+
+/** True when the object's Ready condition has status "True". */
+export function isReady(obj: Obj): boolean {
+  return condition(obj, 'Ready')?.status === 'True';
+}
+
+/** A taint from Node `spec.taints`. */
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+  timeAdded?: string;
+}
+
+/** Node `spec.taints` (empty when none). */
+export function taints(node: Obj): Taint[] {
+  const list = get(node, 'spec', 'taints');
+  return Array.isArray(list) ? (list as Taint[]) : [];
+}
+
+/** Node `status.addresses[type=InternalIP].address`, or null. */
+export function internalIP(node: Obj): string | null {
+  const list = get(node, 'status', 'addresses');
+  if (!Array.isArray(list)) return null;
+  return str(get(list.find((a) => get(a, 'type') === 'InternalIP'), 'address'));
+}
+
+/** Lease `spec.renewTime` (RFC 3339 MicroTime), or null. */
+export function renewTime(lease: Obj): string | null {
+  return str(get(lease, 'spec', 'renewTime'));
+}
+
+/** Pod label value, or null. */
+export function label(obj: Obj, key: string): string | null {
+  return str(get(obj, 'metadata', 'labels', key));
+}
+
+/** `metadata.deletionTimestamp`, or null. */
+export function deletionTimestamp(obj: Obj): string | null {
+  return str(get(obj, 'metadata', 'deletionTimestamp'));
+}
+
+/** Kind of the pod's controller owner reference, or null for a standalone pod. */
+export function ownerKind(pod: Obj): string | null {
+  const refs = get(pod, 'metadata', 'ownerReferences');
+  if (!Array.isArray(refs)) return null;
+  const ctrl = refs.find((r) => get(r, 'controller') === true) ?? refs[0];
+  return str(get(ctrl, 'kind'));
+}
+
+/** Pod `spec.nodeName`, or null before scheduling. */
+export function nodeName(pod: Obj): string | null {
+  return str(get(pod, 'spec', 'nodeName'));
+}
+
+/** Pod `status.podIP`, or null. */
+export function podIP(pod: Obj): string | null {
+  return str(get(pod, 'status', 'podIP'));
+}
+
+/** Pod `status.phase`, or null. */
+export function phase(pod: Obj): string | null {
+  return str(get(pod, 'status', 'phase'));
+}
+
+/** Sum of `restartCount` over the pod's containerStatuses (0 when it has none yet). */
+export function restartCount(pod: Obj): number {
+  const list = get(pod, 'status', 'containerStatuses');
+  if (!Array.isArray(list)) return 0;
+  return list.reduce((sum: number, c) => sum + (Number(get(c, 'restartCount')) || 0), 0);
+}
+
+/** Pod `spec.tolerations` (empty when none). */
+export function tolerations(pod: Obj): Obj[] {
+  const list = get(pod, 'spec', 'tolerations');
+  return Array.isArray(list) ? (list as Obj[]) : [];
+}
+
+/** Why a pod is still Pending: the PodScheduled=False message, else the first container waiting reason, else null. */
+export function pendingReason(pod: Obj): string | null {
+  const scheduled = condition(pod, 'PodScheduled');
+  if (scheduled && scheduled.status === 'False') return [scheduled.reason, scheduled.message].filter(Boolean).join(': ') || 'Unschedulable';
+  const list = get(pod, 'status', 'containerStatuses');
+  if (Array.isArray(list)) {
+    for (const c of list) {
+      const reason = str(get(c, 'state', 'waiting', 'reason'));
+      if (reason) return reason;
+    }
+  }
+  return null;
+}
+
+/**
+ * Seconds a pod tolerates a NoExecute taint `key`, following the taint eviction controller's
+ * getMinTolerationTime (pkg/controller/tainteviction/taint_eviction.go): among tolerations matching the
+ * taint, the smallest tolerationSeconds (negative counts as 0); `null` (forever) when matching ones carry
+ * no tolerationSeconds; 0 when none matches (evicted at once).
+ * https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions
+ */
+export function tolerationSecondsFor(pod: Obj, key: string): number | null {
+  const matching = tolerations(pod).filter((t) => {
+    const tKey = str(t.key) ?? '';
+    const op = str(t.operator) ?? 'Equal';
+    const effect = str(t.effect) ?? '';
+    const keyMatches = tKey === '' ? op === 'Exists' : tKey === key;
+    return keyMatches && (effect === '' || effect === 'NoExecute');
+  });
+  if (matching.length === 0) return 0;
+  let min: number | null = null;
+  for (const t of matching) {
+    if (typeof t.tolerationSeconds === 'number') {
+      const seconds = Math.max(0, t.tolerationSeconds);
+      min = min === null ? seconds : Math.min(min, seconds);
+    }
+  }
+  return min;
+}

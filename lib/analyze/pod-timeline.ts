@@ -1,0 +1,137 @@
+// Builds each pod's own facts (by UID) around the fault: readiness, eviction, deletion, restarts, IP and node.
+import type { ObjectObservation } from '../observe/types.js';
+import { secondsSince, serverSecondsSince } from './clock.js';
+import { groupBy, type RunContext } from './context.js';
+import {
+  condition,
+  deletionTimestamp,
+  isReady,
+  label,
+  nodeName,
+  ownerKind,
+  pendingReason,
+  phase,
+  podIP,
+  restartCount,
+  tolerations,
+  tolerationSecondsFor,
+} from './objects.js';
+import type { PodTimeline, Replacement } from './types.js';
+
+/** Label that ties a pod to the experiment's workload of that name. */
+export const WORKLOAD_LABEL = 'rebootlab.dev/workload';
+
+/** A pod's records plus the facts the outcome rules need; `outcome` and `replacement` are decided later. */
+export interface PodFacts extends Omit<PodTimeline, 'outcome' | 'replacement'> {
+  records: ObjectObservation[];
+  /** Journal seq of the first record with a deletionTimestamp or of the deletion, or null. */
+  evictedSeq: number | null;
+  /** Phase of the last record ("Pending", "Running", …). */
+  phaseAtEnd: string | null;
+  /** Whether the pod was ever Ready after the fault. */
+  readyAfterFault: boolean;
+}
+
+function isObserved(records: ObjectObservation[], ctx: RunContext): boolean {
+  const before = records.filter((r) => r.seq < ctx.faultSeq).at(-1);
+  return before !== undefined && before.verb !== 'DELETED' && deletionTimestamp(before.object) === null;
+}
+
+function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
+  const before = records.filter((r) => r.seq < ctx.faultSeq && r.verb !== 'DELETED').at(-1) ?? records[0];
+  const after = records.filter((r) => r.seq > ctx.faultSeq);
+  const live = after.filter((r) => r.verb !== 'DELETED');
+  const last = records[records.length - 1];
+  const lastState = records.filter((r) => r.verb !== 'DELETED').at(-1) ?? last;
+  let notReady: ObjectObservation | undefined;
+  let readyAgain: ObjectObservation | undefined;
+  for (const rec of live) {
+    if (!notReady && !isReady(rec.object)) notReady = rec;
+    else if (notReady && !readyAgain && isReady(rec.object)) readyAgain = rec;
+  }
+  const evicted = after.find((r) => r.verb === 'DELETED' || deletionTimestamp(r.object) !== null);
+  const deleted = after.find((r) => r.verb === 'DELETED');
+  const ltt = notReady ? condition(notReady.object, 'Ready')?.lastTransitionTime : undefined;
+  const f = ctx.faultMs;
+  const restartsBefore = restartCount(before.object);
+  const restartsAfter = restartCount(lastState.object);
+  return {
+    records,
+    namespace: before.namespace ?? '',
+    name: before.name,
+    uid: before.uid,
+    workload: label(before.object, WORKLOAD_LABEL),
+    ownerKind: ownerKind(before.object),
+    nodeBefore: nodeName(before.object),
+    nodeAfter: nodeName(lastState.object),
+    podIPBefore: podIP(before.object),
+    podIPAfter: podIP(lastState.object),
+    restartCountBefore: restartsBefore,
+    restartCountAfter: restartsAfter,
+    restartCountDelta: restartsAfter - restartsBefore,
+    notReadyAfterSeconds: notReady ? (serverSecondsSince(f, ltt) ?? secondsSince(f, notReady.receivedAtMs)) : null,
+    notReadyReceivedAfterSeconds: notReady ? secondsSince(f, notReady.receivedAtMs) : null,
+    readyAgainAfterSeconds: readyAgain ? secondsSince(f, readyAgain.receivedAtMs) : null,
+    evictedAfterSeconds: evicted ? secondsSince(f, evicted.receivedAtMs) : null,
+    deletionTimestamp: evicted ? deletionTimestamp(evicted.object) : null,
+    deletedAfterSeconds: deleted ? secondsSince(f, deleted.receivedAtMs) : null,
+    tolerations: {
+      unreachableTolerationSeconds: tolerationSecondsFor(before.object, 'node.kubernetes.io/unreachable'),
+      notReadyTolerationSeconds: tolerationSecondsFor(before.object, 'node.kubernetes.io/not-ready'),
+      tolerations: tolerations(before.object),
+    },
+    readyAtEnd: last.verb !== 'DELETED' && isReady(last.object) && deletionTimestamp(last.object) === null,
+    evictedSeq: evicted ? evicted.seq : null,
+    phaseAtEnd: last.verb === 'DELETED' ? null : phase(last.object),
+    readyAfterFault: live.some((r) => isReady(r.object)),
+  };
+}
+
+/**
+ * Facts for the pods that existed (without a deletionTimestamp) at the fault and either carry the
+ * workload label or ran on a target node. Sorted by namespace, then name, then UID.
+ */
+export function buildPodFacts(ctx: RunContext): PodFacts[] {
+  const byUid = groupBy(ctx.pods, (r) => r.uid);
+  const facts: PodFacts[] = [];
+  for (const records of byUid.values()) {
+    if (!isObserved(records, ctx)) continue;
+    const f = factsOf(ctx, records);
+    if (f.workload !== null || (f.nodeBefore !== null && ctx.targets.includes(f.nodeBefore))) facts.push(f);
+  }
+  return facts.sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name) || a.uid.localeCompare(b.uid));
+}
+
+/** Pods of a workload first seen after the fault, in order of appearance: candidates to replace evicted pods. */
+export function buildReplacementCandidates(ctx: RunContext): Map<string, ObjectObservation[][]> {
+  const byUid = groupBy(ctx.pods, (r) => r.uid);
+  const candidates = new Map<string, ObjectObservation[][]>();
+  for (const records of byUid.values()) {
+    if (records[0].seq < ctx.faultSeq) continue;
+    const workload = label(records[0].object, WORKLOAD_LABEL);
+    if (workload === null) continue;
+    const list = candidates.get(workload) ?? [];
+    list.push(records);
+    candidates.set(workload, list);
+  }
+  return candidates;
+}
+
+/** The Replacement view of a candidate pod's records; times are seconds since fault. */
+export function describeReplacement(ctx: RunContext, records: ObjectObservation[]): Replacement {
+  const f = ctx.faultMs;
+  const scheduled = records.find((r) => nodeName(r.object) !== null);
+  const ready = records.find((r) => r.verb !== 'DELETED' && isReady(r.object));
+  const last = records.filter((r) => r.verb !== 'DELETED').at(-1) ?? records[records.length - 1];
+  const pending = records[records.length - 1].verb !== 'DELETED' && phase(last.object) === 'Pending';
+  return {
+    name: records[0].name,
+    uid: records[0].uid,
+    createdAfterSeconds: secondsSince(f, records[0].receivedAtMs),
+    scheduledAfterSeconds: scheduled ? secondsSince(f, scheduled.receivedAtMs) : null,
+    readyAfterSeconds: ready ? secondsSince(f, ready.receivedAtMs) : null,
+    node: nodeName(last.object),
+    podIP: podIP(last.object),
+    pendingReason: pending ? (pendingReason(last.object) ?? 'Pending') : null,
+  };
+}

@@ -1,0 +1,95 @@
+// The CLI's commands: flags → option objects (lib/run/options.ts) → lib/run; validate runs here.
+import type { Argv } from 'yargs';
+import type { ExitCodeValue } from '../common/errors.js';
+import type { CommandOutcome, CommonOptions } from '../run/options.js';
+import { loadExperiment } from '../spec/load.js';
+import { DEFAULT_CLUSTER_NAME } from '../spec/defaults.js';
+import { loadClusterSpec } from './cluster-spec.js';
+import type { GlobalFlags } from './main.js';
+import type { Streams } from './print-error.js';
+import { validateFiles } from './validate-command.js';
+
+/** What command handlers need from main: where to print and how to report the exit code. */
+export interface CommandContext {
+  streams: Streams;
+  setExitCode: (code: ExitCodeValue) => void;
+}
+
+/**
+ * lib/run, loaded on first use: it pulls in the Kubernetes client and Docker helpers, which
+ * `validate`, `--help` and flag errors do not need (keeps them fast and independent of those modules).
+ */
+const loadRun = () => import('../run/index.js');
+
+/** Default parent directory of run directories. */
+export const DEFAULT_OUT_DIR = 'reports';
+
+/** Adds every rebootlab command to the parser. */
+export function registerCommands(parser: Argv<GlobalFlags>, context: CommandContext): Argv<GlobalFlags> {
+  const common = (argv: GlobalFlags): CommonOptions => ({ verbose: argv.verbose, output: argv.output });
+  const finish = (outcome: CommandOutcome): void => context.setExitCode(outcome.exitCode);
+  const setOption = { type: 'string', array: true, default: [] as string[], describe: 'Override a setting: path=value (repeatable)' } as const;
+
+  return parser
+    .command(
+      'validate <files..>',
+      'Check experiment files; print "ok <file>" or one line per issue',
+      (y) => y.positional('files', { type: 'string', array: true, demandOption: true }).option('set', setOption),
+      async (argv) => {
+        context.setExitCode(await validateFiles({ files: argv.files, set: argv.set, ...common(argv) }, context.streams));
+      },
+    )
+    .command(
+      'run <experiment>',
+      'Create a cluster, inject the fault, observe, and check expectations',
+      (y) =>
+        y
+          .positional('experiment', { type: 'string', demandOption: true, describe: 'Experiment file (YAML)' })
+          .option('out', { type: 'string', default: DEFAULT_OUT_DIR, describe: 'Parent directory of run directories' })
+          .option('set', setOption)
+          .option('reuse-cluster', { type: 'boolean', default: false, describe: 'Use an existing rebootlab cluster of the same name' })
+          .option('keep-cluster', { type: 'boolean', default: false, describe: 'Keep the cluster after the run' }),
+      async (argv) => {
+        const experiment = await loadExperiment(argv.experiment, { set: argv.set });
+        finish(
+          await (await loadRun()).runExperiment({
+            ...common(argv),
+            experimentFile: argv.experiment,
+            outDir: argv.out,
+            set: argv.set,
+            experiment,
+            reuseCluster: argv['reuse-cluster'],
+            keepCluster: argv['keep-cluster'],
+          }),
+        );
+      },
+    )
+    .command('doctor', 'Check Docker, kind, kubectl and kernel settings', (y) => y, async (argv) => finish(await (await loadRun()).runDoctor(common(argv))))
+    .command('toolchain', 'Install or show the pinned tool binaries', (y) => y, async (argv) => finish(await (await loadRun()).runToolchain(common(argv))))
+    .command(
+      'cluster <action>',
+      'Create, delete or list rebootlab clusters',
+      (y) =>
+        y
+          .positional('action', { choices: ['create', 'delete', 'list'] as const, demandOption: true })
+          .option('name', { type: 'string', describe: `Cluster name (default: the experiment's, else ${DEFAULT_CLUSTER_NAME})` })
+          .option('experiment', { type: 'string', describe: 'Take the cluster settings from this experiment file' })
+          .option('set', setOption),
+      async (argv) => {
+        const cluster = await loadClusterSpec(argv.experiment ?? null, argv.set, argv.name);
+        finish(await (await loadRun()).clusterCommand({ ...common(argv), action: argv.action, name: argv.action === 'list' ? '' : cluster.name, cluster }));
+      },
+    )
+    .command(
+      'report <run-dir>',
+      'Rebuild result.json and reports of a run from observations.jsonl',
+      (y) => y.positional('run-dir', { type: 'string', demandOption: true }),
+      async (argv) => finish(await (await loadRun()).reportCommand({ ...common(argv), runDir: argv['run-dir'] })),
+    )
+    .command(
+      'compare <dirs..>',
+      'Compare several run directories',
+      (y) => y.positional('dirs', { type: 'string', array: true, demandOption: true }),
+      async (argv) => finish(await (await loadRun()).compareCommand({ ...common(argv), runDirs: argv.dirs })),
+    );
+}

@@ -1,0 +1,62 @@
+// The rebootlab command line: parses flags with yargs (strict), dispatches to lib/run, and is the
+// only place that prints errors or sets the exit code.
+import yargs, { type Argv } from 'yargs';
+import { ExitCode, InputError, type ExitCodeValue } from '../common/errors.js';
+import { registerCommands, type CommandContext } from './commands.js';
+import { printError, processStreams, type Streams } from './print-error.js';
+
+/** Flags every command accepts. */
+export interface GlobalFlags {
+  output: 'text' | 'json';
+  verbose: boolean;
+}
+
+/**
+ * Runs the CLI with `argv` (without `node` and the script path) and sets `process.exitCode`:
+ * 0 ok, 1 an expectation failed, 2 bad input (flags or experiment file), 3 infrastructure failure
+ * or a bug, 130 interrupted. Never throws.
+ */
+export async function main(argv: string[], streams: Streams = processStreams): Promise<ExitCodeValue> {
+  const verbose = argv.includes('-v') || argv.includes('--verbose');
+  let exitCode: ExitCodeValue = ExitCode.Ok;
+  try {
+    const context: CommandContext = { streams, setExitCode: (code) => (exitCode = code) };
+    await buildParser(argv, context).parseAsync();
+  } catch (error) {
+    exitCode = printError(error, verbose, streams);
+  }
+  process.exitCode = exitCode;
+  return exitCode;
+}
+
+function buildParser(argv: string[], context: CommandContext): Argv<GlobalFlags> {
+  const parser = yargs(argv)
+    .scriptName('rebootlab')
+    .usage('$0 <command> [options]\n\nMeasure what happens to Kubernetes pods when a node reboots, freezes or disappears.')
+    .option('output', { alias: 'o', choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Output format' })
+    .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'Debug output and stack traces' })
+    .strict()
+    .recommendCommands()
+    .demandCommand(1, 'name a command, e.g. rebootlab validate experiments/reboot-quick.yaml (see rebootlab --help)')
+    .exitProcess(false)
+    .help()
+    .alias('help', 'h')
+    .version()
+    .wrap(Math.min(100, process.stdout.columns ?? 100))
+    // yargs would print usage and exit 1 ("expectation failed"); a flag error is bad input, exit 2, one line.
+    .fail((message, error) => {
+      if (error) throw error;
+      let line = firstLine(message);
+      if (line.startsWith('did you mean')) line = `unknown command "${argv[0] ?? ''}"; ${line}`;
+      throw new InputError(line.includes('--help') ? line : `${line}; see rebootlab --help`);
+    });
+  return registerCommands(parser as Argv<GlobalFlags>, context);
+}
+
+/** yargs messages can span lines ("Invalid values:\n  Argument: ..."); make one line, flags with their dashes. */
+function firstLine(message: string | undefined): string {
+  let line = (message ?? 'invalid command line').replace(/\s*\n\s*/g, ' ').trim();
+  line = line.replace(/^Unknown arguments?: (.*)$/, (_, names: string) =>
+    `unknown flag ${names.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`)).join(', ')}`);
+  return line.charAt(0).toLowerCase() + line.slice(1);
+}

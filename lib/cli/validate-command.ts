@@ -1,0 +1,47 @@
+// `rebootlab validate <files..>`: load every file, print `ok <file>` or one line per issue.
+import { ExitCode, InputError, formatInputIssue, type ExitCodeValue, type InputIssue } from '../common/errors.js';
+import { loadExperiment } from '../spec/load.js';
+import { printError, type Streams } from './print-error.js';
+
+/** Options of validateFiles. */
+export interface ValidateOptions {
+  files: string[];
+  set: string[];
+  output: 'text' | 'json';
+  verbose: boolean;
+}
+
+/** Result of validating one file, as printed with `-o json`. */
+export interface FileValidation {
+  file: string;
+  ok: boolean;
+  /** Number of variants (matrix × repeat) when ok. */
+  variantCount: number;
+  issues: InputIssue[];
+}
+
+/**
+ * Validates each file independently (a bad file does not hide the others).
+ * Text: `ok <file>` on stdout per valid file, `ERROR: file:line:col: path: message` on stderr per issue.
+ * JSON: `{ files: FileValidation[] }` on stdout.
+ * @returns exit code 0 when every file is valid, 2 otherwise; 3 if an unexpected error occurred.
+ */
+export async function validateFiles(options: ValidateOptions, streams: Streams): Promise<ExitCodeValue> {
+  const results: FileValidation[] = [];
+  let exitCode: ExitCodeValue = ExitCode.Ok;
+  for (const file of options.files) {
+    try {
+      const loaded = await loadExperiment(file, { set: options.set });
+      results.push({ file, ok: true, variantCount: loaded.variants.length, issues: [] });
+      if (options.output === 'text') streams.stdout(`ok ${file}\n`);
+    } catch (error) {
+      if (!(error instanceof InputError)) return printError(error, options.verbose, streams);
+      const issues = error.issues.length > 0 ? [...error.issues] : [{ file, path: '', message: error.message }];
+      results.push({ file, ok: false, variantCount: 0, issues });
+      if (options.output === 'text') for (const issue of issues) streams.stderr(`ERROR: ${formatInputIssue(issue)}\n`);
+      exitCode = ExitCode.BadInput;
+    }
+  }
+  if (options.output === 'json') streams.stdout(`${JSON.stringify({ files: results }, null, 2)}\n`);
+  return exitCode;
+}

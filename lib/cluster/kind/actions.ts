@@ -1,0 +1,148 @@
+// Node actions on kind node containers through Docker: each returns its undo, handed to the caller's
+// beforeAct hook before the container is touched, and records the container IP before and after.
+import { InputError } from '../../common/errors.js';
+import { CommandError } from '../../common/exec.js';
+import type { ActHooks, ActionRecord, NodeAction, RestoreCommand, Undo } from '../provider.js';
+import { assertOwned, containerIP, docker, toClusterNode } from './docker.js';
+
+/** Actions the Docker node implementation supports (`stop-heartbeat` is not one). */
+export const DOCKER_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>([
+  'pause', 'stop', 'restart', 'disconnect', 'stop-kubelet', 'delete-node-object',
+]);
+
+/** Where and how Docker node actions run. */
+export interface DockerActionContext {
+  /** kind cluster name: only containers labelled `io.x-k8s.kind.cluster=<cluster>` are touched. */
+  cluster: string;
+  /** Docker network of the nodes (`kind`). */
+  network: string;
+  /** Deletes the Node object from the API server (delete-node-object). @throws InfraError. */
+  deleteNodeObject(node: string): Promise<void>;
+  /** Client clock, Unix epoch milliseconds; default Date.now. */
+  now?: () => number;
+}
+
+interface Plan {
+  restoreCommands: RestoreCommand[];
+  act(): Promise<void>;
+  undo(): Promise<void>;
+}
+
+async function isRunning(container: string): Promise<boolean> {
+  try {
+    return (await docker(['inspect', '--format', '{{.State.Running}}', container])) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reconnects with the old IP. Docker refuses `--ip` on kind's network (its IPv4 subnet is not user-set)
+ * and when another container took the address meanwhile; a node must never stay disconnected, so
+ * then connect without `--ip` (the new address is recorded in ipAfterUndo).
+ */
+async function reconnect(network: string, container: string, ip: string | null): Promise<void> {
+  if (ip) {
+    try {
+      await docker(['network', 'connect', '--ip', ip, network, container]);
+      return;
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+    }
+  }
+  // Docker's IPAM hands out the lowest free address, which is the old one unless it was taken meanwhile.
+  await docker(['network', 'connect', network, container]);
+}
+
+function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefore: string | null): Plan {
+  const exec = (...args: string[]) => ['docker', 'exec', c, ...args];
+  switch (action) {
+    case 'pause':
+      return {
+        restoreCommands: [['docker', 'unpause', c]],
+        act: async () => void (await docker(['pause', c])),
+        undo: async () => {
+          if ((await docker(['inspect', '--format', '{{.State.Paused}}', c])) === 'true') await docker(['unpause', c]);
+        },
+      };
+    case 'stop':
+      // kind images set STOPSIGNAL SIGRTMIN+3: systemd powers off at once, a non-graceful shutdown for the kubelet.
+      return {
+        restoreCommands: [['docker', 'start', c]],
+        act: async () => void (await docker(['stop', c])),
+        undo: async () => {
+          if (!(await isRunning(c))) await docker(['start', c]);
+        },
+      };
+    case 'restart':
+      return { restoreCommands: [], act: async () => void (await docker(['restart', c])), undo: async () => {} };
+    case 'disconnect': {
+      const connect: string[] = ipBefore ? ['docker', 'network', 'connect', '--ip', ipBefore, ctx.network, c] : ['docker', 'network', 'connect', ctx.network, c];
+      return {
+        restoreCommands: [connect],
+        act: async () => void (await docker(['network', 'disconnect', ctx.network, c])),
+        undo: async () => {
+          if ((await containerIP(c, ctx.network)) === null) await reconnect(ctx.network, c, ipBefore);
+        },
+      };
+    }
+    case 'stop-kubelet':
+      return {
+        restoreCommands: [exec('systemctl', 'start', 'kubelet')],
+        act: async () => void (await docker(exec('systemctl', 'stop', 'kubelet').slice(1))),
+        undo: async () => void (await docker(exec('systemctl', 'start', 'kubelet').slice(1))),
+      };
+    case 'delete-node-object':
+      // The kubelet registers its Node only at start; restarting it re-creates the object. A stopped
+      // container needs nothing: starting it starts the kubelet, which registers.
+      return {
+        restoreCommands: [exec('systemctl', 'restart', 'kubelet')],
+        act: () => ctx.deleteNodeObject(c),
+        undo: async () => {
+          if (await isRunning(c)) await docker(exec('systemctl', 'restart', 'kubelet').slice(1));
+        },
+      };
+    default:
+      throw new InputError(`node action ${action} is not supported by the kind provider`);
+  }
+}
+
+/**
+ * Applies `action` to the node container `node` of `ctx.cluster` and resolves to its undo (idempotent).
+ * The undo and its record go to `hooks.beforeAct` before Docker is called; the record's `ipAfter` and
+ * `actedAtMs` are set when the command returned, `ipAfterUndo` and `undoneAtMs` when the undo returned.
+ * @throws InputError for an unsupported action or a container not labelled for ctx.cluster;
+ *   InfraError (CommandError) when Docker fails.
+ */
+export async function actOnNodeContainer(ctx: DockerActionContext, node: string, action: NodeAction, hooks: ActHooks = {}): Promise<Undo> {
+  if (!DOCKER_NODE_ACTIONS.has(action)) throw new InputError(`node action ${action} is not supported by the kind provider`);
+  const now = ctx.now ?? Date.now;
+  const inspected = await assertOwned(node, ctx.cluster);
+  const ipBefore = toClusterNode(inspected, ctx.network).internalIP;
+  const plan = planFor(ctx, node, action, ipBefore);
+  const record: ActionRecord = {
+    node, action, container: node, ipBefore, ipAfter: null, ipAfterUndo: null,
+    restoreCommands: plan.restoreCommands, actedAtMs: null, undoneAtMs: null,
+  };
+  let undone: Promise<void> | null = null;
+  const undo = Object.assign(
+    (): Promise<void> => {
+      undone ??= (async () => {
+        await plan.undo();
+        record.undoneAtMs = now();
+        record.ipAfterUndo = await containerIP(node, ctx.network).catch(() => null);
+      })().catch((error: unknown) => {
+        undone = null; // let a later call (the guard, doctor --restore) try again
+        throw error;
+      });
+      return undone;
+    },
+    { record },
+  ) as Undo;
+  await hooks.beforeAct?.(undo, record);
+  await plan.act();
+  record.actedAtMs = now();
+  hooks.afterAct?.(record);
+  record.ipAfter = await containerIP(node, ctx.network).catch(() => null);
+  return undo;
+}

@@ -1,0 +1,10 @@
+// The kind provider's public surface: the provider, its cluster, and the config renderer.
+export { createKindProvider, type KindProviderOptions } from './provider.js';
+export { KindCluster } from './cluster.js';
+export { renderKindConfig, ZONE_LABEL, type RenderKindConfigOptions } from './config.js';
+export { kubeadmApiVersionFor, PINNED_KIND_VERSION, type KubeadmApiVersion } from './kubeadm-patches.js';
+export { formatGoDuration, parseGoDuration } from './durations.js';
+export { kindBinary, resolveNodeImage, cacheDir } from './tools.js';
+export { KIND_CLUSTER_LABEL, KIND_ROLE_LABEL, KIND_NETWORK } from './docker.js';
+export { actOnNodeContainer, DOCKER_NODE_ACTIONS, type DockerActionContext } from './actions.js';
+export { toEffectiveSettings, parseStaticPodFlags, parseConfigz } from './effective-settings.js';

@@ -1,0 +1,102 @@
+// The kubeadm ClusterConfiguration and KubeletConfiguration patches that put a cluster's timeout
+// settings into effect; kind merges them into the kubeadm config it generates for every node.
+import type { ClusterSpec } from '../../spec/types.js';
+import { formatGoDuration } from './durations.js';
+
+/**
+ * kubeadm config API version of the document kind generates, which a patch must match in shape.
+ * `v1beta3`: `extraArgs` is a map `{flag: value}`. `v1beta4` (kubeadm ≥ 1.31): a list of `{name, value}`.
+ */
+export type KubeadmApiVersion = 'v1beta3' | 'v1beta4';
+
+/** The kind release rebootlab's toolchain pins (hack/lib.sh KIND_VERSION). */
+export const PINNED_KIND_VERSION = 'v0.30.0';
+
+/** `v1.34.4` → [1, 34, 4]; missing parts are 0. */
+export function parseVersion(version: string): [number, number, number] {
+  const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version.trim());
+  if (!m) return [0, 0, 0];
+  return [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)];
+}
+
+function atLeast(version: string, min: string): boolean {
+  const a = parseVersion(version);
+  const b = parseVersion(min);
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+  return true;
+}
+
+/**
+ * The kubeadm API version kind generates for a Kubernetes version. kind ≤ v0.30.0 generates
+ * `v1beta3` for every Kubernetes ≥ 1.23 (sigs.k8s.io/kind@v0.30.0 pkg/cluster/internal/kubeadm/config.go,
+ * `Config()`), although kubeadm itself moved to v1beta4 in 1.31; kind adopted v1beta4 only for
+ * Kubernetes ≥ 1.36 in kubernetes-sigs/kind#4173 (merged after v0.30.0; assumed released in v0.31.0).
+ * kind applies a patch only to documents of the same kind and, when the patch names one, the same
+ * apiVersion (pkg/internal/patch/resource.go), so a v1beta4 patch against kind v0.30.0 is silently ignored.
+ */
+export function kubeadmApiVersionFor(kubernetesVersion: string, kindVersion: string = PINNED_KIND_VERSION): KubeadmApiVersion {
+  return atLeast(kindVersion, 'v0.31.0') && atLeast(kubernetesVersion, 'v1.36.0') ? 'v1beta4' : 'v1beta3';
+}
+
+/** kube-controller-manager flags for the spec's settings, extraArgs last (they win). Durations as Go strings. */
+export function controllerManagerFlags(spec: ClusterSpec): Record<string, string> {
+  const s = spec.settings.controllerManager;
+  return {
+    'node-monitor-period': formatGoDuration(s.nodeMonitorPeriodMs),
+    'node-monitor-grace-period': formatGoDuration(s.nodeMonitorGracePeriodMs),
+    'node-startup-grace-period': formatGoDuration(s.nodeStartupGracePeriodMs),
+    'node-eviction-rate': String(s.nodeEvictionRate),
+    'secondary-node-eviction-rate': String(s.secondaryNodeEvictionRate),
+    'unhealthy-zone-threshold': String(s.unhealthyZoneThreshold),
+    'large-cluster-size-threshold': String(s.largeClusterSizeThreshold),
+    ...spec.extraArgs.controllerManager,
+  };
+}
+
+/** kube-apiserver flags for the spec's settings (seconds, the upstream unit), extraArgs last. */
+export function apiServerFlags(spec: ClusterSpec): Record<string, string> {
+  const s = spec.settings.apiServer;
+  return {
+    'default-not-ready-toleration-seconds': String(s.defaultNotReadyTolerationSeconds),
+    'default-unreachable-toleration-seconds': String(s.defaultUnreachableTolerationSeconds),
+    ...spec.extraArgs.apiServer,
+  };
+}
+
+function extraArgsIn(flags: Record<string, string>, apiVersion: KubeadmApiVersion): unknown {
+  if (apiVersion === 'v1beta3') return { ...flags };
+  return Object.entries(flags).map(([name, value]) => ({ name, value }));
+}
+
+/** The kubeadm `ClusterConfiguration` merge patch as an object (serialise it to YAML for kind). */
+export function clusterConfigurationPatch(spec: ClusterSpec, apiVersion: KubeadmApiVersion): Record<string, unknown> {
+  const patch: Record<string, unknown> = {
+    apiVersion: `kubeadm.k8s.io/${apiVersion}`,
+    kind: 'ClusterConfiguration',
+    controllerManager: { extraArgs: extraArgsIn(controllerManagerFlags(spec), apiVersion) },
+    apiServer: { extraArgs: extraArgsIn(apiServerFlags(spec), apiVersion) },
+  };
+  if (Object.keys(spec.extraArgs.scheduler).length > 0) {
+    patch['scheduler'] = { extraArgs: extraArgsIn(spec.extraArgs.scheduler, apiVersion) };
+  }
+  return patch;
+}
+
+/**
+ * The `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) merge patch: status/lease/shutdown timing
+ * plus `kubeletExtraConfig`. kind generates one KubeletConfiguration document, which kubeadm init uploads
+ * to the `kubelet-config` ConfigMap that joining nodes download, so every node gets it.
+ */
+export function kubeletConfigurationPatch(spec: ClusterSpec): Record<string, unknown> {
+  const k = spec.settings.kubelet;
+  return {
+    apiVersion: 'kubelet.config.k8s.io/v1beta1',
+    kind: 'KubeletConfiguration',
+    nodeStatusUpdateFrequency: formatGoDuration(k.nodeStatusUpdateFrequencyMs),
+    nodeStatusReportFrequency: formatGoDuration(k.nodeStatusReportFrequencyMs),
+    nodeLeaseDurationSeconds: k.nodeLeaseDurationSeconds,
+    shutdownGracePeriod: formatGoDuration(k.shutdownGracePeriodMs),
+    shutdownGracePeriodCriticalPods: formatGoDuration(k.shutdownGracePeriodCriticalPodsMs),
+    ...spec.kubeletExtraConfig,
+  };
+}

@@ -1,0 +1,92 @@
+// The kind cluster provider: creates, attaches to, lists and deletes kind clusters, one kubeconfig file each.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError } from '../../common/errors.js';
+import { run } from '../../common/exec.js';
+import type { ClusterSpec } from '../../spec/types.js';
+import type { Cluster, ClusterProvider, Status } from '../provider.js';
+import { KindCluster } from './cluster.js';
+import { renderKindConfig } from './config.js';
+import { cacheDir, ensureKindTools, kindBinary, resolveNodeImage, TOOLCHAIN_HINT } from './tools.js';
+
+/** Options of {@link createKindProvider}. */
+export interface KindProviderOptions {
+  /** Directory of the per-cluster files `<name>.kubeconfig` and `<name>.kind-config.yaml`; default `$REBOOTLAB_CACHE/clusters`. */
+  clusterDir?: string;
+  /** Environment used to find the kind binary and cache (REBOOTLAB_KIND, REBOOTLAB_CACHE); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Give up on `kind create cluster` after this many milliseconds; default 600000 (10 min). */
+  createTimeoutMs?: number;
+}
+
+/** Runs the kind binary. @throws CommandError (InfraError) with kind's last stderr line. */
+function kind(env: NodeJS.ProcessEnv, args: string[], timeoutMs = 120_000): Promise<string> {
+  return run(kindBinary(env), args, { timeoutMs, hint: TOOLCHAIN_HINT });
+}
+
+/**
+ * The kind provider. `create` renders the kind config next to the cluster's kubeconfig and runs
+ * `kind create cluster --name <n> --config <file> --image <image> --kubeconfig <own file> --wait 0s`;
+ * the user's kubeconfig and current context are never touched (always `--kubeconfig`).
+ */
+export function createKindProvider(options: KindProviderOptions = {}): ClusterProvider {
+  const env = options.env ?? process.env;
+  const dir = options.clusterDir ?? join(cacheDir(env), 'clusters');
+  const kubeconfigOf = (name: string) => join(dir, `${name}.kubeconfig`);
+
+  const list = async (): Promise<string[]> => {
+    // "No kind clusters found." goes to stderr; stdout is then empty.
+    const out = await kind(env, ['get', 'clusters']);
+    return out.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  };
+
+  return {
+    name: 'kind',
+    ensureAvailable: () => ensureKindTools(env),
+
+    async create(spec: ClusterSpec, status: Status): Promise<Cluster> {
+      await ensureKindTools(env);
+      if ((await list()).includes(spec.name)) {
+        throw new InputError(`kind cluster ${spec.name} already exists`, 'Use --reuse-cluster, or: rebootlab cluster delete ' + spec.name);
+      }
+      await mkdir(dir, { recursive: true });
+      const configPath = join(dir, `${spec.name}.kind-config.yaml`);
+      await writeFile(configPath, renderKindConfig(spec));
+      const image = await resolveNodeImage(spec.nodeImage, spec.kubernetesVersion);
+      const kubeconfigPath = kubeconfigOf(spec.name);
+      status.step(`creating kind cluster ${spec.name}: 1 control plane + ${spec.workers} workers, image ${image}`);
+      try {
+        await kind(
+          env,
+          ['create', 'cluster', '--name', spec.name, '--config', configPath, '--image', image, '--kubeconfig', kubeconfigPath, '--wait', '0s'],
+          options.createTimeoutMs ?? 600_000,
+        );
+      } catch (error) {
+        // kind deletes a half-made cluster itself unless --retain; make sure, and drop our kubeconfig.
+        await kind(env, ['delete', 'cluster', '--name', spec.name, '--kubeconfig', kubeconfigPath]).catch(() => '');
+        await rm(kubeconfigPath, { force: true });
+        throw error;
+      }
+      return new KindCluster(spec.name, kubeconfigPath);
+    },
+
+    async attach(name: string): Promise<Cluster> {
+      await ensureKindTools(env);
+      if (!(await list()).includes(name)) throw new InputError(`kind cluster ${name} does not exist`, 'Run: rebootlab cluster list');
+      await mkdir(dir, { recursive: true });
+      const kubeconfigPath = kubeconfigOf(name);
+      await writeFile(kubeconfigPath, await kind(env, ['get', 'kubeconfig', '--name', name]), { mode: 0o600 });
+      return new KindCluster(name, kubeconfigPath);
+    },
+
+    async delete(name: string): Promise<void> {
+      await ensureKindTools(env);
+      await kind(env, ['delete', 'cluster', '--name', name, '--kubeconfig', kubeconfigOf(name)], 300_000);
+      await rm(kubeconfigOf(name), { force: true });
+      await rm(join(dir, `${name}.kind-config.yaml`), { force: true });
+    },
+
+    list,
+  };
+}
+

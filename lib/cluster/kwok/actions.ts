@@ -1,0 +1,141 @@
+// Node faults on simulated nodes, through the API server only: heartbeat loss (kwok stops managing the
+// node), deleting the Node object, and the out-of-service taint. Each resolves to its idempotent undo.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node } from '@kubernetes/client-node';
+import { stringify } from 'yaml';
+import { InputError } from '../../common/errors.js';
+import type { ActHooks, ActionRecord, NodeAction, RestoreCommand, Undo } from '../provider.js';
+import { apiError, apiErrorCode } from '../kube-client.js';
+import { KWOK_MANAGED_LABEL, KWOK_MANAGED_VALUE } from './flags.js';
+
+/** Actions the kwok provider supports. */
+export const KWOK_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>(['stop-heartbeat', 'delete-node-object']);
+
+/** The taint of non-graceful node shutdown (KEP-2268, GA in 1.28): `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`. */
+export const OUT_OF_SERVICE_TAINT = { key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' } as const;
+
+/** Where kwok node actions run. */
+export interface KwokActionContext {
+  kc: KubeConfig;
+  kubeconfigPath: string;
+  /** Directory where a deleted Node's manifest is kept so it can be re-created (by the undo or by hand). */
+  stateDir: string;
+  /** Client clock, Unix epoch milliseconds; default Date.now. */
+  now?: () => number;
+}
+
+interface Plan {
+  restoreCommands: RestoreCommand[];
+  act(): Promise<void>;
+  undo(): Promise<void>;
+}
+
+const strategic = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
+
+async function patchNode(core: CoreV1Api, name: string, body: object, what: string): Promise<void> {
+  try {
+    await core.patchNode({ name, body }, strategic);
+  } catch (error) {
+    throw apiError(`${what} on Node ${name}`, error);
+  }
+}
+
+/** The Node as the kubelet would register it again: metadata labels/annotations and spec, no status. */
+function reRegistrable(node: V1Node): V1Node {
+  const { name, labels, annotations } = node.metadata ?? {};
+  const spec = { ...(node.spec ?? {}) };
+  // Taints the node lifecycle controller added belong to the old object; a kubelet registers without them.
+  spec.taints = spec.taints?.filter((t) => !t.key.startsWith('node.kubernetes.io/'));
+  return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels, annotations }, spec };
+}
+
+function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: NodeAction | 'out-of-service'): Plan {
+  const name = node.metadata!.name!;
+  const kubectl = (...args: string[]) => ['kubectl', '--kubeconfig', ctx.kubeconfigPath, ...args];
+  const setLabel = (value: string) => patchNode(core, name, { metadata: { labels: { [KWOK_MANAGED_LABEL]: value } } }, `label ${KWOK_MANAGED_LABEL}=${value}`);
+  switch (action) {
+    case 'stop-heartbeat':
+      // kwok selects nodes with the label server-side: changing it ends kwok's watch of the node, which
+      // stops its Lease renewals and status stages (see flags.ts, kwokArgs). Undo = the kubelet coming back.
+      return {
+        restoreCommands: [kubectl('label', 'node', name, `${KWOK_MANAGED_LABEL}=${KWOK_MANAGED_VALUE}`, '--overwrite')],
+        act: () => setLabel('off'),
+        undo: () => setLabel(KWOK_MANAGED_VALUE),
+      };
+    case 'delete-node-object': {
+      const manifest = join(ctx.stateDir, `${name}.yaml`);
+      return {
+        restoreCommands: [kubectl('create', '-f', manifest)],
+        act: async () => {
+          await mkdir(ctx.stateDir, { recursive: true });
+          await writeFile(manifest, stringify(reRegistrable(node)));
+          try {
+            await core.deleteNode({ name });
+          } catch (error) {
+            if (apiErrorCode(error) !== 404) throw apiError(`delete Node ${name}`, error);
+          }
+        },
+        undo: async () => {
+          try {
+            await core.createNode({ body: reRegistrable(node) });
+          } catch (error) {
+            if (apiErrorCode(error) !== 409) throw apiError(`re-create Node ${name}`, error);
+          }
+        },
+      };
+    }
+    case 'out-of-service':
+      return {
+        restoreCommands: [kubectl('taint', 'node', name, `${OUT_OF_SERVICE_TAINT.key}:${OUT_OF_SERVICE_TAINT.effect}-`)],
+        // Strategic merge on spec.taints (merge key `key`) leaves the controller's own taints alone.
+        act: () => patchNode(core, name, { spec: { taints: [OUT_OF_SERVICE_TAINT] } }, 'add out-of-service taint'),
+        undo: () => patchNode(core, name, { spec: { taints: [{ key: OUT_OF_SERVICE_TAINT.key, $patch: 'delete' }] } }, 'remove out-of-service taint'),
+      };
+    default:
+      throw new InputError(`node action ${action} is not supported by the kwok provider (supported: ${[...KWOK_NODE_ACTIONS].join(', ')})`);
+  }
+}
+
+/**
+ * Applies `action` to the simulated node `node` and resolves to its undo (idempotent; a failed undo may be
+ * retried). `'out-of-service'` adds the out-of-service taint, a fault kind NodeAction does not name yet.
+ * The undo and its record go to `hooks.beforeAct` before the API is called; `actedAtMs` is set when the call returned.
+ * Records carry no IPs (`ipBefore`/`ipAfter`/`ipAfterUndo` null) and `container` is the node name.
+ * @throws InputError for an unsupported action or a node that does not exist; InfraError when the API call fails.
+ */
+export async function actOnKwokNode(ctx: KwokActionContext, node: string, action: NodeAction | 'out-of-service', hooks: ActHooks = {}): Promise<Undo> {
+  if (action !== 'out-of-service' && !KWOK_NODE_ACTIONS.has(action)) {
+    throw new InputError(`node action ${action} is not supported by the kwok provider (supported: ${[...KWOK_NODE_ACTIONS].join(', ')})`);
+  }
+  const now = ctx.now ?? Date.now;
+  const core = ctx.kc.makeApiClient(CoreV1Api);
+  let current: V1Node;
+  try {
+    current = await core.readNode({ name: node });
+  } catch (error) {
+    if (apiErrorCode(error) === 404) throw new InputError(`no node ${node} in this kwok cluster`, 'Run: rebootlab cluster nodes');
+    throw apiError(`read Node ${node}`, error);
+  }
+  const plan = planFor(ctx, core, current, action);
+  const record: ActionRecord = {
+    node, action: action as NodeAction, container: node, ipBefore: null, ipAfter: null, ipAfterUndo: null,
+    restoreCommands: plan.restoreCommands, actedAtMs: null, undoneAtMs: null,
+  };
+  let undone: Promise<void> | null = null;
+  const undo = Object.assign(
+    (): Promise<void> => {
+      undone ??= plan.undo().then(() => void (record.undoneAtMs = now())).catch((error: unknown) => {
+        undone = null;
+        throw error;
+      });
+      return undone;
+    },
+    { record },
+  ) as Undo;
+  await hooks.beforeAct?.(undo, record);
+  await plan.act();
+  record.actedAtMs = now();
+  hooks.afterAct?.(record);
+  return undo;
+}

@@ -1,0 +1,125 @@
+// The cluster provider interface (STYLE §3, after kind's providers.Provider): how a run gets a cluster
+// and acts on its nodes. Implementations live in lib/cluster/<provider>/.
+import type { ClusterSpec, ProviderName } from '../spec/types.js';
+import type { TimeoutSettings } from '../spec/settings.js';
+
+export type { ProviderName } from '../spec/types.js';
+
+/**
+ * A reversible primitive on one node. Through Docker (kind): `pause` = `docker pause` (cgroup freezer),
+ * `stop` = `docker stop` (systemd receives SIGRTMIN+3 and powers off: a NON-graceful shutdown for the
+ * kubelet, since kind nodes have no logind inhibitor), `restart` = `docker restart`, `disconnect` = leave
+ * the cluster's Docker network, `stop-kubelet` = `systemctl stop kubelet`, `stop-heartbeat` = stop lease
+ * renewals only (not supported by kind), `delete-node-object` = delete the Node from the API server.
+ */
+export type NodeAction = 'pause' | 'stop' | 'restart' | 'disconnect' | 'stop-kubelet' | 'stop-heartbeat' | 'delete-node-object';
+
+/** Undoes one applied NodeAction. Idempotent: a second call does nothing. @throws InfraError if restoring fails. */
+export type Undo = (() => Promise<void>) & {
+  /** What was done and what the undo will do; filled in while acting and undoing. */
+  readonly record?: ActionRecord;
+};
+
+/** A command line that restores one node by hand, e.g. `['docker', 'unpause', 'kind-worker']`. */
+export type RestoreCommand = readonly string[];
+
+/** Facts about one applied NodeAction, for the journal. IPs are the node container's address on the cluster network. */
+export interface ActionRecord {
+  node: string;
+  action: NodeAction;
+  /** Docker container of the node (kind: the node name). */
+  container: string;
+  /** Container IP before acting; null when it had none (stopped, disconnected). */
+  ipBefore: string | null;
+  /** Container IP right after the action returned; null when it has none. */
+  ipAfter: string | null;
+  /** Container IP right after the undo returned; null until undone or when it has none. */
+  ipAfterUndo: string | null;
+  /** Commands that restore the node by hand if this process dies before undoing (pending-restore.json). */
+  restoreCommands: RestoreCommand[];
+  /** Client clock when the action's command returned: Unix epoch, milliseconds. */
+  actedAtMs: number | null;
+  /** Client clock when the undo's command returned: Unix epoch, milliseconds. */
+  undoneAtMs: number | null;
+}
+
+/** Hooks into {@link Cluster.act}. */
+export interface ActHooks {
+  /**
+   * Called after the undo is known and BEFORE the node is touched, so a caller can register it with
+   * the fault guard (and write pending-restore.json). If it throws, act() does not act and rethrows.
+   */
+  beforeAct?(undo: Undo, record: ActionRecord): void | Promise<void>;
+  /**
+   * Called synchronously the instant the action's command returned (record.actedAtMs set), before
+   * any follow-up query such as reading the new IP: the moment to mark `fault-injected`.
+   */
+  afterAct?(record: ActionRecord): void;
+}
+
+/** A cluster node as seen by the provider. */
+export interface ClusterNode {
+  /** Kubernetes node name (kind: also the container name). */
+  name: string;
+  role: 'control-plane' | 'worker';
+  /** The node's address on the cluster network (Docker network `kind`), or null when disconnected or stopped. */
+  internalIP: string | null;
+  /** Container state (`running`, `paused`, `exited`, ...) for kind; `running` for simulated nodes. */
+  state: string;
+}
+
+/** The flags read back from a running cluster, plus the settings they amount to. */
+export interface EffectiveSettings {
+  /** Timeout settings in effect (milliseconds / seconds as in TimeoutSettings); the requested value fills a gap only when `missing` names it. */
+  settings: TimeoutSettings;
+  /** kube-controller-manager flags from its static pod, flag name without `--` → value. */
+  controllerManagerFlags: Record<string, string>;
+  /** kube-apiserver flags from its static pod, flag name without `--` → value. */
+  apiServerFlags: Record<string, string>;
+  /** Each kubelet's `/configz` `kubeletconfig` object, by node name. */
+  kubeletConfigs: Record<string, Record<string, unknown>>;
+  /** Settings paths (e.g. `kubelet.nodeLeaseDurationSeconds`) that could not be read and hold the Kubernetes default. */
+  missing: string[];
+  /** Settings paths whose value differs between kubelets, with the first node's value kept. */
+  inconsistent: string[];
+}
+
+/** Progress sink of long provider steps (cluster creation). */
+export interface Status {
+  /** One line of progress, e.g. `creating cluster rebootlab (kind v0.30.0)`. */
+  step(message: string): void;
+}
+
+/** A running cluster that this run owns. */
+export interface Cluster {
+  readonly name: string;
+  readonly provider: ProviderName;
+  /** One kubeconfig file per cluster; the user's kubeconfig and current context are never touched. */
+  readonly kubeconfigPath: string;
+  readonly supportedActions: ReadonlySet<NodeAction>;
+  /** Nodes with role and current address. @throws InfraError if Docker fails. */
+  nodes(): Promise<ClusterNode[]>;
+  /** Read back the flags actually in effect (static pod specs, kubelet configz). @throws InfraError. */
+  effectiveSettings(): Promise<EffectiveSettings>;
+  /**
+   * Apply a reversible primitive to one node; resolves, once the command returned, to its undo.
+   * @throws InputError for an action not in supportedActions or a node this cluster does not own;
+   *   InfraError when the command fails (the undo has then already been handed to beforeAct).
+   */
+  act(node: string, action: NodeAction, hooks?: ActHooks): Promise<Undo>;
+}
+
+/** A way to get a cluster; as small as kind's provider interface. */
+export interface ClusterProvider {
+  readonly name: ProviderName;
+  /** @throws InfraError naming the missing tool (docker, kind, kwokctl) and `Run: npm run toolchain`. */
+  ensureAvailable(): Promise<void>;
+  /** Create a cluster for `spec` and wait for its API server. @throws InfraError; the half-made cluster is deleted. */
+  create(spec: ClusterSpec, status: Status): Promise<Cluster>;
+  /** Reattach to a cluster rebootlab created (--reuse-cluster). @throws InputError if it does not exist. */
+  attach(name: string): Promise<Cluster>;
+  /** Delete the cluster and its kubeconfig file; no error when it does not exist. @throws InfraError. */
+  delete(name: string): Promise<void>;
+  /** Names of the existing clusters of this provider. @throws InfraError. */
+  list(): Promise<string[]>;
+}

@@ -1,0 +1,144 @@
+// Fault type → node primitives, injected on each target (staggered), restored after the duration,
+// with phase markers at each step. Every undo is registered with the guard before its action runs.
+import type { ActionRecord, Cluster, NodeAction } from '../cluster/provider.js';
+import type { FaultSpec, FaultType } from '../spec/types.js';
+import type { FaultGuard, GuardEntry } from './guard.js';
+
+/** The node primitives of each fault type, in the order they are applied (undone in reverse). */
+export const FAULT_PRIMITIVES: Readonly<Record<FaultType, readonly NodeAction[]>> = {
+  reboot: ['restart'],
+  'power-off': ['stop'],
+  freeze: ['pause'],
+  'kubelet-stop': ['stop-kubelet'],
+  'network-partition': ['disconnect'],
+  'node-delete': ['stop', 'delete-node-object'],
+};
+
+/**
+ * Phase markers of a fault: `fault-injecting` (before the first command), `fault-injected` (the instant
+ * the first primitive's command returned), `fault-step` (each further primitive, e.g. node-delete's Node
+ * deletion), `fault-restoring`, `fault-restored` (undo commands returned).
+ */
+export type FaultPhase = 'fault-injecting' | 'fault-injected' | 'fault-step' | 'fault-restoring' | 'fault-restored';
+
+/** Receives phase markers; the runner writes them to the journal. Must not throw. */
+export type FaultPhaseCallback = (phase: FaultPhase, info: { nodes: string[]; detail: Record<string, unknown> }) => void;
+
+/** Waits `ms` milliseconds, or until `signal` aborts (then resolves early). Injected so unit tests never sleep. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** Default {@link Sleep}: a timer, resolved early on abort. */
+export const realSleep: Sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    if (signal?.aborted || ms <= 0) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** Options of {@link injectFault} and {@link runFault}. */
+export interface FaultOptions {
+  guard: FaultGuard;
+  onPhase: FaultPhaseCallback;
+  /** Default {@link realSleep}. */
+  sleep?: Sleep;
+  /** Aborting ends the stagger and duration waits early (restoration still runs). */
+  signal?: AbortSignal;
+}
+
+/** A fault injected on one node, not yet restored. */
+export interface InjectedNodeFault {
+  node: string;
+  type: FaultType;
+  records: ActionRecord[];
+  /** Undo this node's primitives in reverse, with fault-restoring/-restored markers. Idempotent. @throws InfraError. */
+  restore(): Promise<void>;
+}
+
+function recordDetail(r: ActionRecord): Record<string, unknown> {
+  return { action: r.action, container: r.container, ipBefore: r.ipBefore, ipAfter: r.ipAfter, ipAfterUndo: r.ipAfterUndo, actedAtMs: r.actedAtMs, undoneAtMs: r.undoneAtMs };
+}
+
+/**
+ * Injects `fault.type` on one node: registers each primitive's undo with the guard, then acts.
+ * If a primitive fails, the ones already applied are undone and the error is rethrown.
+ * @throws InputError (unsupported action, node not owned) or InfraError (Docker/API failure).
+ */
+export async function injectOnNode(cluster: Cluster, type: FaultType, node: string, options: FaultOptions): Promise<InjectedNodeFault> {
+  const { guard, onPhase } = options;
+  const primitives = FAULT_PRIMITIVES[type];
+  const entries: GuardEntry[] = [];
+  const records: ActionRecord[] = [];
+  onPhase('fault-injecting', { nodes: [node], detail: { type, actions: [...primitives] } });
+  try {
+    for (const [i, action] of primitives.entries()) {
+      await cluster.act(node, action, {
+        beforeAct: (undo, record) => {
+          entries.push(guard.register(`${action} ${node}`, [node], undo, record.restoreCommands));
+          records.push(record);
+        },
+        afterAct: (record) => {
+          const phase = i === 0 ? 'fault-injected' : 'fault-step';
+          onPhase(phase, { nodes: [node], detail: { type, ...recordDetail(record) } });
+        },
+      });
+    }
+  } catch (error) {
+    for (const entry of [...entries].reverse()) await guard.release(entry).catch(() => undefined);
+    throw error;
+  }
+  let restored: Promise<void> | null = null;
+  const restore = () => {
+    restored ??= (async () => {
+      onPhase('fault-restoring', { nodes: [node], detail: { type } });
+      for (const entry of [...entries].reverse()) await guard.release(entry);
+      onPhase('fault-restored', { nodes: [node], detail: { type, actions: records.map(recordDetail) } });
+    })().catch((error: unknown) => {
+      restored = null;
+      throw error;
+    });
+    return restored;
+  };
+  return { node, type, records, restore };
+}
+
+/**
+ * Runs a whole fault on `targets`: node i is hit `i × fault.staggerMs` milliseconds after the first,
+ * and restored `fault.durationMs` milliseconds after its own injection. A reboot is "restored" at once
+ * (its undo is a no-op). With no duration (node-delete without one) the node stays faulted: the
+ * returned handles must be restored by the caller (at the end of the run), and stay in the guard meanwhile.
+ * Resolves once every timed restore finished, to the nodes still faulted.
+ * @throws InfraError/InputError from injection or restoration, after undoing what it can.
+ */
+export async function runFault(
+  cluster: Cluster,
+  fault: Pick<FaultSpec, 'type' | 'durationMs' | 'staggerMs'>,
+  targets: readonly string[],
+  options: FaultOptions,
+): Promise<InjectedNodeFault[]> {
+  const sleep = options.sleep ?? realSleep;
+  const stillFaulted: InjectedNodeFault[] = [];
+  const results = await Promise.allSettled(
+    targets.map(async (node, i) => {
+      await sleep(i * fault.staggerMs, options.signal);
+      const injected = await injectOnNode(cluster, fault.type, node, options);
+      if (fault.type === 'reboot') return injected.restore();
+      if (fault.durationMs === null) {
+        stillFaulted.push(injected);
+        return;
+      }
+      await sleep(fault.durationMs, options.signal);
+      await injected.restore();
+    }),
+  );
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await Promise.allSettled(stillFaulted.map((f) => f.restore()));
+    throw failed.reason;
+  }
+  return stillFaulted;
+}

@@ -1,0 +1,6 @@
+// Public API of the observer: informers → journal (observations.jsonl), and the journal reader.
+export type { GapObservation, ObjectObservation, Observation, ObservationBase, ObservationVerb, PhaseName, PhaseObservation, WatchedKind } from './types.js';
+export { openJournal, parseJournal, readJournal, type Journal, type LogFn, type NewObservation, type OpenJournalOptions } from './journal.js';
+export { startObserver, DEFAULT_SYNC_TIMEOUT_MS, type Observer, type ObserverOptions } from './observer.js';
+export { makeSources, NODE_LEASE_NAMESPACE, type RawList, type RawObject, type WatchSource } from './sources.js';
+export { watchSource, RESTART_BASE_DELAY_MS, RESTART_MAX_DELAY_MS, type InformerFactory, type InformerLike, type SourceWatch, type WatchSourceOptions } from './watcher.js';

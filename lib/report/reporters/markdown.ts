@@ -1,0 +1,112 @@
+// Writes summary.md: the tables a person reads (expectations, predicted vs observed, nodes, pods, workloads).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InfraError } from '../../common/errors.js';
+import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
+import type { Result } from '../result-types.js';
+import { seconds, table, window, within } from './markdown-tables.js';
+
+/** File name of the Markdown summary in a run directory. */
+export const SUMMARY_FILE = 'summary.md';
+
+function predictedVsObserved(r: Result): string {
+  const rows: unknown[][] = [];
+  for (const p of r.predictions.nodes) {
+    const node = r.nodes.find((n) => n.name === p.node);
+    // The window predicts the lifecycle controller's Ready→Unknown; a kubelet reporting Ready=False (after a reboot) is another event.
+    const detected = node?.notReadyStatus === 'Unknown' ? node.notReadyAfterSeconds : null;
+    const kubeletFalse = node?.notReadyStatus === 'False' ? ` (kubelet reported Ready=False at ${seconds(node.notReadyAfterSeconds)})` : '';
+    const predicted = p.detectionExpected === false ? `none: restored before ${window(p.detection)}` : window(p.detection);
+    rows.push([`${p.node}: Ready→Unknown (detection)`, predicted, seconds(detected) + kubeletFalse, p.detectionExpected === false ? (detected === null ? '✓' : '✗') : within(detected, p.detection)]);
+    const taint = node?.noExecuteTaintAfterSeconds ?? null;
+    rows.push([`${p.node}: NoExecute taint`, window(p.noExecuteTaint), seconds(taint), within(taint, p.noExecuteTaint)]);
+  }
+  for (const p of r.predictions.pods) {
+    const pod = r.pods.find((x) => x.namespace === p.namespace && x.name === p.name);
+    const evicted = pod?.evictedAfterSeconds ?? null;
+    const tol = p.tolerationSeconds === null ? 'tolerates forever' : `tolerationSeconds ${p.tolerationSeconds}`;
+    rows.push([`${p.name}: eviction (${tol})`, window(p.eviction), seconds(evicted), within(evicted, p.eviction)]);
+  }
+  const lead =
+    `Lease renew interval ${seconds(r.predictions.leaseRenewIntervalSeconds)}, grace period ${seconds(r.predictions.gracePeriodSeconds)}, ` +
+    `monitor period ${seconds(r.predictions.monitorPeriodSeconds)}; zone state ${r.predictions.zoneState}` +
+    (r.predictions.evictionsSuppressed ? ' (evictions suppressed)' : '') + '.';
+  return `${lead}\n\n${table(['Event', 'Predicted', 'Observed', 'In window'], rows)}`;
+}
+
+/** The full text of summary.md for `result` (deterministic for equal input). */
+export function renderSummary(r: Result): string {
+  const parts: string[] = [];
+  const m = r.metadata;
+  parts.push(`# ${m.experiment}${m.variant ? ` (${m.variant})` : ''}: ${r.status}`);
+  parts.push(
+    `Fault **${r.spec.fault.type}** on ${r.spec.fault.nodes.join(', ') || '(no target)'} at ${m.faultInjectedAt}; ` +
+      `restored ${seconds(r.summary.faultRestoredAfterSeconds)} after it; observed until ${seconds(r.summary.endAfterSeconds)}. ` +
+      `Cluster ${r.spec.cluster.name} (${r.spec.cluster.provider}, ${r.spec.cluster.kubernetesVersion ?? 'version unknown'}). ` +
+      `All times are seconds since the fault injection. Workloads ${r.summary.recovered ? 'recovered' : 'did **not** all recover'}.`,
+  );
+  parts.push('## Expectations');
+  parts.push(
+    r.expectations.length === 0
+      ? '_None._'
+      : table(['', 'Expectation', 'Actual', 'Detail'], r.expectations.map((e) => [e.passed ? '✓' : '✗', `\`${e.text}\``, e.actual, e.message])),
+  );
+  parts.push('## Predicted vs observed', predictedVsObserved(r));
+  parts.push('## Nodes');
+  parts.push(
+    table(
+      ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
+      r.nodes.map((n) => [
+        n.name, n.faultTarget ? 'yes' : '', seconds(n.lastLeaseRenewBeforeDetection?.afterSeconds), seconds(n.notReadyAfterSeconds),
+        seconds(n.notReadyReceivedAfterSeconds), n.notReadyStatus ? `${n.notReadyStatus} (${n.notReadyReason ?? ''})` : '',
+        seconds(n.noScheduleTaintAfterSeconds), seconds(n.noExecuteTaintAfterSeconds), seconds(n.readyAgainAfterSeconds),
+        `${n.internalIPBefore ?? '—'} → ${n.internalIPAfter ?? '—'}`, seconds(n.deletedAfterSeconds), seconds(n.recreatedAfterSeconds),
+      ]),
+    ),
+  );
+  parts.push('## Pods');
+  parts.push(
+    table(
+      ['Pod', 'Workload', 'Outcome', 'Node before → after', 'IP before → after', 'Restarts', 'NotReady', 'Evicted', 'Deleted', 'Unreachable toleration', 'Replacement', 'Replacement Ready'],
+      r.pods.map((p) => [
+        `${p.namespace}/${p.name}`, p.workload, p.outcome, `${p.nodeBefore ?? '—'} → ${p.replacement?.node ?? p.nodeAfter ?? '—'}`,
+        `${p.podIPBefore ?? '—'} → ${p.replacement?.podIP ?? p.podIPAfter ?? '—'}`, `${p.restartCountBefore} → ${p.restartCountAfter}`,
+        seconds(p.notReadyAfterSeconds), seconds(p.evictedAfterSeconds), seconds(p.deletedAfterSeconds),
+        p.tolerations.unreachableTolerationSeconds === null ? 'forever' : `${p.tolerations.unreachableTolerationSeconds} s`,
+        p.replacement ? `${p.replacement.name} on ${p.replacement.node ?? '(unscheduled)'}${p.replacement.pendingReason ? ` (${p.replacement.pendingReason})` : ''}` : '—',
+        seconds(p.replacement?.readyAfterSeconds),
+      ]),
+    ),
+  );
+  parts.push('## Workloads');
+  parts.push(
+    table(
+      ['Workload', 'Kind', 'Desired', 'Ready at fault', 'Minimum Ready', 'Ready at end', 'Unavailable', 'Unavailable from', 'Recovered after'],
+      r.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, seconds(w.unavailableSeconds), seconds(w.unavailableAfterSeconds), seconds(w.recoveredAfterSeconds)]),
+    ),
+  );
+  const s = r.spec.settings;
+  parts.push('## Effective settings');
+  parts.push(
+    table(['Component', 'Setting', 'Value'], [
+      ...Object.entries(s.controllerManager).map(([k, v]) => ['kube-controller-manager', k, v]),
+      ...Object.entries(s.apiServer).map(([k, v]) => ['kube-apiserver', k, v]),
+      ...Object.entries(s.kubelet).map(([k, v]) => ['kubelet', k, v]),
+    ]),
+  );
+  if (r.warnings.length > 0) parts.push('## Warnings', r.warnings.map((w) => `- ${w}`).join('\n'));
+  return parts.join('\n\n') + '\n';
+}
+
+/** Reporter that writes `<runDir>/summary.md`. @throws InfraError from onEnd if the file cannot be written. */
+export const createMarkdownReporter: ReporterFactory = (): Reporter => ({
+  onEnd({ runDir, result }: RunResult): void {
+    const path = join(runDir, SUMMARY_FILE);
+    try {
+      writeFileSync(path, renderSummary(result));
+    } catch (err) {
+      throw new InfraError(`cannot write ${path}: ${(err as Error).message}`, 'check that the run directory is writable', { cause: err });
+    }
+  },
+  printsToStdio: () => false,
+});

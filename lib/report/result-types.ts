@@ -1,0 +1,88 @@
+// The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
+import type { ExpectationResult } from '../analyze/expect.js';
+import type { GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, WorkloadTimeline } from '../analyze/types.js';
+import type { WorkloadRef } from '../analyze/workload-timeline.js';
+import type { TimeoutSettings } from '../spec/settings.js';
+
+/** Final state of a run: every expectation met, one failed, or the run was interrupted (exit 0, 1, 130). */
+export type RunStatus = 'passed' | 'failed' | 'interrupted';
+
+/**
+ * Run metadata the runner writes to `run.json` in the run directory, next to observations.jsonl; together
+ * they are all `rebootlab report <run-dir>` needs to rebuild every output.
+ */
+export interface RunInfo {
+  /** Experiment `metadata.name`. */
+  experiment: string;
+  /** Matrix variant name, or null for a plain experiment. */
+  variant: string | null;
+  /** 0-based repeat index. */
+  repeatIndex: number;
+  cluster: {
+    name: string;
+    provider: string;
+    /** e.g. `v1.34.0`, or null when unknown. */
+    kubernetesVersion: string | null;
+  };
+  fault: {
+    /** reboot | power-off | freeze | kubelet-stop | network-partition | node-delete. */
+    type: string;
+    /** The target as written in the experiment (node name, `worker-with-most-pods`, or a selector). */
+    target: string;
+    /** Requested fault duration in seconds, or null for instantaneous faults. */
+    durationSeconds: number | null;
+  };
+  /** Effective timeout settings read back from the cluster (durations in milliseconds, `...Ms`). */
+  settings: TimeoutSettings;
+  workloads: WorkloadRef[];
+  /** Expectation texts of the experiment's `expect:`. */
+  expectations: string[];
+  /** True when the run was interrupted (SIGINT/SIGTERM) after faults were undone. */
+  interrupted: boolean;
+  /** rebootlab's package version. */
+  rebootlabVersion: string;
+}
+
+/** result.json: one run, everything taken from the journal and run.json (no wall-clock "now"). */
+export interface Result {
+  apiVersion: 'rebootlab.dev/v1alpha1';
+  kind: 'Result';
+  metadata: {
+    experiment: string;
+    variant: string | null;
+    repeatIndex: number;
+    rebootlabVersion: string;
+    /** First journal record, RFC 3339 UTC (client clock). */
+    startedAt: string;
+    /** The fault-injected marker, RFC 3339 UTC (client clock): the zero of every `...Seconds` below. */
+    faultInjectedAt: string;
+    /** Last journal record, RFC 3339 UTC (client clock). */
+    finishedAt: string;
+  };
+  spec: {
+    cluster: RunInfo['cluster'];
+    fault: RunInfo['fault'] & { nodes: string[] };
+    /** Effective settings; durations in milliseconds (`...Ms`), tolerations in seconds. */
+    settings: TimeoutSettings;
+    workloads: WorkloadRef[];
+  };
+  status: RunStatus;
+  summary: {
+    recovered: boolean;
+    expectationsPassed: number;
+    expectationsFailed: number;
+    /** Number of pods per outcome (every outcome listed, 0 when none). */
+    podOutcomes: Record<PodOutcome, number>;
+    /** fault-restored marker, seconds since fault; null if absent. */
+    faultRestoredAfterSeconds: number | null;
+    /** Last journal record, seconds since fault. */
+    endAfterSeconds: number;
+  };
+  predictions: Predictions;
+  nodes: NodeTimeline[];
+  pods: PodTimeline[];
+  workloads: WorkloadTimeline[];
+  expectations: ExpectationResult[];
+  gaps: GapSpan[];
+  warnings: string[];
+}

@@ -1,0 +1,77 @@
+// Builds the Result object (result.json) from an analysis, the run metadata and the expectation results.
+import { evaluateExpectations, type ExpectationResult } from '../analyze/expect.js';
+import type { RunAnalysis } from '../analyze/types.js';
+import { parseExpectation, POD_OUTCOMES, type Expectation, type PodOutcome } from '../spec/expectation.js';
+import type { Result, RunInfo, RunStatus } from './result-types.js';
+
+/** API version of result files, the same as experiment files. */
+export const RESULT_API_VERSION = 'rebootlab.dev/v1alpha1';
+
+/** Unix epoch milliseconds → RFC 3339 UTC with milliseconds. */
+function rfc3339(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/**
+ * Parse and evaluate the run's expectation texts; a text that does not parse becomes a failed result carrying
+ * the parser's one-line message (validation should have caught it before the run).
+ */
+export function evaluateTexts(analysis: RunAnalysis, texts: readonly string[]): ExpectationResult[] {
+  return texts.map((text) => {
+    const parsed = parseExpectation(text);
+    if (!parsed.ok) return { text: text.trim(), passed: false, actual: null, message: parsed.message };
+    const [result] = evaluateExpectations(analysis, [parsed.expectation as Expectation]);
+    return result;
+  });
+}
+
+/** passed when every expectation passed, failed otherwise, interrupted when the runner says so. */
+export function runStatus(info: RunInfo, expectations: readonly ExpectationResult[]): RunStatus {
+  if (info.interrupted) return 'interrupted';
+  return expectations.every((e) => e.passed) ? 'passed' : 'failed';
+}
+
+/**
+ * Assemble result.json. Deterministic: every instant comes from the analysis (the journal), so the same
+ * journal and run.json give a byte-identical file. `startedAtMs` is the first journal record (Unix epoch ms).
+ */
+export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: number): Result {
+  const expectations = evaluateTexts(analysis, info.expectations);
+  const podOutcomes = Object.fromEntries(POD_OUTCOMES.map((o) => [o, 0])) as Record<PodOutcome, number>;
+  for (const p of analysis.pods) podOutcomes[p.outcome] += 1;
+  return {
+    apiVersion: RESULT_API_VERSION,
+    kind: 'Result',
+    metadata: {
+      experiment: info.experiment,
+      variant: info.variant,
+      repeatIndex: info.repeatIndex,
+      rebootlabVersion: info.rebootlabVersion,
+      startedAt: rfc3339(startedAtMs),
+      faultInjectedAt: rfc3339(analysis.faultInjectedAtMs),
+      finishedAt: rfc3339(analysis.endAtMs),
+    },
+    spec: {
+      cluster: info.cluster,
+      fault: { ...info.fault, nodes: analysis.targets },
+      settings: info.settings,
+      workloads: info.workloads,
+    },
+    status: runStatus(info, expectations),
+    summary: {
+      recovered: analysis.recovered,
+      expectationsPassed: expectations.filter((e) => e.passed).length,
+      expectationsFailed: expectations.filter((e) => !e.passed).length,
+      podOutcomes,
+      faultRestoredAfterSeconds: analysis.faultRestoredAfterSeconds,
+      endAfterSeconds: analysis.endAfterSeconds,
+    },
+    predictions: analysis.predictions,
+    nodes: analysis.nodes,
+    pods: analysis.pods,
+    workloads: analysis.workloads,
+    expectations,
+    gaps: analysis.gaps,
+    warnings: analysis.warnings,
+  };
+}

@@ -1,0 +1,61 @@
+// Option objects the CLI passes to the run layer, one per command; lib/cli builds them from flags.
+import type { ClusterSpec, LoadedExperiment } from '../spec/types.js';
+
+/** Output format of a command: human-readable lines, or one JSON document on stdout. */
+export type OutputFormat = 'text' | 'json';
+
+/** Options common to every command. */
+export interface CommonOptions {
+  /** Verbose logging (`-v`): debug lines and stacks of unexpected errors. */
+  verbose: boolean;
+  output: OutputFormat;
+}
+
+/** `rebootlab run <experiment>`. */
+export interface RunOptions extends CommonOptions {
+  /** Path of the experiment file as given on the command line. */
+  experimentFile: string;
+  /** Parent directory of run directories; default `reports`. Each run writes `<out>/<variant>-<UTC timestamp>/`. */
+  outDir: string;
+  /** `--set path=value` overrides, in order, as typed (already applied to `experiment`). */
+  set: string[];
+  /** The experiment file loaded and validated by the CLI (exit 2 before any cluster exists): every variant resolved. */
+  experiment: LoadedExperiment;
+  /** Use an existing cluster rebootlab created with the same name instead of creating one. */
+  reuseCluster: boolean;
+  /** Keep the cluster after the run (otherwise a cluster created for this run is deleted). */
+  keepCluster: boolean;
+}
+
+/** `rebootlab doctor`: check Docker, kind, kubectl, kwokctl, node image, kernel settings. */
+export type DoctorOptions = CommonOptions;
+
+/** `rebootlab toolchain`: install or show the pinned tool binaries (kind, kubectl, kwokctl). */
+export type ToolchainOptions = CommonOptions;
+
+/** `rebootlab cluster create|delete|list`. */
+export interface ClusterCommandOptions extends CommonOptions {
+  action: 'create' | 'delete' | 'list';
+  /** Cluster name for create/delete (`--name`, else the experiment's `cluster.name`, else `rebootlab`); '' for list. */
+  name: string;
+  /** For create: the `cluster` section of `--experiment <file>` (with `--set` applied) or the defaults, resolved by the CLI. */
+  cluster: ClusterSpec;
+}
+
+/** `rebootlab report <run-dir>`: rebuild result.json and reports from observations.jsonl alone. */
+export interface ReportOptions extends CommonOptions {
+  runDir: string;
+}
+
+/** `rebootlab compare <dirs..>`: a table comparing several run directories. */
+export interface CompareOptions extends CommonOptions {
+  runDirs: string[];
+}
+
+/**
+ * What a command reports back to the CLI: the exit code to use
+ * (0 passed, 1 an expectation failed, 130 interrupted; errors are thrown instead).
+ */
+export interface CommandOutcome {
+  exitCode: 0 | 1 | 130;
+}

@@ -1,0 +1,150 @@
+// Fills in every default of a validated v1alpha1 experiment and converts durations to milliseconds.
+// Timing defaults come from DEFAULT_TIMEOUT_SETTINGS (Kubernetes 1.34, sources cited in settings.ts).
+import { parseDurationMs } from '../common/units.js';
+import { DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } from './settings.js';
+import {
+  API_VERSION,
+  DEFAULT_WORKLOAD_IMAGE,
+  type ClusterSpec,
+  type Experiment,
+  type FaultSpec,
+  type FaultTarget,
+  type ObserveSpec,
+  type WorkloadSpec,
+} from './types.js';
+import type * as v1 from './v1alpha1/types.js';
+
+/** Default kind cluster name. */
+export const DEFAULT_CLUSTER_NAME = 'rebootlab';
+/** Default Kubernetes version: the kindest/node image the toolchain pins. */
+export const DEFAULT_KUBERNETES_VERSION = 'v1.34.4';
+/** Default worker count (kind workers or kwok nodes). */
+export const DEFAULT_WORKERS = 2;
+/** Default volume size, a Kubernetes quantity. */
+export const DEFAULT_VOLUME_SIZE = '64Mi';
+/** Default observation timeout after fault injection, milliseconds (10 minutes). */
+export const DEFAULT_OBSERVE_TIMEOUT_MS = 600_000;
+/** Default settle time after recovery, milliseconds. */
+export const DEFAULT_SETTLE_MS = 5_000;
+
+/**
+ * Resolves a validated user experiment: every default filled in, durations in milliseconds.
+ * @throws Error if `user` was not validated first (a duration without unit reaching here is a bug).
+ */
+export function resolveExperiment(user: v1.Experiment): Experiment {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'Experiment',
+    metadata: { name: user.metadata.name, description: user.metadata.description ?? '' },
+    cluster: resolveCluster(user.cluster ?? {}),
+    workloads: (user.workloads ?? []).map(resolveWorkload),
+    fault: resolveFault(user.fault),
+    observe: resolveObserve(user.observe ?? {}),
+    expect: [...(user.expect ?? [])],
+  };
+}
+
+function resolveCluster(cluster: v1.Cluster): ClusterSpec {
+  const provider = cluster.provider ?? 'kind';
+  return {
+    provider,
+    name: cluster.name ?? DEFAULT_CLUSTER_NAME,
+    kubernetesVersion: cluster.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION,
+    nodeImage: cluster.nodeImage ?? null,
+    workers: (provider === 'kwok' ? cluster.nodes : cluster.workers) ?? DEFAULT_WORKERS,
+    zones: [...(cluster.zones ?? [])],
+    settings: resolveSettings(cluster),
+    extraArgs: {
+      controllerManager: { ...cluster.controllerManager?.extraArgs },
+      apiServer: { ...cluster.apiServer?.extraArgs },
+      scheduler: { ...cluster.scheduler?.extraArgs },
+    },
+    kubeletExtraConfig: { ...cluster.kubelet?.extraConfig },
+  };
+}
+
+/** The timing settings of a user cluster section, defaults from DEFAULT_TIMEOUT_SETTINGS. Durations in milliseconds. */
+export function resolveSettings(cluster: v1.Cluster): TimeoutSettings {
+  const d = DEFAULT_TIMEOUT_SETTINGS;
+  const cm = cluster.controllerManager ?? {};
+  const api = cluster.apiServer ?? {};
+  const kubelet = cluster.kubelet ?? {};
+  return {
+    controllerManager: {
+      nodeMonitorPeriodMs: ms(cm.nodeMonitorPeriod, d.controllerManager.nodeMonitorPeriodMs),
+      nodeMonitorGracePeriodMs: ms(cm.nodeMonitorGracePeriod, d.controllerManager.nodeMonitorGracePeriodMs),
+      nodeStartupGracePeriodMs: ms(cm.nodeStartupGracePeriod, d.controllerManager.nodeStartupGracePeriodMs),
+      nodeEvictionRate: cm.nodeEvictionRate ?? d.controllerManager.nodeEvictionRate,
+      secondaryNodeEvictionRate: cm.secondaryNodeEvictionRate ?? d.controllerManager.secondaryNodeEvictionRate,
+      unhealthyZoneThreshold: cm.unhealthyZoneThreshold ?? d.controllerManager.unhealthyZoneThreshold,
+      largeClusterSizeThreshold: cm.largeClusterSizeThreshold ?? d.controllerManager.largeClusterSizeThreshold,
+    },
+    apiServer: {
+      defaultNotReadyTolerationSeconds: api.defaultNotReadyTolerationSeconds ?? d.apiServer.defaultNotReadyTolerationSeconds,
+      defaultUnreachableTolerationSeconds: api.defaultUnreachableTolerationSeconds ?? d.apiServer.defaultUnreachableTolerationSeconds,
+    },
+    kubelet: {
+      nodeStatusUpdateFrequencyMs: ms(kubelet.nodeStatusUpdateFrequency, d.kubelet.nodeStatusUpdateFrequencyMs),
+      nodeStatusReportFrequencyMs: ms(kubelet.nodeStatusReportFrequency, d.kubelet.nodeStatusReportFrequencyMs),
+      nodeLeaseDurationSeconds: kubelet.nodeLeaseDurationSeconds ?? d.kubelet.nodeLeaseDurationSeconds,
+      shutdownGracePeriodMs: ms(kubelet.shutdownGracePeriod, d.kubelet.shutdownGracePeriodMs),
+      shutdownGracePeriodCriticalPodsMs: ms(kubelet.shutdownGracePeriodCriticalPods, d.kubelet.shutdownGracePeriodCriticalPodsMs),
+    },
+  };
+}
+
+function resolveWorkload(workload: v1.Workload): WorkloadSpec {
+  const replicas = workload.kind === 'DaemonSet' ? null : workload.kind === 'Pod' ? 1 : (workload.replicas ?? 1);
+  const pdb = workload.podDisruptionBudget;
+  return {
+    name: workload.name,
+    kind: workload.kind,
+    replicas,
+    placement: workload.placement ?? 'target',
+    image: workload.image ?? DEFAULT_WORKLOAD_IMAGE,
+    tolerations: workload.tolerations ? workload.tolerations.map((t) => ({ ...t })) : null,
+    volume: workload.volume ? { type: workload.volume.type, size: workload.volume.size ?? DEFAULT_VOLUME_SIZE } : null,
+    dataProbe: workload.dataProbe ?? false,
+    podDisruptionBudget: pdb ? { minAvailable: pdb.minAvailable ?? null, maxUnavailable: pdb.maxUnavailable ?? null } : null,
+  };
+}
+
+function resolveFault(fault: v1.Fault): FaultSpec {
+  return {
+    type: fault.type,
+    target: resolveTarget(fault.target),
+    count: fault.count ?? 1,
+    durationMs: fault.duration === undefined ? null : ms(fault.duration, 0),
+    staggerMs: ms(fault.stagger, 0),
+    allowControlPlane: fault.allowControlPlane ?? false,
+  };
+}
+
+/** Turns a user target (node name, `worker-with-most-pods`, `{selector: "k=v,..."}`, or nothing) into a FaultTarget. */
+export function resolveTarget(target: v1.Fault['target']): FaultTarget {
+  if (target === undefined || target === 'worker-with-most-pods') return { kind: 'worker-with-most-pods' };
+  if (typeof target === 'string') return { kind: 'node', node: target };
+  const selector: Record<string, string> = {};
+  for (const part of target.selector.split(',')) {
+    const [key, value] = part.split(/==?/, 2).map((s) => s.trim());
+    if (key) selector[key] = value ?? '';
+  }
+  return { kind: 'selector', selector };
+}
+
+function resolveObserve(observe: v1.Observe): ObserveSpec {
+  const until = observe.until ?? 'recovered';
+  return {
+    until,
+    durationMs: until === 'duration' && observe.duration !== undefined ? ms(observe.duration, 0) : null,
+    timeoutMs: ms(observe.timeout, DEFAULT_OBSERVE_TIMEOUT_MS),
+    settleMs: ms(observe.settle, DEFAULT_SETTLE_MS),
+  };
+}
+
+function ms(duration: string | undefined, fallbackMs: number): number {
+  if (duration === undefined) return fallbackMs;
+  const parsed = parseDurationMs(duration);
+  if (parsed === null) throw new Error(`unvalidated duration ${JSON.stringify(duration)}`);
+  return parsed;
+}

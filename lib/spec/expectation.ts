@@ -1,0 +1,250 @@
+// The `expect:` assertion language of experiment files: grammar, field vocabulary and parser.
+
+/** Pod outcomes an expectation may name; see PodOutcome for each definition. */
+export const POD_OUTCOMES = [
+  'restarted-in-place',
+  'evicted-replaced',
+  'evicted-lost',
+  'stuck-terminating',
+  'not-evicted',
+  'pending-unschedulable',
+  'unaffected',
+] as const;
+/**
+ * What happened to one pod that existed when the fault was injected. Exactly one per pod, decided by the analyzer
+ * (lib/analyze/outcome.ts) at the end of the journal in this order:
+ * - `evicted-replaced`: the pod got a deletionTimestamp or was deleted after the fault, and a replacement
+ *   pod of the same workload (created after the fault) became Ready.
+ * - `pending-unschedulable`: the pod was evicted/deleted and its replacement exists but never became Ready
+ *   and is still phase Pending at the end (e.g. FailedScheduling on volume node affinity, case C7); also a
+ *   pod that was itself still Pending at the end and never Ready after the fault.
+ * - `stuck-terminating`: the pod has a deletionTimestamp, is still listed at the end, has no replacement and
+ *   has a controller owner that waits for the deletion to finish (a StatefulSet pod on a node that stays
+ *   down, case C2).
+ * - `evicted-lost`: the pod was evicted and nothing replaced it, and nothing will: it was deleted, or it has no
+ *   controller owner (a standalone Pod, gone for good even while still listed as Terminating).
+ * - `restarted-in-place`: same UID at the end, never given a deletionTimestamp, its containers' total
+ *   restartCount went up (kubelet restarted it on the same node after a reboot).
+ * - `not-evicted`: same UID, no deletionTimestamp, no restart, but at the end the pod is not Ready or its node
+ *   is not Ready (a DaemonSet pod on a down node, which tolerates unreachable forever, case C3).
+ * - `unaffected`: same UID, no deletionTimestamp, no restart, pod and node Ready at the end (it may have been
+ *   marked NotReady meanwhile: see `notReadyAfterSeconds`).
+ */
+export type PodOutcome = (typeof POD_OUTCOMES)[number];
+
+/** Value type of an assertable field. */
+export type FieldType = 'number' | 'boolean' | 'outcome' | 'string';
+
+/** Fields of `pods[...]`; `...Seconds` are seconds since the fault injection. */
+export const POD_FIELDS = {
+  outcome: 'outcome',
+  restartCountBefore: 'number',
+  restartCountAfter: 'number',
+  restartCountDelta: 'number',
+  notReadyAfterSeconds: 'number',
+  readyAgainAfterSeconds: 'number',
+  evictedAfterSeconds: 'number',
+  deletedAfterSeconds: 'number',
+  replacementCreatedAfterSeconds: 'number',
+  replacementScheduledAfterSeconds: 'number',
+  replacementReadyAfterSeconds: 'number',
+  unreachableTolerationSeconds: 'number',
+  notReadyTolerationSeconds: 'number',
+  nodeChanged: 'boolean',
+  podIPChanged: 'boolean',
+  readyAtEnd: 'boolean',
+} as const satisfies Record<string, FieldType>;
+
+/** Fields of `node` (the fault target) and `nodes[name=x]`; `...Seconds` are seconds since the fault injection. */
+export const NODE_FIELDS = {
+  notReadyAfterSeconds: 'number',
+  notReadyReceivedAfterSeconds: 'number',
+  readyAgainAfterSeconds: 'number',
+  noExecuteTaintAfterSeconds: 'number',
+  noScheduleTaintAfterSeconds: 'number',
+  lastLeaseRenewAfterSeconds: 'number',
+  deletedAfterSeconds: 'number',
+  recreatedAfterSeconds: 'number',
+  notReadyStatus: 'string',
+  internalIPChanged: 'boolean',
+  readyAtEnd: 'boolean',
+} as const satisfies Record<string, FieldType>;
+
+/** Fields of `workloads.<name>`; counts of pods, spans in seconds, instants in seconds since the fault. */
+export const WORKLOAD_FIELDS = {
+  desired: 'number',
+  readyAtFault: 'number',
+  minimumReady: 'number',
+  readyAtEnd: 'number',
+  unavailableSeconds: 'number',
+  unavailableAfterSeconds: 'number',
+  recoveredAfterSeconds: 'number',
+  recovered: 'boolean',
+} as const satisfies Record<string, FieldType>;
+
+/** Fields of `run`. */
+export const RUN_FIELDS = {
+  recovered: 'boolean',
+  faultRestoredAfterSeconds: 'number',
+  endAfterSeconds: 'number',
+} as const satisfies Record<string, FieldType>;
+
+/** A field name of `pods[...]`. */
+export type PodField = keyof typeof POD_FIELDS;
+/** A field name of `node` / `nodes[name=x]`. */
+export type NodeField = keyof typeof NODE_FIELDS;
+/** A field name of `workloads.<name>`. */
+export type WorkloadField = keyof typeof WORKLOAD_FIELDS;
+/** A field name of `run`. */
+export type RunField = keyof typeof RUN_FIELDS;
+
+/** Keys allowed inside `pods[...]`: `workload`, `name`, `namespace`, `node` (the node before the fault). */
+export const POD_SELECTOR_KEYS = ['workload', 'name', 'namespace', 'node'] as const;
+/** The key=value pairs inside `pods[...]`; every given key must match. */
+export type PodSelector = Partial<Record<(typeof POD_SELECTOR_KEYS)[number], string>>;
+
+/** What an expectation is about. `node` with `name: null` is the (first) fault target. */
+export type ExpectationSubject =
+  | { scope: 'pods'; selector: PodSelector; field: PodField }
+  | { scope: 'node'; name: string | null; field: NodeField }
+  | { scope: 'workload'; name: string; field: WorkloadField }
+  | { scope: 'run'; field: RunField };
+
+/** A literal on the right-hand side; `null` asserts "did not happen". */
+export type ExpectedValue = number | string | boolean | null;
+/** Comparison operators; ordering operators need numbers. */
+export type ComparisonOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+
+/** `op value`, or `in [from, to]` (closed interval, same unit as the field). */
+export type Comparison = { op: ComparisonOp; value: ExpectedValue } | { op: 'in'; from: number; to: number };
+
+/**
+ * Aggregate over the selected values, e.g. `p95(...)`: across repeats of a matrix (issue 4); within one run,
+ * across the values the subject selects (several pods, or the single value).
+ */
+export type Aggregate = { fn: 'percentile'; percentile: number } | { fn: 'min' | 'max' | 'mean' | 'median' };
+
+/** One parsed assertion. */
+export interface Expectation {
+  /** The source text, trimmed. */
+  text: string;
+  subject: ExpectationSubject;
+  aggregate: Aggregate | null;
+  comparison: Comparison;
+}
+
+/** Result of `parseExpectation`: the expectation, or a one-line message naming what is wrong and what is allowed. */
+export type ParseExpectationResult = { ok: true; expectation: Expectation } | { ok: false; message: string };
+
+const AGGREGATE_RE = /^(p(\d+(?:\.\d+)?)|min|max|mean|median)\((.*)\)$/;
+const COMPARISON_RE = /^(.*?)\s*(==|!=|<=|>=|<|>|\bin\b)\s*(.+)$/;
+const RANGE_RE = /^\[\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\]$/;
+const NAME = '[A-Za-z0-9][A-Za-z0-9._-]*';
+
+const fail = (message: string): ParseExpectationResult => ({ ok: false, message });
+const allowed = (fields: object): string => Object.keys(fields).join(', ');
+
+function parseValue(text: string): ExpectedValue | undefined {
+  if (/^-?\d+(?:\.\d+)?$/.test(text)) return Number(text);
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (text === 'null') return null;
+  const quoted = /^"([^"]*)"$|^'([^']*)'$/.exec(text);
+  if (quoted) return quoted[1] ?? quoted[2] ?? '';
+  if (/^[A-Za-z][A-Za-z0-9-]*$/.test(text)) return text;
+  return undefined;
+}
+
+function parseSubject(path: string): ExpectationSubject | string {
+  let m: RegExpExecArray | null;
+  if ((m = /^pods\[([^\]]*)\]\.(\w+)$/.exec(path))) {
+    const selector: PodSelector = {};
+    for (const part of m[1].split(',').map((s) => s.trim())) {
+      const kv = new RegExp(`^(\\w+)\\s*=\\s*(${NAME})$`).exec(part);
+      if (!kv) return `pods[${m[1]}]: write pods[key=value], keys: ${POD_SELECTOR_KEYS.join(', ')}`;
+      if (!(POD_SELECTOR_KEYS as readonly string[]).includes(kv[1])) return `pods[...]: unknown key "${kv[1]}"; allowed: ${POD_SELECTOR_KEYS.join(', ')}`;
+      selector[kv[1] as keyof PodSelector] = kv[2];
+    }
+    if (!(m[2] in POD_FIELDS)) return `pods[...]: unknown field "${m[2]}"; allowed: ${allowed(POD_FIELDS)}`;
+    return { scope: 'pods', selector, field: m[2] as PodField };
+  }
+  if ((m = new RegExp(`^(?:node|nodes\\[name\\s*=\\s*(${NAME})\\])\\.(\\w+)$`).exec(path))) {
+    if (!(m[2] in NODE_FIELDS)) return `node: unknown field "${m[2]}"; allowed: ${allowed(NODE_FIELDS)}`;
+    return { scope: 'node', name: m[1] ?? null, field: m[2] as NodeField };
+  }
+  if ((m = new RegExp(`^workloads\\.(${NAME}?)\\.(\\w+)$`).exec(path))) {
+    if (!(m[2] in WORKLOAD_FIELDS)) return `workloads.${m[1]}: unknown field "${m[2]}"; allowed: ${allowed(WORKLOAD_FIELDS)}`;
+    return { scope: 'workload', name: m[1], field: m[2] as WorkloadField };
+  }
+  if ((m = /^run\.(\w+)$/.exec(path))) {
+    if (!(m[1] in RUN_FIELDS)) return `run: unknown field "${m[1]}"; allowed: ${allowed(RUN_FIELDS)}`;
+    return { scope: 'run', field: m[1] as RunField };
+  }
+  const head = path.split(/[.[]/)[0];
+  return `unknown subject "${head}" in "${path}"; allowed: pods[key=value].<field>, node.<field>, nodes[name=x].<field>, workloads.<name>.<field>, run.<field>`;
+}
+
+function fieldType(subject: ExpectationSubject): FieldType {
+  switch (subject.scope) {
+    case 'pods':
+      return POD_FIELDS[subject.field];
+    case 'node':
+      return NODE_FIELDS[subject.field];
+    case 'workload':
+      return WORKLOAD_FIELDS[subject.field];
+    case 'run':
+      return RUN_FIELDS[subject.field];
+  }
+}
+
+/**
+ * Parse one assertion, e.g. `pods[workload=web].outcome == restarted-in-place`,
+ * `node.notReadyAfterSeconds in [15, 25]`, `workloads.web.unavailableSeconds < 60`,
+ * `p95(workloads.web.unavailableSeconds) < 70`. Operators: == != < <= > >= and `in [a, b]` (closed, numbers
+ * only). Values: numbers (in the field's unit, seconds for `...Seconds`), true/false, null ("did not happen"),
+ * outcome names, or quoted strings. Never throws: a bad text gives `{ ok: false, message }`, one line naming
+ * the unknown part and what is allowed.
+ */
+export function parseExpectation(text: string): ParseExpectationResult {
+  const trimmed = text.trim();
+  const cmp = COMPARISON_RE.exec(trimmed);
+  if (!cmp) return fail(`cannot parse "${trimmed}"; write <subject>.<field> <op> <value>, e.g. "node.notReadyAfterSeconds in [15, 25]"`);
+  let path = cmp[1].trim();
+  const op = cmp[2];
+  const rhs = cmp[3].trim();
+  let aggregate: Aggregate | null = null;
+  const agg = AGGREGATE_RE.exec(path);
+  if (agg) {
+    if (agg[2] !== undefined) {
+      const percentile = Number(agg[2]);
+      if (percentile <= 0 || percentile >= 100) return fail(`${agg[1]}: percentile must be between 0 and 100`);
+      aggregate = { fn: 'percentile', percentile };
+    } else aggregate = { fn: agg[1] as 'min' | 'max' | 'mean' | 'median' };
+    path = agg[3].trim();
+  } else if (/^\w+\(/.test(path)) {
+    return fail(`unknown aggregate "${path.split('(')[0]}"; allowed: pNN (e.g. p95), min, max, mean, median`);
+  }
+  const subject = parseSubject(path);
+  if (typeof subject === 'string') return fail(subject);
+  const type = fieldType(subject);
+  if (aggregate && type !== 'number') return fail(`${path}: ${aggregate.fn === 'percentile' ? `p${aggregate.percentile}` : aggregate.fn}() needs a number field`);
+  let comparison: Comparison;
+  if (op === 'in') {
+    const range = RANGE_RE.exec(rhs);
+    if (!range) return fail(`"in" needs a range [from, to], got ${rhs}`);
+    const [from, to] = [Number(range[1]), Number(range[2])];
+    if (from > to) return fail(`range [${from}, ${to}] is empty; write [low, high]`);
+    if (type !== 'number') return fail(`${path} is not a number; "in" needs a number field`);
+    comparison = { op: 'in', from, to };
+  } else {
+    const value = parseValue(rhs);
+    if (value === undefined) return fail(`cannot read value ${rhs}; write a number, true, false, null, a name or a quoted string`);
+    if (value !== null) {
+      if (type === 'outcome' && !(POD_OUTCOMES as readonly unknown[]).includes(value)) return fail(`unknown outcome "${String(value)}"; allowed: ${POD_OUTCOMES.join(', ')}`);
+      if (type === 'number' && typeof value !== 'number') return fail(`${path} is a number (seconds or a count); got ${rhs}`);
+      if (type === 'boolean' && typeof value !== 'boolean') return fail(`${path} is true or false; got ${rhs}`);
+    }
+    if ((op !== '==' && op !== '!=') && typeof value !== 'number') return fail(`${op} needs a number; got ${rhs}`);
+    comparison = { op: op as ComparisonOp, value };
+  }
+  return { ok: true, expectation: { text: trimmed, subject, aggregate, comparison } };
+}

@@ -1,0 +1,17 @@
+// Public surface of lib/spec: loading experiment files and the resolved experiment types.
+export type * from './types.js';
+export { API_VERSION, DEFAULT_WORKLOAD_IMAGE, FAULT_TYPES_WITH_DURATION } from './types.js';
+export { DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } from './settings.js';
+export { loadExperiment, loadExperimentText, type LoadOptions } from './load.js';
+export {
+  DEFAULT_CLUSTER_NAME,
+  DEFAULT_KUBERNETES_VERSION,
+  DEFAULT_OBSERVE_TIMEOUT_MS,
+  DEFAULT_SETTLE_MS,
+  DEFAULT_VOLUME_SIZE,
+  DEFAULT_WORKERS,
+  resolveExperiment,
+  resolveSettings,
+} from './defaults.js';
+export { matrixCombinations, variantName, expandVariants } from './matrix.js';
+export { settingsLeafPaths } from './validate.js';

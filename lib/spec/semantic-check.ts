@@ -1,0 +1,163 @@
+// Checks the schema cannot express: cross-field rules, fault requirements, control-plane targets,
+// removed or shadowed flags, duplicate names, and the expectation grammar.
+import type { InputIssue } from '../common/errors.js';
+import { parseDurationMs } from '../common/units.js';
+import { FAULT_TYPES_WITH_DURATION, type FaultType } from './types.js';
+import { DEFAULT_TIMEOUT_SETTINGS } from './settings.js';
+import { NAMED_KUBELET_FIELDS, NAMED_SETTING_FLAGS, REMOVED_FLAGS, minorVersion } from './flag-rules.js';
+import { DEFAULT_CLUSTER_NAME, DEFAULT_KUBERNETES_VERSION } from './defaults.js';
+import { parseExpectation } from './expectation.js';
+import { issueAt, type FieldPath, type SourceDocument } from './source.js';
+
+type Obj = Record<string, unknown>;
+type Report = (path: FieldPath, message: string, atKey?: boolean) => void;
+
+/** Runs every semantic check on the document `data` (plain JS); tolerant of values the schema check rejects. */
+export function checkSemantics(source: SourceDocument, data: unknown): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const report: Report = (path, message, atKey) => issues.push(issueAt(source, path, message, { atKey }));
+  if (!isObj(data)) return issues;
+  const cluster = isObj(data.cluster) ? data.cluster : {};
+  checkCluster(cluster, report);
+  checkWorkloads(data.workloads, report);
+  if (isObj(data.fault)) checkFault(data.fault, cluster, report);
+  if (isObj(data.observe)) checkObserve(data.observe, isObj(data.fault) ? data.fault : {}, report);
+  checkExpectations(data.expect, report);
+  return issues;
+}
+
+function checkCluster(cluster: Obj, report: Report): void {
+  const provider = cluster.provider ?? 'kind';
+  if (provider === 'kind' && cluster.nodes !== undefined) report(['cluster', 'nodes'], 'is for provider kwok; with kind use cluster.workers');
+  if (provider === 'kwok' && cluster.workers !== undefined) report(['cluster', 'workers'], 'is for provider kind; with kwok use cluster.nodes');
+  const version = typeof cluster.kubernetesVersion === 'string' ? cluster.kubernetesVersion : DEFAULT_KUBERNETES_VERSION;
+  const minor = minorVersion(version);
+  for (const component of ['controllerManager', 'apiServer', 'scheduler'] as const) {
+    const section = cluster[component];
+    if (!isObj(section) || !isObj(section.extraArgs)) continue;
+    for (const flag of Object.keys(section.extraArgs)) {
+      const path = ['cluster', component, 'extraArgs', flag];
+      const bare = flag.replace(/^-+/, '');
+      if (bare !== flag) report(path, `write the flag name without dashes: "${bare}"`, true);
+      const removed = REMOVED_FLAGS[component].find((r) => r.flag === bare);
+      if (removed && minor !== null && minor >= removed.removedInMinor) {
+        report(path, `--${bare} was removed in Kubernetes v1.${removed.removedInMinor} (cluster uses ${version}); ${removed.instead}`, true);
+      }
+      const named = NAMED_SETTING_FLAGS[component][bare];
+      if (named) report(path, `--${bare} has a named setting; use ${named}`, true);
+    }
+  }
+  const kubelet = cluster.kubelet;
+  if (isObj(kubelet) && isObj(kubelet.extraConfig)) {
+    for (const field of Object.keys(kubelet.extraConfig)) {
+      const named = NAMED_KUBELET_FIELDS[field];
+      if (named) report(['cluster', 'kubelet', 'extraConfig', field], `has a named setting; use ${named}`, true);
+    }
+  }
+  const cm = isObj(cluster.controllerManager) ? cluster.controllerManager : {};
+  for (const field of ['nodeMonitorPeriod', 'nodeMonitorGracePeriod', 'nodeStartupGracePeriod']) {
+    if (durationMs(cm[field]) === 0) report(['cluster', 'controllerManager', field], 'must be greater than 0s');
+  }
+  const kl = isObj(kubelet) ? kubelet : {};
+  for (const field of ['nodeStatusUpdateFrequency', 'nodeStatusReportFrequency']) {
+    if (durationMs(kl[field]) === 0) report(['cluster', 'kubelet', field], 'must be greater than 0s');
+  }
+  const graceMs = durationMs(cm.nodeMonitorGracePeriod) ?? DEFAULT_TIMEOUT_SETTINGS.controllerManager.nodeMonitorGracePeriodMs;
+  const updateMs = durationMs(kl.nodeStatusUpdateFrequency) ?? DEFAULT_TIMEOUT_SETTINGS.kubelet.nodeStatusUpdateFrequencyMs;
+  if (graceMs > 0 && updateMs >= graceMs) {
+    const path = cm.nodeMonitorGracePeriod !== undefined ? ['cluster', 'controllerManager', 'nodeMonitorGracePeriod'] : ['cluster', 'kubelet', 'nodeStatusUpdateFrequency'];
+    report(path, `nodeMonitorGracePeriod (${graceMs / 1000}s) must be longer than kubelet nodeStatusUpdateFrequency (${updateMs / 1000}s), or every node flaps NotReady`);
+  }
+}
+
+function checkWorkloads(workloads: unknown, report: Report): void {
+  if (!Array.isArray(workloads)) return;
+  const seen = new Map<string, number>();
+  workloads.forEach((workload, index) => {
+    if (!isObj(workload)) return;
+    const at = (field: string): FieldPath => ['workloads', index, field];
+    if (typeof workload.name === 'string') {
+      const first = seen.get(workload.name);
+      if (first !== undefined) report(at('name'), `duplicate workload name "${workload.name}" (also workloads[${first}])`);
+      else seen.set(workload.name, index);
+    }
+    if ((workload.kind === 'DaemonSet' || workload.kind === 'Pod') && workload.replicas !== undefined) {
+      report(at('replicas'), `is not allowed for a ${workload.kind} (${workload.kind === 'Pod' ? 'always one pod' : 'one pod per node'})`);
+    }
+    if (workload.dataProbe === true && workload.volume === undefined) report(at('dataProbe'), 'needs a volume to write the marker to; add workloads[].volume');
+    if (isObj(workload.volume) && workload.volume.type === 'pvc' && workload.kind !== 'StatefulSet' && workload.kind !== 'Pod' && workload.kind !== 'Deployment') {
+      report([...at('volume'), 'type'], `pvc is supported for StatefulSet, Deployment and Pod, not ${String(workload.kind)}`);
+    }
+    const pdb = workload.podDisruptionBudget;
+    if (isObj(pdb) && (pdb.minAvailable === undefined) === (pdb.maxUnavailable === undefined)) {
+      report(at('podDisruptionBudget'), 'give exactly one of minAvailable and maxUnavailable');
+    }
+    if (isObj(pdb)) {
+      for (const field of ['minAvailable', 'maxUnavailable']) {
+        const value = pdb[field];
+        const ok = value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 0) || (typeof value === 'string' && /^[0-9]+%$/.test(value));
+        if (!ok) report([...at('podDisruptionBudget'), field], `expected an integer ≥ 0 or a percentage like "50%", got ${JSON.stringify(value)}`);
+      }
+    }
+  });
+}
+
+function checkFault(fault: Obj, cluster: Obj, report: Report): void {
+  const type = fault.type as FaultType;
+  const needsDuration = FAULT_TYPES_WITH_DURATION.includes(type);
+  if (needsDuration && fault.duration === undefined) report(['fault', 'duration'], `is required for ${type}`);
+  if (type === 'reboot' && fault.duration !== undefined) report(['fault', 'duration'], 'a reboot has no duration; use type power-off for a timed outage');
+  if (needsDuration && durationMs(fault.duration) === 0) report(['fault', 'duration'], 'must be greater than 0s');
+  const allowControlPlane = fault.allowControlPlane === true;
+  const clusterName = typeof cluster.name === 'string' ? cluster.name : DEFAULT_CLUSTER_NAME;
+  const target = fault.target;
+  if (typeof target === 'string' && target !== 'worker-with-most-pods') {
+    if (/control-plane/.test(target) && !allowControlPlane) {
+      report(['fault', 'target'], `"${target}" is a control-plane node; set fault.allowControlPlane: true to target it`);
+    } else if ((cluster.provider ?? 'kind') === 'kind' && !new RegExp(`^${clusterName}-(worker[0-9]*|control-plane[0-9]*)$`).test(target)) {
+      report(['fault', 'target'], `no node "${target}" in kind cluster "${clusterName}"; kind names workers ${clusterName}-worker, ${clusterName}-worker2, ...`);
+    }
+    if (typeof fault.count === 'number' && fault.count > 1) report(['fault', 'count'], `a single node name cannot give ${fault.count} nodes; use worker-with-most-pods or a selector`);
+  }
+  if (isObj(target) && typeof target.selector === 'string') {
+    const bad = target.selector.split(',').find((part) => !/^\s*[A-Za-z0-9._/-]+\s*(=|==)\s*[A-Za-z0-9._-]*\s*$/.test(part));
+    if (bad !== undefined) report(['fault', 'target', 'selector'], `"${bad}" is not key=value; write e.g. "topology.kubernetes.io/zone=zone-a"`);
+    else if (/node-role\.kubernetes\.io\/control-plane/.test(target.selector) && !allowControlPlane) {
+      report(['fault', 'target', 'selector'], 'selects control-plane nodes; set fault.allowControlPlane: true to target them');
+    }
+  }
+  const workers = (cluster.provider ?? 'kind') === 'kwok' ? cluster.nodes : cluster.workers;
+  const workerCount = typeof workers === 'number' ? workers : 2;
+  if ((target === undefined || target === 'worker-with-most-pods') && typeof fault.count === 'number' && fault.count > workerCount) {
+    report(['fault', 'count'], `${fault.count} nodes requested but the cluster has ${workerCount} workers`);
+  }
+}
+
+function checkObserve(observe: Obj, fault: Obj, report: Report): void {
+  const until = observe.until ?? 'recovered';
+  if (until === 'duration' && observe.duration === undefined) report(['observe', 'duration'], 'is required with until: duration');
+  if (until === 'recovered' && observe.duration !== undefined) report(['observe', 'duration'], 'is only used with until: duration');
+  const timeoutMs = durationMs(observe.timeout) ?? 600_000;
+  const observeMs = durationMs(observe.duration);
+  if (observeMs !== null && observeMs > timeoutMs) report(['observe', 'duration'], `is longer than observe.timeout (${timeoutMs / 1000}s)`);
+  const faultMs = durationMs(fault.duration);
+  if (faultMs !== null && faultMs >= timeoutMs) report(['observe', 'timeout'], `must be longer than fault.duration (${faultMs / 1000}s)`);
+}
+
+/** The one place expectations are parsed during validation (grammar: lib/spec/expectation.ts). */
+function checkExpectations(expect: unknown, report: Report): void {
+  if (!Array.isArray(expect)) return;
+  expect.forEach((text, index) => {
+    if (typeof text !== 'string') return;
+    const parsed = parseExpectation(text);
+    if (!parsed.ok) report(['expect', index], parsed.message);
+  });
+}
+
+function durationMs(value: unknown): number | null {
+  return typeof value === 'string' ? parseDurationMs(value) : null;
+}
+
+function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,166 @@
+// The resolved experiment: what every module after spec/ codes against. Every field is set and
+// every duration is a number of milliseconds (`...Ms`); `null` means "none" where a field is optional.
+import type { TimeoutSettings } from './settings.js';
+
+/** API version of experiment files and of results. */
+export const API_VERSION = 'rebootlab.dev/v1alpha1';
+/** Image run by workloads that do not name one; built from hack/ by the toolchain. */
+export const DEFAULT_WORKLOAD_IMAGE = 'rebootlab/workload:v1';
+
+/** How the cluster is obtained: kind (Docker containers as nodes) or kwok (simulated nodes). */
+export type ProviderName = 'kind' | 'kwok';
+/** Kubernetes workload kinds rebootlab can deploy. */
+export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 'Job';
+/**
+ * Where a workload's pods go: `target` = preferred node affinity to the fault target node(s), so
+ * replacements can still be scheduled elsewhere; `spread` = topology spread across workers; `any` = scheduler's choice.
+ */
+export type Placement = 'target' | 'spread' | 'any';
+/** Volume kinds; `emptyDir-memory` is an emptyDir with `medium: Memory`, `pvc` uses the default StorageClass. */
+export type VolumeType = 'emptyDir' | 'emptyDir-memory' | 'hostPath' | 'pvc' | 'local-pv';
+/**
+ * Node faults: reboot = `docker restart`; power-off = stop, wait, start; freeze = pause, wait, unpause;
+ * kubelet-stop = `systemctl stop kubelet`, wait, start; network-partition = disconnect from the
+ * cluster network, wait, reconnect; node-delete = stop the container, delete the Node object, start
+ * the container again after the duration (if one is given; otherwise at the end of the run).
+ */
+export type FaultType = 'reboot' | 'power-off' | 'freeze' | 'kubelet-stop' | 'network-partition' | 'node-delete';
+/** Fault types that need a `duration`. */
+export const FAULT_TYPES_WITH_DURATION: readonly FaultType[] = ['power-off', 'freeze', 'kubelet-stop', 'network-partition'];
+/** When observation ends: once every workload recovered (then `settle`), or after a fixed duration. */
+export type ObserveUntil = 'recovered' | 'duration';
+
+/** A Kubernetes toleration (core/v1 Toleration); `tolerationSeconds` is in seconds, the upstream unit. */
+export interface Toleration {
+  key?: string;
+  operator?: 'Exists' | 'Equal';
+  value?: string;
+  effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  tolerationSeconds?: number;
+}
+
+/** Extra command-line flags per control-plane component, flag name without `--` → value. */
+export interface ComponentExtraArgs {
+  controllerManager: Record<string, string>;
+  apiServer: Record<string, string>;
+  scheduler: Record<string, string>;
+}
+
+/** The resolved cluster: what the cluster provider creates. */
+export interface ClusterSpec {
+  provider: ProviderName;
+  /** Cluster name (kind cluster name; node containers are `<name>-control-plane`, `<name>-worker`, ...). */
+  name: string;
+  /** Kubernetes version with a leading `v`, e.g. `v1.34.4`. */
+  kubernetesVersion: string;
+  /** Node image override (kind), or null to use the image for `kubernetesVersion`. */
+  nodeImage: string | null;
+  /** Number of worker nodes: kind containers, or simulated nodes with kwok. Always ≥ 1. */
+  workers: number;
+  /** Zone names assigned round-robin to workers as `topology.kubernetes.io/zone`; empty = no zone labels. */
+  zones: string[];
+  /** The node-failure timing settings requested (defaults filled in from DEFAULT_TIMEOUT_SETTINGS). */
+  settings: TimeoutSettings;
+  /** Extra flags per control-plane component (validated: no removed flags, none that a named setting covers). */
+  extraArgs: ComponentExtraArgs;
+  /** Extra KubeletConfiguration (kubelet.config.k8s.io/v1beta1) fields merged into the kubelet config. */
+  kubeletExtraConfig: Record<string, unknown>;
+}
+
+/** A volume mounted at /data in every pod of a workload. */
+export interface VolumeSpec {
+  type: VolumeType;
+  /** Kubernetes quantity, e.g. `64Mi` (default). Used for pvc/local-pv capacity and emptyDir sizeLimit. */
+  size: string;
+}
+
+/** A PodDisruptionBudget for a workload: exactly one of the two is non-null (integer or percentage string). */
+export interface PodDisruptionBudgetSpec {
+  minAvailable: number | string | null;
+  maxUnavailable: number | string | null;
+}
+
+/** One workload to deploy before the fault, in namespace-scoped order of the file. */
+export interface WorkloadSpec {
+  /** DNS-1123 label, unique within the experiment; also the Kubernetes object name. */
+  name: string;
+  kind: WorkloadKind;
+  /** Desired pods: 1 for Pod, null for DaemonSet (one per node), parallelism for Job. */
+  replicas: number | null;
+  placement: Placement;
+  /** Container image; DEFAULT_WORKLOAD_IMAGE unless overridden. */
+  image: string;
+  /** Tolerations replacing the pod's own; null keeps the apiserver-added defaults (DefaultTolerationSeconds). */
+  tolerations: Toleration[] | null;
+  volume: VolumeSpec | null;
+  /** Write a marker file to the volume before the fault and check it after. Requires `volume`. */
+  dataProbe: boolean;
+  podDisruptionBudget: PodDisruptionBudgetSpec | null;
+}
+
+/** Which node(s) the fault hits. Control-plane nodes only if `FaultSpec.allowControlPlane`. */
+export type FaultTarget =
+  | { kind: 'node'; node: string }
+  | { kind: 'worker-with-most-pods' }
+  | { kind: 'selector'; selector: Record<string, string> };
+
+/** The fault to inject. */
+export interface FaultSpec {
+  type: FaultType;
+  target: FaultTarget;
+  /** Number of nodes to hit (≥ 1); with `worker-with-most-pods`, the `count` workers with most pods. */
+  count: number;
+  /** How long the fault lasts, milliseconds; null for reboot, and for node-delete without a duration. */
+  durationMs: number | null;
+  /** Delay between injecting the fault on successive nodes, milliseconds (0 = all at once). */
+  staggerMs: number;
+  allowControlPlane: boolean;
+}
+
+/** How long to observe after the fault. */
+export interface ObserveSpec {
+  until: ObserveUntil;
+  /** Fixed observation time after fault injection, milliseconds; set iff `until` is `duration`. */
+  durationMs: number | null;
+  /** Give up (infrastructure failure) after this long since fault injection, milliseconds. Default 600000 (10 min). */
+  timeoutMs: number;
+  /** Extra observation after recovery, milliseconds. Default 5000. */
+  settleMs: number;
+}
+
+/** A resolved, validated experiment (one variant of a matrix). */
+export interface Experiment {
+  apiVersion: typeof API_VERSION;
+  kind: 'Experiment';
+  metadata: { name: string; description: string };
+  cluster: ClusterSpec;
+  workloads: WorkloadSpec[];
+  fault: FaultSpec;
+  observe: ObserveSpec;
+  /** Assertion texts, each already validated by parseExpectation (lib/spec/expectation.ts); parse again to evaluate. */
+  expect: string[];
+}
+
+/** One run of an experiment: a matrix combination × a repeat index. */
+export interface Variant {
+  /** `metadata.name`, plus `--<setting>-<value>` per matrix axis; safe as a directory name. */
+  variantName: string;
+  /** 0-based index within `repeat`. */
+  repeatIndex: number;
+  /** The matrix values of this variant: dotted settings path → value as written. Empty without a matrix. */
+  matrixValues: Record<string, unknown>;
+  experiment: Experiment;
+}
+
+/** An experiment file loaded and validated: the file path, every variant, and the base experiment. */
+export interface LoadedExperiment {
+  file: string;
+  /** The experiment without matrix values applied. */
+  experiment: Experiment;
+  /** Dotted settings path → values, in file order; empty without `matrix`. */
+  matrix: Record<string, unknown[]>;
+  /** How many times each variant runs (≥ 1). */
+  repeat: number;
+  /** matrix × repeat expanded, matrix-major order. */
+  variants: Variant[];
+}

@@ -1,0 +1,247 @@
+// What users write in an experiment file (rebootlab.dev/v1alpha1): every field optional unless
+// required, durations as Go-duration strings. schema/experiment.schema.json is generated from this file.
+
+/**
+ * A Go duration string with a unit, e.g. `40s`, `500ms`, `5m`, `1m30s`. A bare number is an error.
+ * @pattern ^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$
+ */
+export type Duration = string;
+
+/**
+ * A DNS-1123 label: lowercase letters, digits and `-`, starting and ending with a letter or digit, at most 63 characters.
+ * @pattern ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+ * @maxLength 63
+ */
+export type DnsLabel = string;
+
+/** A rebootlab experiment: a cluster, workloads, one fault, what to observe and what to expect. */
+export interface Experiment {
+  apiVersion: 'rebootlab.dev/v1alpha1';
+  kind: 'Experiment';
+  metadata: Metadata;
+  cluster?: Cluster;
+  /** Workloads deployed before the fault. */
+  workloads?: Workload[];
+  fault: Fault;
+  observe?: Observe;
+  /** Assertions on the result, e.g. `pods[workload=web].outcome == restarted-in-place`. */
+  expect?: string[];
+  /**
+   * Runs the experiment once per combination: dotted settings path (e.g.
+   * `cluster.controllerManager.nodeMonitorGracePeriod`) → values. Each value replaces the one in the
+   * file, which must be valid on its own.
+   */
+  matrix?: { [path: string]: (string | number | boolean)[] };
+  /**
+   * How many times each variant runs.
+   * @minimum 1
+   * @asType integer
+   */
+  repeat?: number;
+}
+
+/** Name and description of the experiment. */
+export interface Metadata {
+  name: DnsLabel;
+  description?: string;
+}
+
+/** The cluster to create. Unset timing settings take the Kubernetes 1.34 defaults. */
+export interface Cluster {
+  /** kind (default): Docker containers as nodes; kwok: simulated nodes. */
+  provider?: 'kind' | 'kwok';
+  /** Cluster name, default `rebootlab`. */
+  name?: DnsLabel;
+  /**
+   * Kubernetes version, default `v1.34.4`.
+   * @pattern ^v[0-9]+\.[0-9]+\.[0-9]+$
+   */
+  kubernetesVersion?: string;
+  /** kind node image override, e.g. `kindest/node:v1.34.4`. */
+  nodeImage?: string;
+  /**
+   * Worker nodes (kind), default 2.
+   * @minimum 1
+   * @asType integer
+   */
+  workers?: number;
+  /**
+   * Simulated nodes (kwok), default 2.
+   * @minimum 1
+   * @asType integer
+   */
+  nodes?: number;
+  /** Zone names, assigned round-robin to workers as `topology.kubernetes.io/zone`. */
+  zones?: DnsLabel[];
+  controllerManager?: ControllerManager;
+  apiServer?: ApiServer;
+  kubelet?: Kubelet;
+  scheduler?: Scheduler;
+}
+
+/** kube-controller-manager settings (node lifecycle controller). */
+export interface ControllerManager {
+  /** `--node-monitor-period`, default 5s. */
+  nodeMonitorPeriod?: Duration;
+  /** `--node-monitor-grace-period`, default 50s (since 1.32). */
+  nodeMonitorGracePeriod?: Duration;
+  /** `--node-startup-grace-period`, default 1m. */
+  nodeStartupGracePeriod?: Duration;
+  /**
+   * `--node-eviction-rate`, nodes per second, default 0.1.
+   * @minimum 0
+   */
+  nodeEvictionRate?: number;
+  /**
+   * `--secondary-node-eviction-rate`, nodes per second, default 0.01.
+   * @minimum 0
+   */
+  secondaryNodeEvictionRate?: number;
+  /**
+   * `--unhealthy-zone-threshold`, fraction in (0, 1], default 0.55.
+   * @exclusiveMinimum 0
+   * @maximum 1
+   */
+  unhealthyZoneThreshold?: number;
+  /**
+   * `--large-cluster-size-threshold`, nodes, default 50.
+   * @minimum 1
+   * @asType integer
+   */
+  largeClusterSizeThreshold?: number;
+  /** Further flags, name without `--` → value. */
+  extraArgs?: { [flag: string]: string };
+}
+
+/** kube-apiserver settings (DefaultTolerationSeconds admission plugin). */
+export interface ApiServer {
+  /**
+   * `--default-not-ready-toleration-seconds`, seconds, default 300.
+   * @minimum 0
+   * @asType integer
+   */
+  defaultNotReadyTolerationSeconds?: number;
+  /**
+   * `--default-unreachable-toleration-seconds`, seconds, default 300.
+   * @minimum 0
+   * @asType integer
+   */
+  defaultUnreachableTolerationSeconds?: number;
+  /** Further flags, name without `--` → value. */
+  extraArgs?: { [flag: string]: string };
+}
+
+/** kubelet settings (KubeletConfiguration v1beta1). */
+export interface Kubelet {
+  /** `nodeStatusUpdateFrequency`, default 10s. */
+  nodeStatusUpdateFrequency?: Duration;
+  /** `nodeStatusReportFrequency`, default 5m. */
+  nodeStatusReportFrequency?: Duration;
+  /**
+   * `nodeLeaseDurationSeconds`, seconds, default 40; the lease is renewed every quarter of it.
+   * @minimum 1
+   * @asType integer
+   */
+  nodeLeaseDurationSeconds?: number;
+  /** `shutdownGracePeriod`, default 0s (graceful node shutdown off). */
+  shutdownGracePeriod?: Duration;
+  /** `shutdownGracePeriodCriticalPods`, default 0s. */
+  shutdownGracePeriodCriticalPods?: Duration;
+  /** Further KubeletConfiguration fields. */
+  extraConfig?: { [field: string]: unknown };
+}
+
+/** kube-scheduler settings. */
+export interface Scheduler {
+  /** Further flags, name without `--` → value. */
+  extraArgs?: { [flag: string]: string };
+}
+
+/** A workload deployed before the fault. */
+export interface Workload {
+  name: DnsLabel;
+  kind: 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 'Job';
+  /**
+   * Desired pods, default 1; not for DaemonSet or Pod.
+   * @minimum 1
+   * @asType integer
+   */
+  replicas?: number;
+  /** target (default): prefer the fault target node(s); spread: across workers; any: scheduler's choice. */
+  placement?: 'target' | 'spread' | 'any';
+  /** Container image, default `rebootlab/workload:v1`. */
+  image?: string;
+  /** Tolerations replacing the defaults the apiserver adds. */
+  tolerations?: Toleration[];
+  volume?: Volume;
+  /** Write a marker file to the volume before the fault, check it after. Needs `volume`. */
+  dataProbe?: boolean;
+  podDisruptionBudget?: PodDisruptionBudget;
+}
+
+/** A Kubernetes toleration (core/v1). */
+export interface Toleration {
+  key?: string;
+  operator?: 'Exists' | 'Equal';
+  value?: string;
+  effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  /**
+   * Seconds the pod stays bound after a NoExecute taint appears.
+   * @minimum 0
+   * @asType integer
+   */
+  tolerationSeconds?: number;
+}
+
+/** A volume mounted at /data. */
+export interface Volume {
+  type: 'emptyDir' | 'emptyDir-memory' | 'hostPath' | 'pvc' | 'local-pv';
+  /**
+   * Kubernetes quantity, default `64Mi`.
+   * @pattern ^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$
+   */
+  size?: string;
+}
+
+/** A PodDisruptionBudget: give exactly one of the two, an integer or a percentage like `50%`. */
+export interface PodDisruptionBudget {
+  minAvailable?: number | string;
+  maxUnavailable?: number | string;
+}
+
+/** The fault to inject. */
+export interface Fault {
+  type: 'reboot' | 'power-off' | 'freeze' | 'kubelet-stop' | 'network-partition' | 'node-delete';
+  /** A node name, `worker-with-most-pods` (default), or `{selector: "k=v,..."}`. */
+  target?: string | TargetSelector;
+  /**
+   * Nodes to hit, default 1.
+   * @minimum 1
+   * @asType integer
+   */
+  count?: number;
+  /** How long the fault lasts; required for power-off, freeze, kubelet-stop, network-partition. */
+  duration?: Duration;
+  /** Delay between successive nodes, default 0s. */
+  stagger?: Duration;
+  /** Allow a control-plane node as target, default false. */
+  allowControlPlane?: boolean;
+}
+
+/** Nodes chosen by label selector. */
+export interface TargetSelector {
+  /** Equality-based label selector, `k=v,k2=v2`. */
+  selector: string;
+}
+
+/** How long to observe after the fault. */
+export interface Observe {
+  /** recovered (default): until every workload recovered; duration: a fixed time. */
+  until?: 'recovered' | 'duration';
+  /** Fixed observation time after the fault; required with `until: duration`. */
+  duration?: Duration;
+  /** Give up after this long, default 10m. */
+  timeout?: Duration;
+  /** Extra time after recovery, default 5s. */
+  settle?: Duration;
+}

@@ -1,0 +1,10 @@
+// Public surface of lib/workloads: render, apply, wait until ready, and the data probe.
+export { renderWorkload, renderNamespace, renderLocalVolumes, type RenderedObject } from './render.js';
+export {
+  renderPodTemplate, workloadLabels, WORKLOAD_LABEL, MANAGED_BY_LABEL, WORKLOAD_NAMESPACE, DATA_MOUNT_PATH, CONTAINER_NAME,
+  HOST_PATH_ROOT, KIND_STORAGE_CLASS, LOCAL_STORAGE_CLASS, type PlacementInput,
+} from './pod-template.js';
+export { applyObjects, applyWorkloads, deleteObjects, FIELD_MANAGER } from './apply.js';
+export { isWorkloadReady, collectionPath, type WorkloadObjectState } from './readiness.js';
+export { waitForWorkloadReady, waitForWorkloadsReady, type WaitReadyOptions } from './wait-ready.js';
+export { writeDataMarker, readDataMarker, MARKER_PATH, type DataProbeOutcome, type DataProbeResult } from './data-probe.js';

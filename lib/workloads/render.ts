@@ -1,0 +1,118 @@
+// Renders one workload spec into the Kubernetes objects to apply: the workload, its claims or
+// node-bound volumes, and its PodDisruptionBudget.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { InputError } from '../common/errors.js';
+import type { WorkloadSpec } from '../spec/types.js';
+import {
+  HOST_PATH_ROOT, KIND_STORAGE_CLASS, LOCAL_STORAGE_CLASS, renderPodTemplate, WORKLOAD_LABEL, WORKLOAD_NAMESPACE,
+  workloadLabels, type PlacementInput,
+} from './pod-template.js';
+
+/** A Kubernetes object as rendered: apiVersion, kind, metadata, and the rest of its body. */
+export type RenderedObject = KubernetesObject & { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels: Record<string, string> } } & Record<string, unknown>;
+
+function meta(name: string, workload: string, namespaced = true) {
+  return { name, ...(namespaced ? { namespace: WORKLOAD_NAMESPACE } : {}), labels: workloadLabels(workload) };
+}
+
+function claimSpec(spec: WorkloadSpec) {
+  const storageClassName = spec.volume?.type === 'local-pv' ? LOCAL_STORAGE_CLASS : KIND_STORAGE_CLASS;
+  return { accessModes: ['ReadWriteOnce'], storageClassName, resources: { requests: { storage: spec.volume!.size } } };
+}
+
+/** Number of pods a local-pv workload needs volumes for. */
+function podCount(spec: WorkloadSpec): number {
+  return spec.kind === 'Pod' ? 1 : Math.max(1, spec.replicas ?? 1);
+}
+
+/**
+ * The StorageClass and PersistentVolumes of a `local-pv` workload: one hostPath-backed PV per pod at
+ * `/var/local/rebootlab/<workload>/<i>`, bound to a target node (round-robin) by required node affinity,
+ * like a local PV — a pod using it can only run on that node.
+ * @throws InputError when there is no target node to bind the volumes to.
+ */
+export function renderLocalVolumes(spec: WorkloadSpec, input: PlacementInput): RenderedObject[] {
+  if (input.targetNodes.length === 0) throw new InputError(`workloads.${spec.name}.volume: local-pv needs a target node to bind its volume to`);
+  const storageClass: RenderedObject = {
+    apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass',
+    metadata: { name: LOCAL_STORAGE_CLASS, labels: { 'app.kubernetes.io/managed-by': 'rebootlab' } },
+    provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer', reclaimPolicy: 'Retain',
+  };
+  const volumes = Array.from({ length: podCount(spec) }, (_, i): RenderedObject => ({
+    apiVersion: 'v1', kind: 'PersistentVolume',
+    metadata: meta(`rebootlab-${spec.name}-${i}`, spec.name, false),
+    spec: {
+      capacity: { storage: spec.volume!.size }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Retain',
+      storageClassName: LOCAL_STORAGE_CLASS,
+      hostPath: { path: `${HOST_PATH_ROOT}/${spec.name}/${i}`, type: 'DirectoryOrCreate' },
+      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [input.targetNodes[i % input.targetNodes.length]!] }] }] } },
+    },
+  }));
+  return [storageClass, ...volumes];
+}
+
+function renderController(spec: WorkloadSpec, input: PlacementInput): RenderedObject {
+  const template = renderPodTemplate(spec, input);
+  const selector = { matchLabels: { [WORKLOAD_LABEL]: spec.name } };
+  const base = { metadata: meta(spec.name, spec.name) };
+  switch (spec.kind) {
+    case 'Deployment':
+      return { apiVersion: 'apps/v1', kind: 'Deployment', ...base, spec: { replicas: spec.replicas ?? 1, selector, template } };
+    case 'StatefulSet': {
+      const claims = spec.volume?.type === 'pvc' || spec.volume?.type === 'local-pv'
+        ? [{ metadata: { name: 'data', labels: workloadLabels(spec.name) }, spec: claimSpec(spec) }]
+        : undefined;
+      return {
+        apiVersion: 'apps/v1', kind: 'StatefulSet', ...base,
+        spec: { replicas: spec.replicas ?? 1, serviceName: spec.name, podManagementPolicy: 'Parallel', selector, template, ...(claims ? { volumeClaimTemplates: claims } : {}) },
+      };
+    }
+    case 'DaemonSet':
+      return { apiVersion: 'apps/v1', kind: 'DaemonSet', ...base, spec: { selector, template } };
+    case 'Job': {
+      const n = spec.replicas ?? 1;
+      return { apiVersion: 'batch/v1', kind: 'Job', ...base, spec: { parallelism: n, completions: n, backoffLimit: 6, template } };
+    }
+    case 'Pod':
+      return { apiVersion: 'v1', kind: 'Pod', metadata: { ...meta(spec.name, spec.name), labels: { ...template.metadata!.labels! } }, spec: template.spec! };
+  }
+}
+
+/**
+ * Every object of one workload, in apply order: cluster-scoped volumes (local-pv), a standalone
+ * PersistentVolumeClaim `<name>-data` (pvc/local-pv on kinds other than StatefulSet), a headless
+ * Service for a StatefulSet, the workload itself, and its PodDisruptionBudget. All in namespace
+ * `rebootlab`, labelled `rebootlab.dev/workload=<name>` and `app.kubernetes.io/managed-by=rebootlab`.
+ * @throws InputError for a local-pv workload without target nodes.
+ */
+export function renderWorkload(spec: WorkloadSpec, input: PlacementInput): RenderedObject[] {
+  const objects: RenderedObject[] = [];
+  const claimed = spec.volume?.type === 'pvc' || spec.volume?.type === 'local-pv';
+  if (spec.volume?.type === 'local-pv') objects.push(...renderLocalVolumes(spec, input));
+  if (claimed && spec.kind !== 'StatefulSet') {
+    objects.push({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: meta(`${spec.name}-data`, spec.name), spec: claimSpec(spec) });
+  }
+  if (spec.kind === 'StatefulSet') {
+    objects.push({
+      apiVersion: 'v1', kind: 'Service', metadata: meta(spec.name, spec.name),
+      spec: { clusterIP: 'None', selector: { [WORKLOAD_LABEL]: spec.name }, ports: [{ name: 'http', port: 8080 }] },
+    });
+  }
+  objects.push(renderController(spec, input));
+  const pdb = spec.podDisruptionBudget;
+  if (pdb) {
+    objects.push({
+      apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: meta(spec.name, spec.name),
+      spec: {
+        selector: { matchLabels: { [WORKLOAD_LABEL]: spec.name } },
+        ...(pdb.minAvailable !== null ? { minAvailable: pdb.minAvailable } : { maxUnavailable: pdb.maxUnavailable }),
+      },
+    });
+  }
+  return objects;
+}
+
+/** The namespace object every workload lives in. */
+export function renderNamespace(): RenderedObject {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: WORKLOAD_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'rebootlab' } } };
+}

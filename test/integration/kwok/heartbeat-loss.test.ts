@@ -1,0 +1,133 @@
+// kwok tier: real etcd, kube-apiserver, kube-controller-manager and kube-scheduler with 4 simulated workers
+// and tuned timeouts. One node loses its heartbeats: it must go Unknown inside the predicted window, get the
+// unreachable NoExecute taint, and its pods must be deleted tolerationSeconds later and replaced elsewhere.
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { createKwokProvider, type KwokCluster } from '../../../lib/cluster/kwok/index.js';
+import type { Undo } from '../../../lib/cluster/provider.js';
+import { detectionWindow } from '../../../lib/analyze/index.js';
+import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
+import type { ClusterSpec } from '../../../lib/spec/types.js';
+import { hasTaint, podServing, readyStatus, Recorder, secondsBetween, taintAddedAtMs } from './recorder.js';
+
+const NS = 'kwok-it';
+const REPLICAS = 8;
+const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service';
+
+function tunedSpec(): ClusterSpec {
+  const settings = structuredClone(DEFAULT_TIMEOUT_SETTINGS);
+  settings.controllerManager.nodeMonitorGracePeriodMs = 20_000;
+  settings.apiServer.defaultNotReadyTolerationSeconds = 30;
+  settings.apiServer.defaultUnreachableTolerationSeconds = 30;
+  settings.kubelet.nodeLeaseDurationSeconds = 20;
+  return {
+    provider: 'kwok', name: 'kwok-it', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: 4, zones: ['zone-a'],
+    settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {},
+  };
+}
+
+describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20 s, tolerations 30 s)', function () {
+  this.timeout(150_000);
+  const spec = tunedSpec();
+  const dir = mkdtempSync(join(tmpdir(), 'rebootlab-kwok-it-'));
+  const provider = createKwokProvider({ clusterDir: dir });
+  const kc = new k8s.KubeConfig();
+  let cluster: KwokCluster;
+  let nodes: Recorder<k8s.V1Node>;
+  let pods: Recorder<k8s.V1Pod>;
+  let target = '';
+  let actedAtMs = 0;
+  let undo: Undo | undefined;
+  const onTarget = (p: k8s.V1Pod) => p.spec?.nodeName === target;
+
+  before(async function () {
+    const startedAtMs = performance.now();
+    cluster = (await provider.create(spec, { step: () => {} })) as KwokCluster;
+    console.log(`      kwok cluster with ${spec.workers} workers up in ${((performance.now() - startedAtMs) / 1000).toFixed(1)} s`);
+    kc.loadFromFile(cluster.kubeconfigPath);
+    nodes = new Recorder(kc, '/api/v1/nodes');
+    pods = new Recorder(kc, `/api/v1/namespaces/${NS}/pods`);
+    await kc.makeApiClient(k8s.CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
+    await Promise.all([nodes.start(), pods.start()]);
+    const labels = { app: 'web' };
+    await kc.makeApiClient(k8s.AppsV1Api).createNamespacedDeployment({
+      namespace: NS,
+      body: {
+        metadata: { name: 'web' },
+        spec: { replicas: REPLICAS, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'fake' }] } } },
+      },
+    });
+    await pods.until(`${REPLICAS} web pods Ready`, (m) => [...m.values()].filter(podServing).length === REPLICAS, 60_000);
+  });
+
+  after(async function () {
+    nodes?.stop();
+    pods?.stop();
+    await undo?.().catch(() => {});
+    await provider.delete(spec.name);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs the Deployment on simulated workers only, Running and Ready', function () {
+    const running = [...pods.objects.values()];
+    expect(running.every((p) => p.status?.phase === 'Running')).to.equal(true);
+    expect(running.some((p) => p.spec?.nodeName === `${spec.name}-control-plane`)).to.equal(false);
+  });
+
+  it('marks the node Unknown inside [grace − lease renew interval, grace + monitor period] and taints it NoExecute', async function () {
+    const counts = new Map<string, number>();
+    for (const p of pods.objects.values()) counts.set(p.spec!.nodeName!, (counts.get(p.spec!.nodeName!) ?? 0) + 1);
+    target = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+    undo = await cluster.act(target, 'stop-heartbeat', { afterAct: (r) => (actedAtMs = r.actedAtMs!) });
+    const unknownAtMs = await nodes.until(`${target} Ready=Unknown`, (m) => readyStatus(m.get(target)) === 'Unknown', 60_000);
+    const taintedAtMs = await nodes.until(`${target} unreachable:NoExecute`, (m) => hasTaint(m.get(target), UNREACHABLE), 30_000);
+    const window = detectionWindow(spec.settings);
+    const detectedSeconds = secondsBetween(actedAtMs, unknownAtMs);
+    console.log(`      ${target}: Unknown after ${detectedSeconds} s (predicted [${window.fromSeconds}, ${window.toSeconds}]), unreachable:NoExecute after ${secondsBetween(actedAtMs, taintedAtMs)} s`);
+    expect(detectedSeconds).to.be.within(window.fromSeconds, window.toSeconds);
+    expect(secondsBetween(unknownAtMs, taintedAtMs)).to.be.below(spec.settings.controllerManager.nodeMonitorPeriodMs / 1000 + 1);
+  });
+
+  it('deletes the pods on the node tolerationSeconds (30 s) after the taint and replaces them on other nodes', async function () {
+    const victims = [...pods.objects.values()].filter(onTarget).map((p) => p.metadata!.name!);
+    expect(victims.length).to.be.greaterThan(0);
+    const deletedAtMs = await pods.until('pods on the target get a deletionTimestamp', (m) => victims.every((v) => m.get(v)?.metadata?.deletionTimestamp), 60_000);
+    await pods.until(`${REPLICAS} serving pods off the target`, (m) => [...m.values()].filter((p) => podServing(p) && !onTarget(p)).length === REPLICAS, 30_000);
+    const replacedAtMs = Date.now();
+    const taintAtMs = taintAddedAtMs(nodes.objects.get(target), UNREACHABLE)!;
+    const afterTaintSeconds = secondsBetween(taintAtMs, deletedAtMs);
+    console.log(`      ${victims.length} pods deleted ${secondsBetween(actedAtMs, deletedAtMs)} s after the heartbeat stop (${afterTaintSeconds} s after the taint's timeAdded), all replaced by ${secondsBetween(actedAtMs, replacedAtMs)} s`);
+    // timeAdded has 1 s resolution (server clock, RFC 3339 seconds); the taint manager fires at timeAdded + 30 s.
+    expect(afterTaintSeconds).to.be.within(29, 33);
+  });
+
+  it('force-deletes the stuck Terminating pods once the out-of-service taint is added', async function () {
+    const stuck = [...pods.objects.values()].filter(onTarget).map((p) => p.metadata!.name!);
+    const undoTaint = await cluster.taintOutOfService(target);
+    const taintedAtMs = Date.now();
+    await nodes.until('out-of-service taint visible', (m) => hasTaint(m.get(target), OUT_OF_SERVICE), 10_000);
+    // Pod garbage collection removes terminating pods on out-of-service nodes (KEP-2268) every 20 s (gcCheckPeriod).
+    const goneAtMs = await pods.until('Terminating pods removed', (m) => stuck.every((name) => !m.has(name)), 45_000);
+    console.log(`      ${stuck.length} Terminating pods removed ${secondsBetween(taintedAtMs, goneAtMs)} s after the out-of-service taint`);
+    await undoTaint();
+    await nodes.until('out-of-service taint removed', (m) => !hasTaint(m.get(target), OUT_OF_SERVICE), 10_000);
+  });
+
+  it('brings the node back to Ready when heartbeats resume, and re-creates a deleted Node object on undo', async function () {
+    const restartAtMs = Date.now();
+    await undo!();
+    await nodes.until(`${target} Ready again`, (m) => readyStatus(m.get(target)) === 'True', 20_000);
+    const readyAtMs = Date.now();
+    const victim = `${spec.name}-worker`;
+    const undoDelete = await cluster.act(victim, 'delete-node-object');
+    await nodes.until(`${victim} deleted`, (m) => !m.has(victim), 10_000);
+    await undoDelete();
+    await nodes.until(`${victim} re-registered and Ready`, (m) => readyStatus(m.get(victim)) === 'True', 20_000);
+    console.log(`      ${target} Ready ${secondsBetween(restartAtMs, readyAtMs)} s after heartbeats resumed; ${victim} deleted and re-created`);
+    expect((await cluster.nodes()).map((n) => n.state)).to.not.include('heartbeat-stopped');
+  });
+});

@@ -1,0 +1,142 @@
+// Table-driven analyzer tests: one row per run directory in test/fixtures/runs, each with its expected values.
+// To add a run recorded on a real cluster: copy its run directory (observations.jsonl + run.json) to
+// test/fixtures/runs/<name>/ and add one row below.
+import { expect } from 'chai';
+import { loadFixtureRun, valueAt } from './fixture-runs.js';
+
+interface Row {
+  scenario: string;
+  /** Why these values: the Kubernetes behaviour each one pins down. */
+  why: string;
+  expected: Record<string, unknown>;
+}
+
+const ROWS: Row[] = [
+  {
+    scenario: 'reboot-quick',
+    why: 'docker restart: kubelet reports Ready=False itself within seconds, pods restart in place with new IPs, nothing is evicted',
+    expected: {
+      'node:kind-worker.faultTarget': true,
+      'node:kind-worker.notReadyStatus': 'False',
+      'node:kind-worker.notReadyReason': 'KubeletNotReady',
+      'node:kind-worker.notReadyAfterSeconds': 6, // lastTransitionTime has 1 s resolution
+      'node:kind-worker.notReadyReceivedAfterSeconds': 6.412,
+      'node:kind-worker.readyAgainAfterSeconds': 9,
+      'node:kind-worker.noExecuteTaintAfterSeconds': 6, // not-ready:NoExecute, timeAdded
+      'node:kind-worker.internalIPChanged': false,
+      'pod:web-7c9f8d6b5-abcde.outcome': 'restarted-in-place',
+      'pod:web-7c9f8d6b5-abcde.restartCountDelta': 1,
+      'pod:web-7c9f8d6b5-abcde.podIPBefore': '10.244.1.5',
+      'pod:web-7c9f8d6b5-abcde.podIPAfter': '10.244.1.9',
+      'pod:web-7c9f8d6b5-abcde.nodeAfter': 'kind-worker',
+      'pod:web-7c9f8d6b5-abcde.evictedAfterSeconds': null,
+      'pod:web-7c9f8d6b5-fghij.outcome': 'restarted-in-place',
+      'workload:web.minimumReady': 0,
+      'workload:web.unavailableSeconds': 5.395, // 7.105 → 12.500
+      'workload:web.recoveredAfterSeconds': 12.5,
+      'prediction:kind-worker.detectionExpected': false, // restored at 0.6 s, long before grace − renew = 40 s
+      'prediction:kind-worker.noExecuteTaint': null,
+      'run.recovered': true,
+    },
+  },
+  {
+    scenario: 'power-off-past-toleration',
+    why: 'grace 20 s, lease 20 s (renew 5 s), tolerations 30 s: Unknown at ≈22 s, evictions at ≈52.7 s; Deployment replaced, standalone pod lost, StatefulSet pod stuck, DaemonSet pod kept',
+    expected: {
+      'node:kind-worker.notReadyStatus': 'Unknown',
+      'node:kind-worker.notReadyReason': 'NodeStatusUnknown',
+      'node:kind-worker.notReadyAfterSeconds': 22,
+      'node:kind-worker.notReadyReceivedAfterSeconds': 22.431,
+      'node:kind-worker.lastLeaseRenewBeforeDetection.afterSeconds': -2.1,
+      'node:kind-worker.noScheduleTaintAfterSeconds': 22,
+      'node:kind-worker.noExecuteTaintAfterSeconds': 22,
+      'node:kind-worker.readyAgainAfterSeconds': null,
+      'node:kind-worker.readyAtEnd': false,
+      'pod:web-5d8b7c9f4-aaaaa.outcome': 'evicted-replaced',
+      'pod:web-5d8b7c9f4-aaaaa.evictedAfterSeconds': 52.701,
+      'pod:web-5d8b7c9f4-aaaaa.tolerations.unreachableTolerationSeconds': 30,
+      'pod:web-5d8b7c9f4-aaaaa.replacement.name': 'web-5d8b7c9f4-ccccc',
+      'pod:web-5d8b7c9f4-aaaaa.replacement.createdAfterSeconds': 52.745,
+      'pod:web-5d8b7c9f4-aaaaa.replacement.scheduledAfterSeconds': 52.76,
+      'pod:web-5d8b7c9f4-aaaaa.replacement.readyAfterSeconds': 55.301,
+      'pod:web-5d8b7c9f4-aaaaa.replacement.node': 'kind-worker2',
+      'pod:web-5d8b7c9f4-bbbbb.outcome': 'unaffected',
+      'pod:solo.outcome': 'evicted-lost',
+      'pod:db-0.outcome': 'stuck-terminating',
+      'pod:db-0.deletedAfterSeconds': null,
+      'pod:agent-x7k2p.outcome': 'not-evicted',
+      'pod:agent-x7k2p.tolerations.unreachableTolerationSeconds': null, // DaemonSet: tolerates forever
+      'pod:agent-x7k2p.notReadyAfterSeconds': 22,
+      'pod:agent-m4q9z.outcome': 'unaffected',
+      'pod:kube-proxy-8xk2l.workload': null, // on the target node, not ours: listed anyway
+      'workload:web.unavailableSeconds': 32.689, // 22.612 → 55.301
+      'workload:web.recoveredAfterSeconds': 55.301,
+      'workload:db.recovered': false,
+      'workload:agent.desired': 2, // no desiredReplicas: Ready count at the fault
+      'workload:agent.minimumReady': 1,
+      'prediction:kind-worker.detection': { fromSeconds: 15, toSeconds: 25 },
+      'prediction:kind-worker.noExecuteTaint': { fromSeconds: 15, toSeconds: 25 },
+      'podPrediction:web-5d8b7c9f4-aaaaa.eviction': { fromSeconds: 45, toSeconds: 55 },
+      'podPrediction:agent-x7k2p.eviction': null,
+      'run.recovered': false,
+    },
+  },
+  {
+    scenario: 'partition-short',
+    why: 'a 10 s partition is shorter than grace − renew (40 s): the node is never marked NotReady and no pod is touched',
+    expected: {
+      'node:kind-worker.notReadyAfterSeconds': null,
+      'node:kind-worker.noExecuteTaintAfterSeconds': null,
+      'node:kind-worker.lastLeaseRenewBeforeDetection.afterSeconds': -3.2, // never detected: last renewal before the restore
+      'pod:web-6f7d9c8b4-qqqqq.outcome': 'unaffected',
+      'pod:web-6f7d9c8b4-rrrrr.outcome': 'unaffected',
+      'workload:web.unavailableSeconds': 0,
+      'workload:web.recoveredAfterSeconds': 0,
+      'prediction:kind-worker.detection': { fromSeconds: 40, toSeconds: 55 },
+      'prediction:kind-worker.detectionExpected': false,
+      'run.faultRestoredAfterSeconds': 10,
+      'run.gaps.length': 1,
+      'run.recovered': true,
+    },
+  },
+  {
+    scenario: 'node-delete-local-volume',
+    why: 'case C7: Node object deleted while stopped; pod GC removes its pods ≈ 40 s later; the Deployment pod is replaced, the StatefulSet pod with a local PV stays Pending',
+    expected: {
+      'node:kind-worker.deletedAfterSeconds': 1.204,
+      'node:kind-worker.recreatedAfterSeconds': null,
+      'node:kind-worker.readyAtEnd': false,
+      'node:kind-worker.notReadyAfterSeconds': null, // deleted before the lifecycle controller noticed
+      'pod:web-84c6d5f7b9-aaaaa.outcome': 'evicted-replaced',
+      'pod:web-84c6d5f7b9-aaaaa.deletedAfterSeconds': 41.502,
+      'pod:web-84c6d5f7b9-aaaaa.replacement.readyAfterSeconds': 43.877,
+      'pod:db-0.outcome': 'pending-unschedulable',
+      'pod:db-0.replacement.name': 'db-0', // a StatefulSet recreates the same name with a new UID
+      'pod:db-0.replacement.scheduledAfterSeconds': null,
+      'pod:db-0.replacement.pendingReason':
+        'Unschedulable: 0/2 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 1 node(s) had volume node affinity conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+      'workload:web.unavailableSeconds': 2.375, // 41.502 → 43.877
+      'workload:db.recovered': false,
+      'run.faultRestoredAfterSeconds': null,
+      'run.warnings': ['no fault-restored marker: the fault was not undone during observation'],
+    },
+  },
+];
+
+describe('analyze: fixture runs', () => {
+  for (const row of ROWS) {
+    describe(`${row.scenario}: ${row.why}`, () => {
+      const run = loadFixtureRun(row.scenario);
+      for (const [path, value] of Object.entries(row.expected)) {
+        it(`${path} = ${JSON.stringify(value)}`, () => {
+          expect(valueAt(run.analysis, path), path).to.deep.equal(value);
+        });
+      }
+      it('gives every pod exactly one outcome and every expectation of run.json passes', async () => {
+        const { evaluateTexts } = await import('../../../lib/report/result.js');
+        const results = evaluateTexts(run.analysis, run.info.expectations);
+        expect(results.filter((r) => !r.passed).map((r) => `${r.text}: ${r.message}`)).to.deep.equal([]);
+      });
+    });
+  }
+});

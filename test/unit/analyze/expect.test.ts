@@ -1,0 +1,95 @@
+// Tests for the expectation language: parsing (lib/spec/expectation.ts) and evaluation (lib/analyze/expect.ts).
+import { expect } from 'chai';
+import { aggregate, evaluateExpectations } from '../../../lib/analyze/expect.js';
+import { parseExpectation, type Expectation } from '../../../lib/spec/expectation.js';
+import { loadFixtureRun } from './fixture-runs.js';
+
+const parsed = (text: string): Expectation => {
+  const r = parseExpectation(text);
+  if (!r.ok) throw new Error(r.message);
+  return r.expectation;
+};
+
+describe('spec/expectation parseExpectation', () => {
+  it('pods[workload=web].outcome == restarted-in-place', () => {
+    expect(parsed('pods[workload=web].outcome == restarted-in-place')).to.deep.include({
+      subject: { scope: 'pods', selector: { workload: 'web' }, field: 'outcome' },
+      comparison: { op: '==', value: 'restarted-in-place' },
+      aggregate: null,
+    });
+  });
+  it('node.notReadyAfterSeconds in [15, 25] targets the fault node', () => {
+    expect(parsed('node.notReadyAfterSeconds in [15, 25]')).to.deep.include({
+      subject: { scope: 'node', name: null, field: 'notReadyAfterSeconds' },
+      comparison: { op: 'in', from: 15, to: 25 },
+    });
+  });
+  it('nodes[name=kind-worker2].readyAtEnd == true', () => {
+    expect(parsed('nodes[name=kind-worker2].readyAtEnd == true').subject).to.deep.equal({ scope: 'node', name: 'kind-worker2', field: 'readyAtEnd' });
+  });
+  it('workloads.web.unavailableSeconds < 60 and <= >= > !=', () => {
+    for (const op of ['<', '<=', '>', '>=', '!=', '==']) {
+      expect(parsed(`workloads.web.unavailableSeconds ${op} 60`).comparison).to.deep.equal({ op, value: 60 });
+    }
+  });
+  it('p95(workloads.web.unavailableSeconds) < 70 parses as a 95th percentile', () => {
+    expect(parsed('p95(workloads.web.unavailableSeconds) < 70').aggregate).to.deep.equal({ fn: 'percentile', percentile: 95 });
+  });
+  it('pods[workload=web,node=kind-worker] combines selector keys', () => {
+    expect(parsed('pods[workload=web, node=kind-worker].restartCountDelta == 1').subject).to.deep.include({ selector: { workload: 'web', node: 'kind-worker' } });
+  });
+
+  const BAD: [string, RegExp][] = [
+    ['pods[workload=web].outcom == unaffected', /unknown field "outcom"; allowed: outcome, restartCountBefore/],
+    ['pods[app=web].outcome == unaffected', /unknown key "app"; allowed: workload, name, namespace, node/],
+    ['pods[workload=web].outcome == rebooted', /unknown outcome "rebooted"; allowed: restarted-in-place/],
+    ['node.notReadyAfter in [15, 25]', /node: unknown field "notReadyAfter"; allowed: notReadyAfterSeconds/],
+    ['node.notReadyAfterSeconds in [25, 15]', /range \[25, 15\] is empty/],
+    ['node.notReadyAfterSeconds in 15..25', /"in" needs a range \[from, to\]/],
+    ['workloads.web.unavailableSeconds < soon', /is a number/],
+    ['cluster.nodes == 3', /unknown subject "cluster"/],
+    ['p100(workloads.web.unavailableSeconds) < 1', /percentile must be between 0 and 100/],
+    ['avg(workloads.web.unavailableSeconds) < 1', /unknown aggregate "avg"/],
+    ['p95(pods[workload=web].outcome) == unaffected', /needs a number field/],
+    ['node.notReadyAfterSeconds', /cannot parse/],
+  ];
+  for (const [text, message] of BAD) {
+    it(`rejects "${text}" with one line: ${message.source}`, () => {
+      const r = parseExpectation(text);
+      expect(r.ok).to.equal(false);
+      if (!r.ok) {
+        expect(r.message).to.match(message);
+        expect(r.message).to.not.include('\n');
+      }
+    });
+  }
+});
+
+describe('analyze/expect evaluateExpectations (power-off-past-toleration run)', () => {
+  const { analysis } = loadFixtureRun('power-off-past-toleration');
+  const evaluate = (text: string) => evaluateExpectations(analysis, [parsed(text)])[0];
+
+  it('passes node.notReadyAfterSeconds in [15, 25] with actual 22', () => {
+    expect(evaluate('node.notReadyAfterSeconds in [15, 25]')).to.deep.include({ passed: true, actual: 22 });
+  });
+  it('pods[...] needs every selected pod to match: web has one evicted and one unaffected pod', () => {
+    const r = evaluate('pods[workload=web].outcome == evicted-replaced');
+    expect(r.passed).to.equal(false);
+    expect(r.message).to.equal('web-5d8b7c9f4-bbbbb: unaffected (not == evicted-replaced)');
+  });
+  it('== null asserts "did not happen": the node never became Ready again', () => {
+    expect(evaluate('node.readyAgainAfterSeconds == null').passed).to.equal(true);
+  });
+  it('a number comparison against null (never happened) fails', () => {
+    expect(evaluate('workloads.db.recoveredAfterSeconds <= 90')).to.deep.include({ passed: false, actual: null });
+  });
+  it('a selector that matches nothing fails with a message', () => {
+    expect(evaluate('pods[workload=nope].outcome == unaffected')).to.deep.include({ passed: false, message: 'no pod matches the selector' });
+  });
+  it('max(...) over the pods of a workload aggregates within the run', () => {
+    expect(evaluate('max(pods[workload=web].evictedAfterSeconds) < 60')).to.deep.include({ passed: true, actual: 52.701 });
+  });
+  it('nearest-rank percentile: p95 of 1..20 is 19', () => {
+    expect(aggregate(Array.from({ length: 20 }, (_, i) => i + 1), { fn: 'percentile', percentile: 95 })).to.equal(19);
+  });
+});

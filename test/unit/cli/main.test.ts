@@ -1,0 +1,102 @@
+// Black-box tests of the CLI through a real subprocess (`node bin/rebootlab.js`): exit codes and exact stderr.
+import { readdirSync, readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { runCli } from '../../helpers/run-cli.js';
+
+const FIXTURES = 'test/fixtures/experiments';
+
+describe('cli', function () {
+  this.timeout(30_000);
+
+  it('validate experiments/*.yaml: exit 0, "ok <file>" per shipped experiment', async () => {
+    const files = readdirSync('experiments').filter((f) => f.endsWith('.yaml')).map((f) => `experiments/${f}`);
+    expect(files).to.include.members(['experiments/reboot-quick.yaml', 'experiments/outage-tuned.yaml', 'experiments/outage-default.yaml']);
+    const result = await runCli(['validate', ...files]);
+    expect(result.stderr).to.equal('');
+    expect(result.exitCode).to.equal(0);
+    expect(result.stdout).to.equal(files.map((f) => `ok ${f}\n`).join(''));
+  });
+
+  // Each invalid fixture has exactly one issue, so one subprocess over all of them must print one line
+  // per file, in argument order: the line in the file's first comment.
+  it('validate <every invalid fixture>: exit 2, one line per file naming file:line:col and field, no stack', async () => {
+    const files = readdirSync(FIXTURES).filter((f) => f.startsWith('invalid-')).sort().map((f) => `${FIXTURES}/${f}`);
+    const expected = files.map((file) => `ERROR: ${/^# (.*)$/m.exec(readFileSync(file, 'utf8'))![1]}`);
+    const result = await runCli(['validate', ...files]);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stdout).to.equal('');
+    expect(result.stderr.trimEnd().split('\n')).to.deep.equal(expected);
+    for (const [index, line] of expected.entries()) expect(line).to.match(new RegExp(`^ERROR: ${files[index]!.replace(/\./g, '\\.')}:\\d+:\\d+: `));
+    expect(result.stderr).to.not.match(/\n\s+at /);
+  });
+
+  for (const name of ['invalid-unknown-field.yaml', 'invalid-control-plane-target.yaml', 'invalid-pod-eviction-timeout.yaml']) {
+    it(`run ${name}: exit 2, exactly one line, no stack`, async () => {
+      const file = `${FIXTURES}/${name}`;
+      const result = await runCli(['run', file]);
+      expect(result.exitCode).to.equal(2);
+      expect(result.stderr).to.equal(`ERROR: ${/^# (.*)$/m.exec(readFileSync(file, 'utf8'))![1]}\n`);
+    });
+  }
+
+  it('run <invalid file>: exit 2 with exactly one line, before any cluster exists', async () => {
+    const file = `${FIXTURES}/invalid-duration-bare-number.yaml`;
+    const result = await runCli(['run', file]);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr).to.equal(
+      `ERROR: ${file}:8:29: cluster.controllerManager.nodeMonitorGracePeriod: 40 has no unit; add a unit, e.g. "40s"\n`,
+    );
+  });
+
+  it('run --set with a bad value: exit 2 naming the flag', async () => {
+    const result = await runCli(['run', 'experiments/outage-tuned.yaml', '--set', 'fault.duration=30']);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr).to.equal(
+      'ERROR: experiments/outage-tuned.yaml (--set fault.duration=30): fault.duration: 30 has no unit; add a unit, e.g. "30s"\n',
+    );
+  });
+
+  it('a missing file: exit 2, one line', async () => {
+    const result = await runCli(['validate', 'no-such-file.yaml']);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr).to.equal('ERROR: no-such-file.yaml: cannot read: no such file\n');
+  });
+
+  it('an unknown flag: exit 2, one line', async () => {
+    const result = await runCli(['validate', 'experiments/reboot-quick.yaml', '--bogus']);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr).to.equal('ERROR: unknown flag --bogus; see rebootlab --help\n');
+  });
+
+  it('an unknown command: exit 2, one line with a suggestion', async () => {
+    const result = await runCli(['valdate', 'x.yaml']);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr).to.equal('ERROR: unknown command "valdate"; did you mean validate?; see rebootlab --help\n');
+  });
+
+  it('no command: exit 2, one line', async () => {
+    const result = await runCli([]);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr.split('\n').filter(Boolean)).to.have.length(1);
+  });
+
+  it('a bad choice: exit 2, one line', async () => {
+    const result = await runCli(['cluster', 'explode']);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr).to.equal('ERROR: invalid values: Argument: action, Given: "explode", Choices: "create", "delete", "list"; see rebootlab --help\n');
+  });
+
+  it('--help: exit 0, usage on stdout', async () => {
+    const result = await runCli(['--help']);
+    expect(result.exitCode).to.equal(0);
+    expect(result.stdout).to.match(/rebootlab run <experiment>/);
+  });
+
+  it('validate -o json: one JSON document with every file', async () => {
+    const result = await runCli(['validate', '-o', 'json', 'experiments/reboot-quick.yaml', `${FIXTURES}/invalid-count-zero.yaml`]);
+    expect(result.exitCode).to.equal(2);
+    const parsed = JSON.parse(result.stdout) as { files: { file: string; ok: boolean; issues: { line: number; path: string }[] }[] };
+    expect(parsed.files.map((f) => f.ok)).to.deep.equal([true, false]);
+    expect(parsed.files[1]!.issues[0]).to.deep.include({ line: 8, column: 10, path: 'fault.count' });
+  });
+});

@@ -1,0 +1,109 @@
+// Tests for lib/report: deterministic result.json, golden files, schema conformance, summary tables.
+import { expect } from 'chai';
+import { Ajv } from 'ajv';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Multiplexer } from '../../../lib/report/multiplexer.js';
+import { reporterFactory } from '../../../lib/report/registry.js';
+import { rebuildReports } from '../../../lib/report/write-reports.js';
+import { FIXTURE_RUNS_DIR } from '../analyze/fixture-runs.js';
+
+const SCHEMA_PATH = fileURLToPath(new URL('../../../../schema/result.schema.json', import.meta.url));
+/** Every run directory under test/fixtures/runs: a copied recorded run is picked up without editing this file. */
+const SCENARIOS = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+/** Set REBOOTLAB_UPDATE_FIXTURES=1 to rewrite test/fixtures/runs/<scenario>/result.json after an intended change. */
+const UPDATE = process.env.REBOOTLAB_UPDATE_FIXTURES === '1';
+
+function copyRun(scenario: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `rebootlab-${scenario}-`));
+  for (const f of ['observations.jsonl', 'run.json']) cpSync(join(FIXTURE_RUNS_DIR, scenario, f), join(dir, f));
+  return dir;
+}
+
+describe('report: rebuilt from a run directory', () => {
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')));
+  for (const scenario of SCENARIOS) {
+    describe(scenario, () => {
+      let dir: string;
+      before(async () => {
+        dir = copyRun(scenario);
+        await rebuildReports(dir);
+      });
+      after(() => rmSync(dir, { recursive: true, force: true }));
+
+      it('rebuilding again gives a byte-identical result.json', async () => {
+        const first = readFileSync(join(dir, 'result.json'), 'utf8');
+        await rebuildReports(dir);
+        expect(readFileSync(join(dir, 'result.json'), 'utf8')).to.equal(first);
+      });
+      it('result.json equals the checked-in test/fixtures/runs/<scenario>/result.json', () => {
+        const actual = readFileSync(join(dir, 'result.json'), 'utf8');
+        const golden = join(FIXTURE_RUNS_DIR, scenario, 'result.json');
+        if (UPDATE) writeFileSync(golden, actual);
+        expect(existsSync(golden), `${golden} is missing; run REBOOTLAB_UPDATE_FIXTURES=1 npm run test:unit once and review it`).to.equal(true);
+        expect(actual).to.equal(readFileSync(golden, 'utf8'));
+      });
+      it('result.json conforms to schema/result.schema.json', () => {
+        const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
+        expect(validate(result), JSON.stringify(validate.errors)).to.equal(true);
+        expect(result).to.include({ apiVersion: 'rebootlab.dev/v1alpha1', kind: 'Result', status: 'passed' }); // every run.json expectation holds
+      });
+      it('summary.md has the expectation, prediction, node, pod and workload tables with ✓ marks', () => {
+        const md = readFileSync(join(dir, 'summary.md'), 'utf8');
+        for (const heading of ['## Expectations', '## Predicted vs observed', '## Nodes', '## Pods', '## Workloads', '## Effective settings']) expect(md).to.include(heading);
+        expect(md).to.match(/^\| ✓ \| `/m);
+        expect(md).to.not.match(/^\| ✗ \| `/m);
+      });
+    });
+  }
+
+  it('power-off: summary shows detection 22.000 s inside the predicted [15.000, 25.000] s window', async () => {
+    const dir = copyRun('power-off-past-toleration');
+    await rebuildReports(dir);
+    const md = readFileSync(join(dir, 'summary.md'), 'utf8');
+    rmSync(dir, { recursive: true, force: true });
+    expect(md).to.include('| kind-worker: Ready→Unknown (detection) | [15.000, 25.000] s | 22.000 s | ✓ |');
+  });
+
+  it('a failed expectation makes status failed', async () => {
+    const dir = copyRun('reboot-quick');
+    const info = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    info.expectations = ['pods[workload=web].outcome == evicted-replaced'];
+    writeFileSync(join(dir, 'run.json'), JSON.stringify(info));
+    const result = await rebuildReports(dir);
+    rmSync(dir, { recursive: true, force: true });
+    expect(result.status).to.equal('failed');
+    expect(result.summary.expectationsFailed).to.equal(1);
+  });
+
+  it('an interrupted run is status interrupted', async () => {
+    const dir = copyRun('reboot-quick');
+    const info = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ ...info, interrupted: true }));
+    const result = await rebuildReports(dir);
+    rmSync(dir, { recursive: true, force: true });
+    expect(result.status).to.equal('interrupted');
+  });
+});
+
+describe('report: registry and multiplexer', () => {
+  it('an unknown reporter name is bad input (exit code 2) naming the known ones', () => {
+    expect(() => reporterFactory('htm')).to.throw('unknown reporter "htm"; known: json, markdown').with.property('exitCode', 2);
+  });
+  it('a throwing reporter is logged and the next one still runs', async () => {
+    const warnings: string[] = [];
+    let reached = false;
+    const mux = new Multiplexer(
+      [
+        { name: 'bad', reporter: { onEnd: () => { throw new Error('disk full'); } } },
+        { name: 'good', reporter: { onEnd: () => { reached = true; } } },
+      ],
+      (_l, m) => warnings.push(m),
+    );
+    await mux.onEnd({} as never);
+    expect(warnings).to.deep.equal(['reporter bad failed in onEnd: disk full']);
+    expect(reached).to.equal(true);
+  });
+});

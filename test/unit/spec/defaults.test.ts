@@ -1,0 +1,71 @@
+// Resolution of a user experiment: Kubernetes 1.34 defaults filled in, durations in milliseconds.
+import { expect } from 'chai';
+import { loadExperiment, loadExperimentText } from '../../../lib/spec/load.js';
+import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
+import { DEFAULT_WORKLOAD_IMAGE } from '../../../lib/spec/types.js';
+
+const DIR = 'test/fixtures/experiments';
+
+describe('spec/defaults', () => {
+  it('fills every default of a minimal experiment', async () => {
+    const { experiment } = await loadExperiment(`${DIR}/valid-minimal.yaml`);
+    expect(experiment.cluster).to.deep.include({ provider: 'kind', name: 'rebootlab', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: 2, zones: [] });
+    expect(experiment.cluster.settings).to.deep.equal(DEFAULT_TIMEOUT_SETTINGS);
+    expect(experiment.fault).to.deep.equal({ type: 'reboot', target: { kind: 'worker-with-most-pods' }, count: 1, durationMs: null, staggerMs: 0, allowControlPlane: false });
+    expect(experiment.observe).to.deep.equal({ until: 'recovered', durationMs: null, timeoutMs: 600_000, settleMs: 5_000 });
+    expect(experiment.workloads).to.deep.equal([]);
+    expect(experiment.expect).to.deep.equal([]);
+  });
+
+  it('converts every duration of the full fixture to milliseconds', async () => {
+    const { experiment, repeat, variants } = await loadExperiment(`${DIR}/valid-full.yaml`);
+    const { controllerManager, apiServer, kubelet } = experiment.cluster.settings;
+    expect(controllerManager).to.deep.equal({
+      nodeMonitorPeriodMs: 2_000, nodeMonitorGracePeriodMs: 20_000, nodeStartupGracePeriodMs: 60_000,
+      nodeEvictionRate: 0.5, secondaryNodeEvictionRate: 0.05, unhealthyZoneThreshold: 1, largeClusterSizeThreshold: 10,
+    });
+    expect(apiServer).to.deep.equal({ defaultNotReadyTolerationSeconds: 30, defaultUnreachableTolerationSeconds: 30 });
+    expect(kubelet).to.deep.equal({
+      nodeStatusUpdateFrequencyMs: 4_000, nodeStatusReportFrequencyMs: 60_000, nodeLeaseDurationSeconds: 20,
+      shutdownGracePeriodMs: 30_000, shutdownGracePeriodCriticalPodsMs: 10_000,
+    });
+    expect(experiment.fault).to.deep.equal({
+      type: 'network-partition', target: { kind: 'selector', selector: { 'topology.kubernetes.io/zone': 'zone-a' } },
+      count: 2, durationMs: 90_000, staggerMs: 500, allowControlPlane: false,
+    });
+    expect(experiment.observe).to.deep.equal({ until: 'duration', durationMs: 180_000, timeoutMs: 300_000, settleMs: 10_000 });
+    expect(experiment.cluster.extraArgs.controllerManager).to.deep.equal({ v: '2' });
+    expect(experiment.cluster.kubeletExtraConfig).to.deep.equal({ maxPods: 50 });
+    expect(repeat).to.equal(2);
+    expect(variants.map((v) => [v.variantName, v.repeatIndex])).to.deep.equal([['full', 0], ['full', 1]]);
+  });
+
+  it('resolves workloads: replicas per kind, image, volume size, PDB', async () => {
+    const { experiment } = await loadExperiment(`${DIR}/valid-full.yaml`);
+    const byName = Object.fromEntries(experiment.workloads.map((w) => [w.name, w]));
+    expect(byName.web!.replicas).to.equal(3);
+    expect(byName.db!.replicas).to.equal(1);
+    expect(byName.agent!.replicas).to.equal(null);
+    expect(byName.solo!.replicas).to.equal(1);
+    expect(byName.solo!.image).to.equal(DEFAULT_WORKLOAD_IMAGE);
+    expect(byName.solo!.volume).to.deep.equal({ type: 'emptyDir-memory', size: '64Mi' });
+    expect(byName.solo!.tolerations).to.equal(null);
+    expect(byName.web!.tolerations![0]!.tolerationSeconds).to.equal(10);
+    expect(byName.db!.podDisruptionBudget).to.deep.equal({ minAvailable: null, maxUnavailable: '50%' });
+    expect(byName.web!.placement).to.equal('spread');
+    expect(byName.db!.placement).to.equal('target');
+  });
+
+  it('uses cluster.nodes as the worker count with kwok', async () => {
+    const { experiment } = await loadExperiment(`${DIR}/valid-kwok.yaml`);
+    expect(experiment.cluster.provider).to.equal('kwok');
+    expect(experiment.cluster.workers).to.equal(5);
+  });
+
+  it('resolves a named target', () => {
+    const text = 'apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\nfault: {type: freeze, target: rebootlab-worker2, duration: 1m}\n';
+    const { experiment } = loadExperimentText('x.yaml', text);
+    expect(experiment.fault.target).to.deep.equal({ kind: 'node', node: 'rebootlab-worker2' });
+    expect(experiment.fault.durationMs).to.equal(60_000);
+  });
+});

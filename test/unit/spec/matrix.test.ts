@@ -1,0 +1,52 @@
+// matrix × repeat expansion into named variants, each validated and resolved.
+import { expect } from 'chai';
+import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
+import { loadExperiment, loadExperimentText } from '../../../lib/spec/load.js';
+import { matrixCombinations, variantName } from '../../../lib/spec/matrix.js';
+
+describe('spec/matrix', () => {
+  it('gives every combination, first axis slowest', () => {
+    expect(matrixCombinations({ a: [1, 2], b: ['x', 'y'] })).to.deep.equal([
+      { a: 1, b: 'x' }, { a: 1, b: 'y' }, { a: 2, b: 'x' }, { a: 2, b: 'y' },
+    ]);
+    expect(matrixCombinations({})).to.deep.equal([{}]);
+  });
+
+  it('names a variant after the last path segment and value', () => {
+    expect(variantName('sweep', { 'cluster.controllerManager.nodeMonitorGracePeriod': '20s', 'fault.type': 'power-off' }))
+      .to.equal('sweep--nodeMonitorGracePeriod-20s--type-power-off');
+  });
+
+  it('expands 3 × 2 values × repeat 3 into 18 resolved variants', async () => {
+    const loaded = await loadExperiment('test/fixtures/experiments/valid-matrix.yaml');
+    expect(loaded.variants).to.have.length(18);
+    const first = loaded.variants[0]!;
+    expect(first.variantName).to.equal('grace-sweep--nodeMonitorGracePeriod-20s--defaultUnreachableTolerationSeconds-30');
+    expect(first.repeatIndex).to.equal(0);
+    expect(first.experiment.cluster.settings.controllerManager.nodeMonitorGracePeriodMs).to.equal(20_000);
+    expect(first.experiment.cluster.settings.apiServer.defaultUnreachableTolerationSeconds).to.equal(30);
+    const last = loaded.variants[17]!;
+    expect(last.repeatIndex).to.equal(2);
+    expect(last.matrixValues).to.deep.equal({
+      'cluster.controllerManager.nodeMonitorGracePeriod': '40s',
+      'cluster.apiServer.defaultUnreachableTolerationSeconds': 60,
+    });
+    expect(loaded.experiment.cluster.settings.controllerManager.nodeMonitorGracePeriodMs).to.equal(40_000);
+  });
+
+  it('checks semantic rules per combination, pointing at the matrix value', () => {
+    const text = [
+      'apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: m}', 'fault: {type: power-off, duration: 1m}',
+      'matrix:', '  fault.target: [rebootlab-worker, rebootlab-control-plane]',
+    ].join('\n');
+    try {
+      loadExperimentText('m.yaml', text);
+      expect.fail('should throw');
+    } catch (error) {
+      expect(error).to.be.instanceOf(InputError);
+      expect((error as InputError).issues.map(formatInputIssue)).to.deep.equal([
+        'm.yaml:6:36: fault.target: "rebootlab-control-plane" is a control-plane node; set fault.allowControlPlane: true to target it',
+      ]);
+    }
+  });
+});

@@ -1,0 +1,52 @@
+// `--set path=value`: applied before validation; bad values name their flag.
+import { expect } from 'chai';
+import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
+import { loadExperiment } from '../../../lib/spec/load.js';
+import { parseFieldPath } from '../../../lib/spec/overrides.js';
+
+const MINIMAL = 'test/fixtures/experiments/valid-minimal.yaml';
+
+async function issuesOf(set: string[]): Promise<string[]> {
+  try {
+    await loadExperiment(MINIMAL, { set });
+  } catch (error) {
+    expect(error).to.be.instanceOf(InputError);
+    return (error as InputError).issues.map(formatInputIssue);
+  }
+  return [];
+}
+
+describe('spec/overrides', () => {
+  it('parses dotted and indexed paths', () => {
+    expect(parseFieldPath('workloads[0].replicas')).to.deep.equal(['workloads', 0, 'replicas']);
+    expect(parseFieldPath('workloads.0.replicas')).to.deep.equal(['workloads', 0, 'replicas']);
+  });
+
+  it('applies values parsed as YAML scalars, later flags winning', async () => {
+    const { experiment } = await loadExperiment(MINIMAL, {
+      set: ['cluster.workers=3', 'fault.type=freeze', 'fault.duration=30s', 'cluster.controllerManager.nodeMonitorGracePeriod=20s', 'cluster.workers=4'],
+    });
+    expect(experiment.cluster.workers).to.equal(4);
+    expect(experiment.fault.type).to.equal('freeze');
+    expect(experiment.fault.durationMs).to.equal(30_000);
+    expect(experiment.cluster.settings.controllerManager.nodeMonitorGracePeriodMs).to.equal(20_000);
+  });
+
+  it('names the flag when its value is invalid', async () => {
+    expect(await issuesOf(['cluster.workers=0'])).to.deep.equal([
+      `${MINIMAL} (--set cluster.workers=0): cluster.workers: must be ≥ 1, got 0`,
+    ]);
+  });
+
+  it('rejects an unknown path with a suggestion', async () => {
+    expect(await issuesOf(['cluster.worker=3'])).to.deep.equal([
+      `${MINIMAL} (--set cluster.worker=3): cluster.worker: unknown field; did you mean "workers"?`,
+    ]);
+  });
+
+  it('rejects a flag without "="', async () => {
+    expect(await issuesOf(['cluster.workers'])).to.deep.equal([
+      `${MINIMAL} (--set cluster.workers): expected --set path=value, e.g. --set fault.duration=60s`,
+    ]);
+  });
+});

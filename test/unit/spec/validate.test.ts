@@ -1,0 +1,58 @@
+// Validation collects every issue, sorted by place, each one line.
+import { expect } from 'chai';
+import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
+import { loadExperimentText } from '../../../lib/spec/load.js';
+import { settingsLeafPaths } from '../../../lib/spec/validate.js';
+
+function issuesOf(text: string): string[] {
+  try {
+    loadExperimentText('e.yaml', text);
+  } catch (error) {
+    expect(error).to.be.instanceOf(InputError);
+    return (error as InputError).issues.map(formatInputIssue);
+  }
+  return [];
+}
+
+describe('spec/validate', () => {
+  it('collects every issue of a file, in file order', () => {
+    const text = [
+      'apiVersion: rebootlab.dev/v1alpha1',
+      'kind: Experiment',
+      'metadata: {name: Bad_Name}',
+      'cluster:',
+      '  workers: 0',
+      '  controllerManager: {nodeMonitorGracePeriod: 40, bogus: 1}',
+      'fault: {type: power-off}',
+    ].join('\n');
+    expect(issuesOf(text)).to.deep.equal([
+      'e.yaml:3:18: metadata.name: "Bad_Name" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)',
+      'e.yaml:5:12: cluster.workers: must be ≥ 1, got 0',
+      'e.yaml:6:47: cluster.controllerManager.nodeMonitorGracePeriod: 40 has no unit; add a unit, e.g. "40s"',
+      'e.yaml:6:51: cluster.controllerManager.bogus: unknown field; allowed: extraArgs, largeClusterSizeThreshold, nodeEvictionRate, nodeMonitorGracePeriod, nodeMonitorPeriod, nodeStartupGracePeriod, secondaryNodeEvictionRate, unhealthyZoneThreshold',
+      'e.yaml:7:8: fault.duration: is required for power-off',
+    ]);
+  });
+
+  it('accepts pod-eviction-timeout before v1.27 and rejects it from v1.27', () => {
+    const doc = (version: string): string =>
+      `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  kubernetesVersion: ${version}\n  controllerManager:\n    extraArgs: {pod-eviction-timeout: 1m}\nfault: {type: reboot}\n`;
+    expect(issuesOf(doc('v1.26.15'))).to.deep.equal([]);
+    expect(issuesOf(doc('v1.27.0'))[0]).to.match(/^e\.yaml:7:17: cluster\.controllerManager\.extraArgs\.pod-eviction-timeout: --pod-eviction-timeout was removed in Kubernetes v1\.27/);
+  });
+
+  it('rejects a grace period shorter than the kubelet status update frequency', () => {
+    const text = 'apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  controllerManager: {nodeMonitorGracePeriod: 5s}\nfault: {type: reboot}\n';
+    expect(issuesOf(text)).to.deep.equal([
+      'e.yaml:5:47: cluster.controllerManager.nodeMonitorGracePeriod: nodeMonitorGracePeriod (5s) must be longer than kubelet nodeStatusUpdateFrequency (10s), or every node flaps NotReady',
+    ]);
+  });
+
+  it('lists the matrix-able settings paths', () => {
+    const paths = settingsLeafPaths();
+    expect(paths).to.include('cluster.controllerManager.nodeMonitorGracePeriod');
+    expect(paths).to.include('cluster.kubelet.nodeLeaseDurationSeconds');
+    expect(paths).to.include('fault.target');
+    expect(paths).to.not.include('cluster.zones');
+  });
+});

@@ -1,0 +1,119 @@
+import { expect } from 'chai';
+import { renderWorkload, type RenderedObject } from '../../../lib/workloads/render.js';
+import { isWorkloadReady } from '../../../lib/workloads/readiness.js';
+import type { WorkloadSpec } from '../../../lib/spec/types.js';
+
+function workload(overrides: Partial<WorkloadSpec> = {}): WorkloadSpec {
+  return {
+    name: 'web', kind: 'Deployment', replicas: 3, placement: 'any', image: 'rebootlab/workload:v1',
+    tolerations: null, volume: null, dataProbe: false, podDisruptionBudget: null, ...overrides,
+  };
+}
+const TARGET = { targetNodes: ['kind-worker2'] };
+const find = (objects: RenderedObject[], kind: string) => objects.find((o) => o.kind === kind) as any;
+const podSpec = (objects: RenderedObject[], kind: string) => (kind === 'Pod' ? find(objects, 'Pod').spec : find(objects, kind).spec.template.spec);
+
+describe('renderWorkload', () => {
+  it('renders a Deployment with labels, namespace, the workload server and readiness probe', () => {
+    const objects = renderWorkload(workload(), TARGET);
+    const d = find(objects, 'Deployment');
+    expect(d.metadata).to.deep.equal({ name: 'web', namespace: 'rebootlab', labels: { 'rebootlab.dev/workload': 'web', 'app.kubernetes.io/managed-by': 'rebootlab' } });
+    expect(d.spec.replicas).to.equal(3);
+    expect(d.spec.selector).to.deep.equal({ matchLabels: { 'rebootlab.dev/workload': 'web' } });
+    const spec = d.spec.template.spec;
+    expect(spec.terminationGracePeriodSeconds).to.equal(5);
+    expect(spec.containers[0]).to.deep.include({ image: 'rebootlab/workload:v1', imagePullPolicy: 'IfNotPresent', command: ['/rebootlab-workload'] });
+    expect(spec.containers[0].readinessProbe).to.deep.include({ httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 1 });
+    expect(spec.affinity).to.equal(undefined);
+    expect(spec.tolerations).to.equal(undefined);
+  });
+
+  it('target placement prefers the target node (weight 100) so replacements can go elsewhere', () => {
+    const spec = podSpec(renderWorkload(workload({ placement: 'target' }), TARGET), 'Deployment');
+    expect(spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution).to.equal(undefined);
+    expect(spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution).to.deep.equal([
+      { weight: 100, preference: { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['kind-worker2'] }] } },
+    ]);
+  });
+
+  it('target placement of a standalone Pod requires the node', () => {
+    const spec = podSpec(renderWorkload(workload({ kind: 'Pod', replicas: 1, placement: 'target' }), TARGET), 'Pod');
+    expect(spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values).to.deep.equal(['kind-worker2']);
+    expect(spec.nodeName).to.equal(undefined);
+  });
+
+  it('spread placement adds a hostname topology spread constraint', () => {
+    const spec = podSpec(renderWorkload(workload({ placement: 'spread' }), TARGET), 'Deployment');
+    expect(spec.topologySpreadConstraints).to.have.length(1);
+    expect(spec.topologySpreadConstraints[0]).to.deep.include({ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule' });
+  });
+
+  it('tolerations replace the defaults when given', () => {
+    const tolerations = [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists' as const, effect: 'NoExecute' as const, tolerationSeconds: 30 }];
+    expect(podSpec(renderWorkload(workload({ tolerations }), TARGET), 'Deployment').tolerations).to.deep.equal(tolerations);
+  });
+
+  it('StatefulSet with a pvc volume gets a volumeClaimTemplate on storage class standard and a headless Service', () => {
+    const objects = renderWorkload(workload({ kind: 'StatefulSet', replicas: 2, volume: { type: 'pvc', size: '64Mi' } }), TARGET);
+    expect(objects.map((o) => o.kind)).to.deep.equal(['Service', 'StatefulSet']);
+    const sts = find(objects, 'StatefulSet');
+    expect(sts.spec.volumeClaimTemplates[0].metadata.name).to.equal('data');
+    expect(sts.spec.volumeClaimTemplates[0].spec).to.deep.equal({ accessModes: ['ReadWriteOnce'], storageClassName: 'standard', resources: { requests: { storage: '64Mi' } } });
+    expect(sts.spec.template.spec.volumes).to.equal(undefined);
+    expect(sts.spec.template.spec.containers[0].volumeMounts).to.deep.equal([{ name: 'data', mountPath: '/data' }]);
+  });
+
+  it('renders each volume type', () => {
+    const vol = (type: 'emptyDir' | 'emptyDir-memory' | 'hostPath' | 'pvc') => podSpec(renderWorkload(workload({ volume: { type, size: '64Mi' } }), TARGET), 'Deployment').volumes[0];
+    expect(vol('emptyDir')).to.deep.equal({ name: 'data', emptyDir: { sizeLimit: '64Mi' } });
+    expect(vol('emptyDir-memory')).to.deep.equal({ name: 'data', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } });
+    expect(vol('hostPath')).to.deep.equal({ name: 'data', hostPath: { path: '/var/local/rebootlab/web', type: 'DirectoryOrCreate' } });
+    expect(vol('pvc')).to.deep.equal({ name: 'data', persistentVolumeClaim: { claimName: 'web-data' } });
+  });
+
+  it('local-pv binds one volume per pod to the target node', () => {
+    const objects = renderWorkload(workload({ kind: 'StatefulSet', replicas: 1, volume: { type: 'local-pv', size: '64Mi' } }), TARGET);
+    expect(objects.map((o) => o.kind)).to.deep.equal(['StorageClass', 'PersistentVolume', 'Service', 'StatefulSet']);
+    const pv = find(objects, 'PersistentVolume');
+    expect(pv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values).to.deep.equal(['kind-worker2']);
+    expect(find(objects, 'StatefulSet').spec.volumeClaimTemplates[0].spec.storageClassName).to.equal('rebootlab-local');
+  });
+
+  it('local-pv without a target node is bad input', () => {
+    expect(() => renderWorkload(workload({ volume: { type: 'local-pv', size: '1Gi' } }), { targetNodes: [] })).to.throw('workloads.web.volume: local-pv needs a target node');
+  });
+
+  it('renders DaemonSet, Job and Pod', () => {
+    expect(find(renderWorkload(workload({ kind: 'DaemonSet', replicas: null, placement: 'target' }), TARGET), 'DaemonSet').spec.template.spec.affinity).to.equal(undefined);
+    const job = find(renderWorkload(workload({ kind: 'Job', replicas: 2 }), TARGET), 'Job');
+    expect(job.spec).to.deep.include({ parallelism: 2, completions: 2 });
+    expect(job.spec.template.spec.restartPolicy).to.equal('OnFailure');
+    const pod = find(renderWorkload(workload({ kind: 'Pod', replicas: 1 }), TARGET), 'Pod');
+    expect(pod.metadata.labels['rebootlab.dev/workload']).to.equal('web');
+  });
+
+  it('adds a PodDisruptionBudget', () => {
+    const pdb = find(renderWorkload(workload({ podDisruptionBudget: { minAvailable: 2, maxUnavailable: null } }), TARGET), 'PodDisruptionBudget');
+    expect(pdb.apiVersion).to.equal('policy/v1');
+    expect(pdb.spec).to.deep.equal({ selector: { matchLabels: { 'rebootlab.dev/workload': 'web' } }, minAvailable: 2 });
+  });
+});
+
+describe('isWorkloadReady', () => {
+  it('needs every Deployment replica updated and ready in the observed generation', () => {
+    const d = (status: Record<string, unknown>) => ({ metadata: { generation: 2 }, spec: { replicas: 3 }, status });
+    expect(isWorkloadReady('Deployment', d({ observedGeneration: 2, replicas: 3, updatedReplicas: 3, readyReplicas: 3 }))).to.equal(true);
+    expect(isWorkloadReady('Deployment', d({ observedGeneration: 1, replicas: 3, updatedReplicas: 3, readyReplicas: 3 }))).to.equal(false);
+    expect(isWorkloadReady('Deployment', d({ observedGeneration: 2, replicas: 3, updatedReplicas: 3, readyReplicas: 2 }))).to.equal(false);
+  });
+
+  it('needs a DaemonSet with at least one scheduled pod, all ready', () => {
+    expect(isWorkloadReady('DaemonSet', { status: { desiredNumberScheduled: 0, numberReady: 0 } })).to.equal(false);
+    expect(isWorkloadReady('DaemonSet', { status: { desiredNumberScheduled: 3, numberReady: 3 } })).to.equal(true);
+  });
+
+  it('reads a Pod Ready condition and a Job ready count', () => {
+    expect(isWorkloadReady('Pod', { status: { conditions: [{ type: 'Ready', status: 'True' }] } })).to.equal(true);
+    expect(isWorkloadReady('Job', { spec: { parallelism: 2 }, status: { ready: 1 } })).to.equal(false);
+  });
+});
