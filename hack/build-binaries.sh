@@ -72,9 +72,9 @@ build_etcd() {
 go 1.24.0
 
 require go.etcd.io/etcd/server/v3 $ETCD_VERSION" "" go.etcd.io/etcd/server/v3
-  # The server module's main package builds as "v3"; give it its real name.
-  [ -f "$BIN_ROOT/etcd-$ETCD_VERSION/v3" ] && mv "$BIN_ROOT/etcd-$ETCD_VERSION/v3" "$BIN_ROOT/etcd-$ETCD_VERSION/etcd"
-  true
+  # The server module's main package builds as "server"; give it its real name.
+  local dir="$BIN_ROOT/etcd-$ETCD_VERSION"
+  if [ -f "$dir/server" ]; then mv "$dir/server" "$dir/etcd"; fi
 }
 
 build_coredns() {

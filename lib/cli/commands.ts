@@ -26,7 +26,12 @@ export const DEFAULT_OUT_DIR = 'reports';
 
 /** Adds every rebootlab command to the parser. */
 export function registerCommands(parser: Argv<GlobalFlags>, context: CommandContext): Argv<GlobalFlags> {
-  const common = (argv: GlobalFlags): CommonOptions => ({ verbose: argv.verbose, output: argv.output });
+  const common = (argv: GlobalFlags): CommonOptions => ({
+    verbose: argv.verbose,
+    output: argv.output,
+    print: (text) => context.streams.stdout(text + '\n'),
+    progressSink: { isTTY: Boolean(process.stderr.isTTY), write: (text) => process.stderr.write(text) },
+  });
   const finish = (outcome: CommandOutcome): void => context.setExitCode(outcome.exitCode);
   const setOption = { type: 'string', array: true, default: [] as string[], describe: 'Override a setting: path=value (repeatable)' } as const;
 
@@ -64,7 +69,15 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
         );
       },
     )
-    .command('doctor', 'Check Docker, kind, kubectl and kernel settings', (y) => y, async (argv) => finish(await (await loadRun()).runDoctor(common(argv))))
+    .command(
+      'doctor',
+      'Check Docker, runtime capabilities, kind, node image, Go and disk space; one line each',
+      (y) =>
+        y
+          .option('restore', { type: 'boolean', default: false, describe: 'Restore faults left behind by a killed run (pending-restore.json)' })
+          .option('reports', { type: 'string', default: DEFAULT_OUT_DIR, describe: 'Where to look for run directories' }),
+      async (argv) => finish(await (await loadRun()).runDoctor({ ...common(argv), restore: argv.restore, reportsDir: argv.reports })),
+    )
     .command('toolchain', 'Install or show the pinned tool binaries', (y) => y, async (argv) => finish(await (await loadRun()).runToolchain(common(argv))))
     .command(
       'cluster <action>',

@@ -2,4 +2,5 @@
 export type { ActHooks, ActionRecord, Cluster, ClusterNode, ClusterProvider, EffectiveSettings, NodeAction, ProviderName, RestoreCommand, Status, Undo } from './provider.js';
 export { getProvider, registerProvider, providerNames, type ProviderFactory, type ProviderOptions } from './registry.js';
 export { loadKubeConfig, coreApiFor, apiError, apiErrorCode } from './kube-client.js';
+export { waitForNodesReady } from './wait-nodes.js';
 export * from './kind/index.js';

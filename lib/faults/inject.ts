@@ -111,6 +111,7 @@ export async function injectOnNode(cluster: Cluster, type: FaultType, node: stri
  * and restored `fault.durationMs` milliseconds after its own injection. A reboot is "restored" at once
  * (its undo is a no-op). With no duration (node-delete without one) the node stays faulted: the
  * returned handles must be restored by the caller (at the end of the run), and stay in the guard meanwhile.
+ * Once `options.signal` aborts, no further node is hit and running waits end early (then restored).
  * Resolves once every timed restore finished, to the nodes still faulted.
  * @throws InfraError/InputError from injection or restoration, after undoing what it can.
  */
@@ -125,6 +126,7 @@ export async function runFault(
   const results = await Promise.allSettled(
     targets.map(async (node, i) => {
       await sleep(i * fault.staggerMs, options.signal);
+      if (options.signal?.aborted) return; // interrupted: hit no further node
       const injected = await injectOnNode(cluster, fault.type, node, options);
       if (fault.type === 'reboot') return injected.restore();
       if (fault.durationMs === null) {

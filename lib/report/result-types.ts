@@ -43,7 +43,14 @@ export interface RunInfo {
   rebootlabVersion: string;
 }
 
-/** result.json: one run, everything taken from the journal and run.json (no wall-clock "now"). */
+/**
+ * result.json of one rebootlab run (apiVersion rebootlab.dev/v1alpha1, kind Result), built only from the journal
+ * and run.json (no wall-clock "now"). Every `...Seconds` field is seconds since the fault injection (the
+ * fault-injected journal marker) with millisecond precision; null means the event did not happen before the
+ * journal ended. `...Ms` fields (effective settings) are milliseconds. schema/result.schema.json is generated from
+ * this type: npx ts-json-schema-generator --path lib/report/result-types.ts --type Result
+ * --id https://rebootlab.dev/schema/result.schema.json --no-type-check -o schema/result.schema.json
+ */
 export interface Result {
   apiVersion: 'rebootlab.dev/v1alpha1';
   kind: 'Result';

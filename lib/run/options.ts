@@ -9,6 +9,10 @@ export interface CommonOptions {
   /** Verbose logging (`-v`): debug lines and stacks of unexpected errors. */
   verbose: boolean;
   output: OutputFormat;
+  /** Prints a result line (or the JSON document) on stdout; only lib/cli provides it. */
+  print?: (text: string) => void;
+  /** Where progress lines go (stderr); absent = no progress. */
+  progressSink?: { isTTY: boolean; write(text: string): void };
 }
 
 /** `rebootlab run <experiment>`. */
@@ -27,8 +31,13 @@ export interface RunOptions extends CommonOptions {
   keepCluster: boolean;
 }
 
-/** `rebootlab doctor`: check Docker, kind, kubectl, kwokctl, node image, kernel settings. */
-export type DoctorOptions = CommonOptions;
+/** `rebootlab doctor`: check Docker, runtime capabilities, kind, node image, Go, disk space. */
+export interface DoctorOptions extends CommonOptions {
+  /** Also restore faults listed in pending-restore.json files under `reportsDir` (after a kill -9). */
+  restore: boolean;
+  /** Parent directory of run directories to search for pending-restore.json; default `reports`. */
+  reportsDir: string;
+}
 
 /** `rebootlab toolchain`: install or show the pinned tool binaries (kind, kubectl, kwokctl). */
 export type ToolchainOptions = CommonOptions;

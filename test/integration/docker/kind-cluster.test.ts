@@ -46,6 +46,8 @@ describe('kind provider on a real cluster (integration)', function () {
     const { createKindProvider } = await import('../../../lib/cluster/kind/provider.js');
     provider = createKindProvider({ clusterDir: dir });
     cluster = await provider.create(spec, { step: () => {} });
+    const { waitForNodesReady } = await import('../../../lib/cluster/wait-nodes.js');
+    await waitForNodesReady(cluster.kubeconfigPath, 2, 300_000);
   });
 
   after(async () => {
@@ -61,12 +63,7 @@ describe('kind provider on a real cluster (integration)', function () {
   });
 
   it('reads back the requested settings from the static pods and kubelet configz', async () => {
-    // The kubelets answer configz only once registered; give them time.
-    let effective = await cluster!.effectiveSettings();
-    for (let i = 0; i < 60 && effective.missing.some((m) => m.startsWith('kubelet.')); i++) {
-      await new Promise((r) => setTimeout(r, 2_000));
-      effective = await cluster!.effectiveSettings();
-    }
+    const effective = await cluster!.effectiveSettings();
     expect(effective.missing).to.deep.equal([]);
     expect(effective.settings).to.deep.equal(spec.settings);
     expect(Object.keys(effective.kubeletConfigs)).to.have.length(2);
@@ -78,5 +75,34 @@ describe('kind provider on a real cluster (integration)', function () {
     expect(await run('docker', ['inspect', '--format', '{{.State.Status}}', worker])).to.equal('paused');
     await undo();
     expect(await run('docker', ['inspect', '--format', '{{.State.Status}}', worker])).to.equal('running');
+  });
+
+  it('deploys a StatefulSet with a hostPath volume, waits until ready, and keeps the data marker', async function () {
+    const image = 'rebootlab/workload:v1';
+    const worker = `${spec.name}-worker`;
+    const inNode = await run('docker', ['exec', worker, 'ctr', '-n', 'k8s.io', 'images', 'ls', '-q'])
+      .then((out) => out.includes('rebootlab/workload:v1'), () => false);
+    if (!inNode) {
+      const onHost = await run('docker', ['image', 'inspect', '--format', '{{.Id}}', image]).then(() => true, () => false);
+      if (!onHost) {
+        console.log(`    skipped: ${image} is neither in the node image nor on the host`);
+        this.skip();
+      }
+      const { kindBinary } = await import('../../../lib/cluster/kind/tools.js');
+      await run(kindBinary(), ['load', 'docker-image', image, '--name', spec.name], { timeoutMs: 300_000 });
+    }
+    const { loadKubeConfig } = await import('../../../lib/cluster/kube-client.js');
+    const w = await import('../../../lib/workloads/index.js');
+    const kc = loadKubeConfig(cluster!.kubeconfigPath);
+    const workload = {
+      name: 'db', kind: 'StatefulSet' as const, replicas: 1, placement: 'target' as const, image, tolerations: null,
+      volume: { type: 'hostPath' as const, size: '16Mi' }, dataProbe: true, podDisruptionBudget: null,
+    };
+    await w.applyWorkloads(kc, [workload], { targetNodes: [worker] });
+    await w.waitForWorkloadsReady(kc, [workload], { timeoutMs: 180_000 });
+    const marker = await w.writeDataMarker(kc, 'db');
+    const result = await w.readDataMarker(kc, 'db', marker);
+    expect(result.outcome).to.equal('kept');
+    expect(result.pods.map((p) => p.node)).to.deep.equal([worker]);
   });
 });

@@ -88,6 +88,19 @@ describe('runFault', () => {
     expect(t.cluster.log.filter((l) => l.startsWith('sleep'))).to.include.members(['sleep 2000', 'sleep 4000']);
     expect(t.cluster.log.filter((l) => l.startsWith('undo')).sort()).to.deep.equal(['undo pause w1', 'undo pause w2', 'undo pause w3']);
   });
+  it('hits no further node once the signal aborted, and restores the ones hit', async () => {
+    const t = setup();
+    const controller = new AbortController();
+    const onPhase = (phase: FaultPhase, info: { nodes: string[]; detail: Record<string, unknown> }) => {
+      t.onPhase(phase, info);
+      if (phase === 'fault-injected') controller.abort();
+    };
+    // Every non-zero wait lasts until the abort, as a real one would.
+    const sleep: Sleep = (ms, signal) =>
+      new Promise((resolve) => (ms === 0 || signal?.aborted ? resolve() : signal?.addEventListener('abort', () => resolve())));
+    await runFault(t.cluster, fault('freeze', 10_000, 2_000), ['w1', 'w2'], { ...t, onPhase, sleep, signal: controller.signal });
+    expect(t.cluster.log.filter((l) => l.startsWith('act') || l.startsWith('undo'))).to.deep.equal(['act pause w1', 'undo pause w1']);
+  });
 });
 
 describe('injectOnNode', () => {

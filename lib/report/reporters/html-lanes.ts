@@ -1,0 +1,167 @@
+// Turns a Result into timeline lanes (nodes, pods, workloads): pure data in seconds since the fault, drawn by html-timeline.ts.
+import type { NodeTimeline, PodTimeline, WorkloadTimeline } from '../../analyze/types.js';
+import type { Result } from '../result-types.js';
+
+/** What a bar or band shows; html-timeline.ts maps each kind to a colour. */
+export type SegmentKind =
+  | 'ready' | 'unknown' | 'notReady' | 'terminating' | 'pending' | 'starting' | 'deleted' | 'recreated'
+  | 'taintNoSchedule' | 'taintNoExecute' | 'taintOther' | 'degraded' | 'down'
+  | 'fault' | 'predicted' | 'accept' | 'gap';
+
+/** A bar on one row of a lane, from `fromSeconds` to `toSeconds` (seconds since the fault). */
+export interface Segment {
+  fromSeconds: number;
+  toSeconds: number;
+  kind: SegmentKind;
+  /** Short text drawn inside the bar when it fits. */
+  label: string;
+  /** Tooltip text (SVG `<title>`). */
+  title: string;
+}
+
+/** A point on a lane at `atSeconds` (seconds since the fault). */
+export interface Marker {
+  atSeconds: number;
+  kind: 'pass' | 'fail' | 'event';
+  label: string;
+  title: string;
+}
+
+/** One row of bars inside a lane. */
+export interface LaneRow {
+  /** Row height in SVG user units (pixels at 100 % zoom). */
+  height: number;
+  segments: Segment[];
+}
+
+/** One labelled horizontal lane. */
+export interface Lane {
+  /** Stable id, written as `data-lane` (e.g. `node:kind-worker`). */
+  id: string;
+  section: 'Predicted' | 'Nodes' | 'Pods' | 'Workloads' | 'Expectations' | 'Watch gaps';
+  label: string;
+  sublabel: string;
+  rows: LaneRow[];
+  /** Translucent bands behind the rows (fault window, predicted windows). */
+  bands: Segment[];
+  markers: Marker[];
+  /** Text drawn inside the plot area on the first row (expectation lanes). */
+  caption?: string;
+}
+
+type State = { atSeconds: number; kind: SegmentKind | null; label: string };
+
+/** Consecutive states → bars; a state of kind null ends the previous bar without starting one. */
+export function segmentsFrom(states: State[], endSeconds: number, titlePrefix: string): Segment[] {
+  const sorted = states.filter((s) => s.atSeconds <= endSeconds).sort((a, b) => a.atSeconds - b.atSeconds);
+  const out: Segment[] = [];
+  sorted.forEach((s, i) => {
+    const to = i + 1 < sorted.length ? sorted[i + 1].atSeconds : endSeconds;
+    if (s.kind === null || to <= s.atSeconds) return;
+    out.push({ fromSeconds: s.atSeconds, toSeconds: to, kind: s.kind, label: s.label, title: `${titlePrefix}${s.label}: ${s.atSeconds.toFixed(3)} s → ${to.toFixed(3)} s` });
+  });
+  return out;
+}
+
+const at = (v: number | null | undefined): v is number => v !== null && v !== undefined;
+
+function taintRow(t: NodeTimeline['taints'][number], endSeconds: number): LaneRow {
+  const from = t.addedAfterSeconds ?? t.addedReceivedAfterSeconds;
+  const kind: SegmentKind = t.effect === 'NoExecute' ? 'taintNoExecute' : t.effect === 'NoSchedule' ? 'taintNoSchedule' : 'taintOther';
+  const name = `${t.key.replace(/^node\.kubernetes\.io\//, '')}:${t.effect}`;
+  const states: State[] = at(from) ? [{ atSeconds: from, kind, label: `taint ${name}` }] : [];
+  if (at(t.removedAfterSeconds)) states.push({ atSeconds: t.removedAfterSeconds, kind: null, label: '' });
+  return { height: 9, segments: segmentsFrom(states, endSeconds, `${t.key}:${t.effect} `) };
+}
+
+function nodeLane(n: NodeTimeline, r: Result, startSeconds: number): Lane {
+  const end = r.summary.endAfterSeconds;
+  const states: State[] = [{ atSeconds: startSeconds, kind: 'ready', label: 'Ready=True' }];
+  if (at(n.notReadyAfterSeconds)) states.push({ atSeconds: n.notReadyAfterSeconds, kind: n.notReadyStatus === 'False' ? 'notReady' : 'unknown', label: `Ready=${n.notReadyStatus ?? 'Unknown'}` });
+  if (at(n.readyAgainAfterSeconds)) states.push({ atSeconds: n.readyAgainAfterSeconds, kind: 'ready', label: 'Ready=True' });
+  if (at(n.deletedAfterSeconds)) states.push({ atSeconds: n.deletedAfterSeconds, kind: 'deleted', label: 'Node deleted' });
+  if (at(n.recreatedAfterSeconds)) states.push({ atSeconds: n.recreatedAfterSeconds, kind: 'recreated', label: 'Node recreated' });
+  const bands: Segment[] = [];
+  if (n.faultTarget && at(n.faultInjectedAfterSeconds)) {
+    const to = r.summary.faultRestoredAfterSeconds ?? end;
+    bands.push({ fromSeconds: n.faultInjectedAfterSeconds, toSeconds: Math.max(to, n.faultInjectedAfterSeconds), kind: 'fault', label: `${r.spec.fault.type}`, title: `fault ${r.spec.fault.type}: ${n.faultInjectedAfterSeconds.toFixed(3)} s → ${r.summary.faultRestoredAfterSeconds === null ? 'not restored' : `${to.toFixed(3)} s`}` });
+  }
+  const p = r.predictions.nodes.find((x) => x.node === n.name);
+  if (p) bands.push({ fromSeconds: p.detection.fromSeconds, toSeconds: p.detection.toSeconds, kind: 'predicted', label: 'predicted detection', title: `predicted Ready→Unknown: [${p.detection.fromSeconds}, ${p.detection.toSeconds}] s` });
+  const markers: Marker[] = [];
+  const renew = n.lastLeaseRenewBeforeDetection;
+  if (n.faultTarget && renew && renew.afterSeconds >= startSeconds) markers.push({ atSeconds: renew.afterSeconds, kind: 'event', label: 'last lease renew', title: `last Lease renewTime ${renew.renewTime} (${renew.afterSeconds.toFixed(3)} s)` });
+  return {
+    id: `node:${n.name}`,
+    section: 'Nodes',
+    label: n.name,
+    sublabel: [n.faultTarget ? 'fault target' : '', n.notReadyReason ?? '', n.internalIPChanged ? `IP ${n.internalIPBefore} → ${n.internalIPAfter}` : ''].filter(Boolean).join(' · '),
+    rows: [{ height: 14, segments: segmentsFrom(states, end, `${n.name} `) }, ...n.taints.map((t) => taintRow(t, end))],
+    bands,
+    markers,
+  };
+}
+
+function podLane(pod: PodTimeline, r: Result, startSeconds: number): Lane {
+  const end = r.summary.endAfterSeconds;
+  const states: State[] = [{ atSeconds: startSeconds, kind: 'ready', label: 'Running, Ready' }];
+  if (at(pod.notReadyAfterSeconds)) states.push({ atSeconds: pod.notReadyAfterSeconds, kind: 'notReady', label: 'NotReady' });
+  if (at(pod.readyAgainAfterSeconds)) states.push({ atSeconds: pod.readyAgainAfterSeconds, kind: 'ready', label: 'Ready again' });
+  if (at(pod.evictedAfterSeconds)) states.push({ atSeconds: pod.evictedAfterSeconds, kind: 'terminating', label: 'Terminating' });
+  if (at(pod.deletedAfterSeconds)) states.push({ atSeconds: pod.deletedAfterSeconds, kind: null, label: '' });
+  const rows: LaneRow[] = [{ height: 14, segments: segmentsFrom(states, end, `${pod.name} `) }];
+  const rep = pod.replacement;
+  if (rep) {
+    const repStates: State[] = [{ atSeconds: rep.createdAfterSeconds, kind: 'pending', label: `Pending${rep.pendingReason ? ` (${rep.pendingReason})` : ''}` }];
+    if (at(rep.scheduledAfterSeconds)) repStates.push({ atSeconds: rep.scheduledAfterSeconds, kind: 'starting', label: `scheduled on ${rep.node ?? '?'}` });
+    if (at(rep.readyAfterSeconds)) repStates.push({ atSeconds: rep.readyAfterSeconds, kind: 'ready', label: 'Ready' });
+    rows.push({ height: 11, segments: segmentsFrom(repStates, end, `replacement ${rep.name} `) });
+  }
+  const bands: Segment[] = [];
+  const p = r.predictions.pods.find((x) => x.namespace === pod.namespace && x.name === pod.name);
+  if (p?.eviction) bands.push({ fromSeconds: p.eviction.fromSeconds, toSeconds: p.eviction.toSeconds, kind: 'predicted', label: 'predicted eviction', title: `predicted eviction (tolerationSeconds ${p.tolerationSeconds}): [${p.eviction.fromSeconds}, ${p.eviction.toSeconds}] s` });
+  const restarts = pod.restartCountDelta > 0 ? `restarts +${pod.restartCountDelta}` : '';
+  return {
+    id: `pod:${pod.namespace}/${pod.name}`,
+    section: 'Pods',
+    label: pod.name,
+    sublabel: [pod.nodeBefore ?? '', pod.outcome, restarts, rep ? `→ ${rep.name}` : ''].filter(Boolean).join(' · '),
+    rows,
+    bands,
+    markers: [],
+  };
+}
+
+function workloadLane(w: WorkloadTimeline, r: Result, startSeconds: number): Lane {
+  const kindOf = (count: number): SegmentKind => (count >= w.desired ? 'ready' : count === 0 ? 'down' : 'degraded');
+  const states: State[] = [{ atSeconds: startSeconds, kind: kindOf(w.readyAtFault), label: `${w.readyAtFault}/${w.desired} Ready` }];
+  for (const [t, count] of w.readySeries) states.push({ atSeconds: t, kind: kindOf(count), label: `${count}/${w.desired} Ready` });
+  return {
+    id: `workload:${w.name}`,
+    section: 'Workloads',
+    label: w.name,
+    sublabel: `${w.kind} · unavailable ${w.unavailableSeconds.toFixed(3)} s`,
+    rows: [{ height: 14, segments: segmentsFrom(states, r.summary.endAfterSeconds, `${w.name} `) }],
+    bands: [],
+    markers: [],
+  };
+}
+
+/** Pods on a fault target first (they are what the run is about), otherwise in result.json order. */
+function podOrder(r: Result): PodTimeline[] {
+  const targets = new Set(r.spec.fault.nodes);
+  const first = r.pods.filter((p) => p.nodeBefore !== null && targets.has(p.nodeBefore));
+  return [...first, ...r.pods.filter((p) => !first.includes(p))];
+}
+
+/**
+ * Node, pod and workload lanes of a run, in that order. Bars start at `startSeconds` (the left edge of the
+ * axis, seconds since the fault, ≤ 0) and end at the run's last journal record.
+ */
+export function objectLanes(r: Result, startSeconds: number): Lane[] {
+  return [
+    ...r.nodes.map((n) => nodeLane(n, r, startSeconds)),
+    ...podOrder(r).map((p) => podLane(p, r, startSeconds)),
+    ...r.workloads.map((w) => workloadLane(w, r, startSeconds)),
+  ];
+}

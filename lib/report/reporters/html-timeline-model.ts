@@ -1,0 +1,110 @@
+// The whole timeline of a run as data: axis domain, predicted-window lanes, object lanes, expectation and gap lanes.
+import type { ExpectationResult } from '../../analyze/expect.js';
+import type { Window } from '../../analyze/types.js';
+import { parseExpectation } from '../../spec/expectation.js';
+import type { Result } from '../result-types.js';
+import { objectLanes, type Lane, type Marker, type Segment } from './html-lanes.js';
+
+/** Everything html-timeline.ts draws. Every time is seconds since the fault injection. */
+export interface TimelineModel {
+  /** Left edge of the axis, seconds since the fault (≤ 0). */
+  fromSeconds: number;
+  /** Right edge of the axis, seconds since the fault. */
+  toSeconds: number;
+  /** Fault restored marker, seconds since the fault; null when absent. */
+  restoredAfterSeconds: number | null;
+  /** Last journal record, seconds since the fault. */
+  endAfterSeconds: number;
+  lanes: Lane[];
+}
+
+/** How far before the fault the axis starts at most, seconds: earlier records are steady state. */
+const LEAD_IN_SECONDS = 10;
+
+const band = (w: Window, label: string, title: string): Segment => ({ fromSeconds: w.fromSeconds, toSeconds: w.toSeconds, kind: 'predicted', label, title: `${title}: [${w.fromSeconds}, ${w.toSeconds}] s` });
+
+function predictedLanes(r: Result): Lane[] {
+  const lane = (id: string, label: string, sublabel: string, bands: Segment[]): Lane => ({ id: `predicted:${id}`, section: 'Predicted', label, sublabel, rows: [{ height: 14, segments: bands }], bands: [], markers: [] });
+  const lanes: Lane[] = [];
+  const p = r.predictions;
+  const detection = p.nodes.map((n) => band(n.detection, n.node, `predicted detection (Ready→Unknown) of ${n.node}`));
+  if (detection.length > 0) lanes.push(lane('detection', 'detection', `grace ${p.gracePeriodSeconds} s − renew ${p.leaseRenewIntervalSeconds} s … + monitor ${p.monitorPeriodSeconds} s`, detection));
+  const taint = p.nodes.flatMap((n) => (n.noExecuteTaint ? [band(n.noExecuteTaint, n.node, `predicted NoExecute taint on ${n.node}`)] : []));
+  if (taint.length > 0) lanes.push(lane('noexecute', 'NoExecute taint', `zone ${p.zoneState}${p.evictionsSuppressed ? ', evictions suppressed' : ''}`, taint));
+  // Pods with the same toleration share a window: draw each distinct window once, naming how many pods it covers.
+  const evictions = new Map<string, { w: Window; pods: string[] }>();
+  for (const pod of p.pods) {
+    if (!pod.eviction) continue;
+    const key = `${pod.eviction.fromSeconds}:${pod.eviction.toSeconds}`;
+    const entry = evictions.get(key) ?? { w: pod.eviction, pods: [] };
+    entry.pods.push(pod.name);
+    evictions.set(key, entry);
+  }
+  const evictionBands = [...evictions.values()].map(({ w, pods }) => band(w, pods.length === 1 ? pods[0] : `${pods.length} pods`, `predicted eviction of ${pods.join(', ')}`));
+  if (evictionBands.length > 0) lanes.push(lane('eviction', 'eviction', 'NoExecute taint + tolerationSeconds', evictionBands));
+  return lanes;
+}
+
+/** The accepted range of a comparison on an instant, clipped to the axis; null when it is not an interval. */
+function acceptedRange(text: string, from: number, to: number): Window | null {
+  const parsed = parseExpectation(text);
+  if (!parsed.ok) return null;
+  const c = parsed.expectation.comparison;
+  if (c.op === 'in') return { fromSeconds: c.from, toSeconds: c.to };
+  if (typeof c.value !== 'number') return null;
+  if (c.op === '<' || c.op === '<=') return { fromSeconds: from, toSeconds: Math.min(c.value, to) };
+  if (c.op === '>' || c.op === '>=') return { fromSeconds: Math.max(c.value, from), toSeconds: to };
+  if (c.op === '==') return { fromSeconds: c.value, toSeconds: c.value };
+  return null;
+}
+
+/** True when the expectation's field is an instant (`...AfterSeconds`), i.e. a point on the time axis. */
+function isInstant(text: string): boolean {
+  const parsed = parseExpectation(text);
+  return parsed.ok && 'field' in parsed.expectation.subject && parsed.expectation.subject.field.endsWith('AfterSeconds');
+}
+
+function show(value: ExpectationResult['actual']): string {
+  return Array.isArray(value) ? `[${value.map((v) => String(v)).join(', ')}]` : String(value);
+}
+
+function expectationLane(e: ExpectationResult, i: number, m: Omit<TimelineModel, 'lanes'>): Lane {
+  const kind = e.passed ? 'pass' : 'fail';
+  const mark = e.passed ? '✓' : '✗';
+  const bands: Segment[] = [];
+  const markers: Marker[] = [];
+  const values = (Array.isArray(e.actual) ? e.actual : [e.actual]).filter((v): v is number => typeof v === 'number');
+  if (isInstant(e.text) && values.length > 0) {
+    const range = acceptedRange(e.text, m.fromSeconds, m.toSeconds);
+    if (range) bands.push({ ...range, kind: 'accept', label: 'accepted', title: `accepted: ${e.text}` });
+    for (const v of values) markers.push({ atSeconds: Math.min(Math.max(v, m.fromSeconds), m.toSeconds), kind, label: `${v} s`, title: `${mark} ${e.text} — actual ${v} s (${e.message})` });
+  } else {
+    // Not a point in time (an outcome, a count, a span such as unavailableSeconds, or an event that never happened):
+    // the expectation is evaluated at the end of the journal, so its marker sits there.
+    markers.push({ atSeconds: m.endAfterSeconds, kind, label: show(e.actual), title: `${mark} ${e.text} — actual ${show(e.actual)} (${e.message})` });
+  }
+  return { id: `expectation:${i}`, section: 'Expectations', label: `${mark} expectation ${i + 1}`, sublabel: e.passed ? 'passed' : 'failed', rows: [{ height: 12, segments: [] }], bands, markers, caption: e.text };
+}
+
+function gapLanes(r: Result): Lane[] {
+  if (r.gaps.length === 0) return [];
+  const segments = r.gaps.map((g) => ({ fromSeconds: g.fromSeconds, toSeconds: g.toSeconds, kind: 'gap' as const, label: g.kind, title: `watch gap (${g.kind}): ${g.reason}` }));
+  return [{ id: 'gaps', section: 'Watch gaps', label: 'watch gaps', sublabel: 'objects may have changed unseen', rows: [{ height: 12, segments }], bands: [], markers: [] }];
+}
+
+/**
+ * Build the timeline of `r`. The axis runs from at most 10 s before the fault (or the first journal record if
+ * later) to the last record or the last predicted window, whichever is later. Deterministic for equal input.
+ */
+export function timelineModel(r: Result): TimelineModel {
+  const startSeconds = (Date.parse(r.metadata.startedAt) - Date.parse(r.metadata.faultInjectedAt)) / 1000;
+  const fromSeconds = Math.min(0, Math.max(startSeconds, -LEAD_IN_SECONDS));
+  const windows = [...r.predictions.nodes.flatMap((n) => [n.detection, n.noExecuteTaint]), ...r.predictions.pods.map((p) => p.eviction)].filter((w): w is Window => w !== null);
+  const end = r.summary.endAfterSeconds;
+  const toSeconds = Math.max(end, ...windows.map((w) => w.toSeconds), fromSeconds + 1);
+  const base = { fromSeconds, toSeconds, restoredAfterSeconds: r.summary.faultRestoredAfterSeconds, endAfterSeconds: end };
+  return {
+    ...base,
+    lanes: [...predictedLanes(r), ...objectLanes(r, fromSeconds), ...gapLanes(r), ...r.expectations.map((e, i) => expectationLane(e, i, base))],
+  };
+}

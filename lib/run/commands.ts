@@ -1,0 +1,129 @@
+// The run layer behind `rebootlab doctor`, `toolchain`, `cluster`, `report` and `compare`.
+import { existsSync, readFileSync, statfsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { cacheDir, getProvider, kindBinary } from '../cluster/index.js';
+import { ExitCode, InfraError, InputError } from '../common/errors.js';
+import { canRun, run } from '../common/exec.js';
+import { restorePending } from '../faults/index.js';
+import { rebuildReports } from '../report/index.js';
+import type { ClusterCommandOptions, CommandOutcome, DoctorOptions, ReportOptions, ToolchainOptions } from './options.js';
+import { createProgress, silentProgress } from './progress.js';
+
+/** Free disk space below which `doctor` warns: a cluster and the node image need about this much, bytes. */
+const MIN_FREE_DISK_BYTES = 10 * 1024 ** 3;
+
+/** Path of the repository's hack/ directory (the toolchain scripts). */
+function hackDir(): string {
+  return join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'hack');
+}
+
+/** One line of `rebootlab doctor`: what was checked, whether it is fine, and the command that fixes it. */
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+}
+
+/**
+ * Checks what rebootlab needs, one line each: Docker engine, runtime capabilities, kind, node image, Go,
+ * disk space, faults left behind. With `restore`, restores faults listed in pending-restore.json files.
+ * Resolves to exit 0 when everything is present; otherwise throws.
+ * @throws InfraError (exit 3) naming the first missing piece, after printing every line.
+ */
+export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome> {
+  const checks: DoctorCheck[] = [];
+  const fix = 'npm run toolchain';
+  let dockerVersion = '';
+  try {
+    dockerVersion = (await run('docker', ['version', '--format', '{{.Server.Version}}'], { timeoutMs: 15_000 })).trim();
+    checks.push({ name: 'Docker engine', ok: true, detail: `server ${dockerVersion}` });
+  } catch (error) {
+    checks.push({ name: 'Docker engine', ok: false, detail: (error as Error).message, fix });
+  }
+  const capBnd = /CapBnd:\s*([0-9a-f]+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 'ffffffffff';
+  const lacksSysResource = (BigInt(`0x${capBnd}`) & (1n << 24n)) === 0n;
+  if (!lacksSysResource) {
+    checks.push({ name: 'runtime capabilities', ok: true, detail: 'CAP_SYS_RESOURCE in the bounding set; no runc wrapper needed' });
+  } else if (dockerVersion) {
+    const runtime = (await run('docker', ['info', '--format', '{{.DefaultRuntime}}'], { timeoutMs: 15_000 }).catch(() => '')).trim();
+    checks.push(runtime === 'runc-nosysres'
+      ? { name: 'runtime capabilities', ok: true, detail: 'CAP_SYS_RESOURCE missing; dockerd uses the runc-nosysres wrapper' }
+      : { name: 'runtime capabilities', ok: false, detail: `CAP_SYS_RESOURCE missing and dockerd's default runtime is ${runtime || 'unknown'}: --privileged nodes fail`, fix });
+  }
+  const kind = kindBinary();
+  const kindVersion = await run(kind, ['version'], { timeoutMs: 15_000 }).catch(() => null);
+  checks.push(kindVersion ? { name: 'kind', ok: true, detail: `${kind}: ${kindVersion.trim()}` } : { name: 'kind', ok: false, detail: `${kind} not found`, fix });
+  const env = readToolchainEnv();
+  const image = env.REBOOTLAB_NODE_IMAGE ?? 'rebootlab/node:v1.34.4';
+  const hasImage = dockerVersion !== '' && (await canRun('docker', ['image', 'inspect', image]));
+  checks.push(hasImage ? { name: 'node image', ok: true, detail: image } : { name: 'node image', ok: false, detail: `${image} not present`, fix });
+  const go = await run('go', ['version'], { timeoutMs: 15_000 }).catch(() => null);
+  checks.push(go ? { name: 'Go', ok: true, detail: go.trim() } : { name: 'Go', ok: false, detail: 'go not on PATH (needed to build the toolchain offline)', fix: 'install Go >= 1.24 in /usr/local/go and add it to PATH' });
+  const stats = statfsSync(existsSync(cacheDir()) ? cacheDir() : '/');
+  const freeBytes = stats.bavail * stats.bsize;
+  checks.push({ name: 'disk space', ok: freeBytes >= MIN_FREE_DISK_BYTES, detail: `${(freeBytes / 1024 ** 3).toFixed(1)} GiB free`, fix: 'free at least 10 GiB' });
+  const restored = options.restore ? await restorePending({ reportsDir: options.reportsDir }, true) : [];
+  for (const r of restored) checks.push({ name: 'restored fault', ok: true, detail: JSON.stringify(r) });
+
+  if (options.output === 'json') options.print?.(JSON.stringify(checks, null, 2));
+  else for (const c of checks) options.print?.(`${c.ok ? 'ok     ' : 'MISSING'} ${c.name}: ${c.detail}${c.ok || !c.fix ? '' : ` — fix: ${c.fix}`}`);
+  const missing = checks.find((c) => !c.ok);
+  if (missing) throw new InfraError(`${missing.name}: ${missing.detail}`, missing.fix ? `Run: ${missing.fix}` : undefined);
+  return { exitCode: ExitCode.Ok };
+}
+
+/** The key=value lines hack/toolchain.sh writes to $REBOOTLAB_CACHE/toolchain.env; empty when absent. */
+export function readToolchainEnv(): Record<string, string> {
+  const file = join(cacheDir(), 'toolchain.env');
+  if (!existsSync(file)) return {};
+  return Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+
+/**
+ * Provisions the toolchain by running hack/toolchain.sh with its output on this terminal.
+ * @throws InfraError (exit 3) when the script fails.
+ */
+export async function runToolchain(_options: ToolchainOptions): Promise<CommandOutcome> {
+  const result = await execa('bash', [join(hackDir(), 'toolchain.sh')], { stdio: 'inherit', reject: false });
+  if (result.exitCode !== 0) throw new InfraError(`hack/toolchain.sh failed with exit code ${result.exitCode}`, 'See the lines above; Docker log: /var/log/rebootlab-dockerd.log');
+  return { exitCode: ExitCode.Ok };
+}
+
+/**
+ * `rebootlab cluster create|delete|list`. `create` prints the kubeconfig path of the new cluster.
+ * @throws InputError when creating a cluster that exists; InfraError when kind or Docker fails.
+ */
+export async function clusterCommand(options: ClusterCommandOptions): Promise<CommandOutcome> {
+  const provider = getProvider(options.cluster.provider);
+  if (options.action === 'list') {
+    const names = await provider.list();
+    options.print?.(options.output === 'json' ? JSON.stringify(names) : names.join('\n'));
+  } else if (options.action === 'delete') {
+    await provider.delete(options.name);
+    options.print?.(`deleted ${options.name}`);
+  } else {
+    const progress = options.output === 'json' || !options.progressSink ? silentProgress : createProgress(options.progressSink);
+    const cluster = await provider.create({ ...options.cluster, name: options.name }, { step: (m) => progress.phase(m) });
+    progress.close();
+    options.print?.(options.output === 'json' ? JSON.stringify({ name: cluster.name, kubeconfig: cluster.kubeconfigPath }) : `created ${cluster.name}; kubeconfig: ${cluster.kubeconfigPath}`);
+  }
+  return { exitCode: ExitCode.Ok };
+}
+
+/**
+ * Rebuilds result.json and every report of a run directory from observations.jsonl and run.json alone.
+ * Resolves to exit 0 when the run's expectations pass, 1 when one fails, 130 when it was interrupted.
+ * @throws InputError (exit 2) when the directory is not a run directory.
+ */
+export async function reportCommand(options: ReportOptions): Promise<CommandOutcome> {
+  if (!existsSync(join(options.runDir, 'observations.jsonl')) || !existsSync(join(options.runDir, 'run.json'))) {
+    throw new InputError(`${options.runDir}: not a run directory (needs observations.jsonl and run.json)`);
+  }
+  const result = await rebuildReports(options.runDir, { log: (level, m) => options.progressSink?.write(`${level === 'warn' ? 'warning: ' : ''}${m}\n`) });
+  options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${options.runDir}: reports rebuilt`);
+  const exitCode = result.status === 'passed' ? ExitCode.Ok : result.status === 'failed' ? ExitCode.ExpectationFailed : ExitCode.Interrupted;
+  return { exitCode };
+}

@@ -1,0 +1,103 @@
+// Gets a cluster ready for a run: every node Ready, no workloads left from an earlier run, and the
+// timeout settings actually in effect read back (they, not the requested ones, drive the predictions).
+import * as k8s from '@kubernetes/client-node';
+import type { Cluster } from '../cluster/index.js';
+import { loadKubeConfig } from '../cluster/index.js';
+import { InfraError } from '../common/errors.js';
+import type { TimeoutSettings } from '../spec/settings.js';
+import type { ClusterSpec } from '../spec/types.js';
+import { WORKLOAD_NAMESPACE } from '../workloads/index.js';
+import type { Progress } from './progress.js';
+
+/** How long a fresh or reused cluster may take to have every node Ready, milliseconds. */
+const NODES_READY_TIMEOUT_MS = 300_000;
+/** How long deleting the previous run's namespace may take, milliseconds. */
+const NAMESPACE_GONE_TIMEOUT_MS = 180_000;
+
+/**
+ * Waits until every node is Ready and the `rebootlab` namespace of an earlier run is gone, then reads
+ * the effective settings. Differences from the requested settings are logged as warnings.
+ * @returns the effective timeout settings (durations in milliseconds).
+ * @throws InfraError when nodes stay NotReady or the namespace is not deleted in time.
+ */
+export async function prepareCluster(cluster: Cluster, spec: ClusterSpec, progress: Progress, signal: AbortSignal): Promise<{ settings: TimeoutSettings }> {
+  const kc = loadKubeConfig(cluster.kubeconfigPath);
+  progress.phase(`waiting for every node of ${cluster.name} to be Ready`);
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  await waitForList(kc, '/api/v1/nodes', () => core.listNode(), (items) => items.length > 0 && items.every(nodeReady), NODES_READY_TIMEOUT_MS, 'every node Ready', signal);
+  const existing = await core.listNamespace({ fieldSelector: `metadata.name=${WORKLOAD_NAMESPACE}` });
+  if (existing.items.length > 0) {
+    progress.phase(`deleting namespace ${WORKLOAD_NAMESPACE} left by an earlier run`);
+    // Pods on a node that was down may hang in Terminating: delete them at once (grace 0).
+    await core.deleteCollectionNamespacedPod({ namespace: WORKLOAD_NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
+    await core.deleteNamespace({ name: WORKLOAD_NAMESPACE }).catch(() => undefined);
+    await waitForList(kc, '/api/v1/namespaces', () => core.listNamespace(), (items) => !items.some((n) => n.metadata?.name === WORKLOAD_NAMESPACE),
+      NAMESPACE_GONE_TIMEOUT_MS, `namespace ${WORKLOAD_NAMESPACE} deleted`, signal);
+  }
+  const effective = await cluster.effectiveSettings();
+  for (const path of differences(spec.settings, effective.settings)) {
+    progress.log('warn', `${path}: requested ${lookup(spec.settings, path)}, in effect ${lookup(effective.settings, path)}`);
+  }
+  return { settings: effective.settings };
+}
+
+function nodeReady(node: k8s.KubernetesObject): boolean {
+  const conditions = (node as k8s.V1Node).status?.conditions ?? [];
+  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** Dotted paths (e.g. `kubelet.nodeLeaseDurationSeconds`) whose values differ. */
+function differences(a: TimeoutSettings, b: TimeoutSettings): string[] {
+  const paths: string[] = [];
+  for (const [group, values] of Object.entries(a) as [keyof TimeoutSettings, Record<string, number>][]) {
+    for (const [key, value] of Object.entries(values)) {
+      if ((b[group] as Record<string, number>)[key] !== value) paths.push(`${group}.${key}`);
+    }
+  }
+  return paths;
+}
+
+function lookup(settings: TimeoutSettings, path: string): unknown {
+  const [group, key] = path.split('.') as [keyof TimeoutSettings, string];
+  return (settings[group] as Record<string, unknown>)[key];
+}
+
+/**
+ * Lists `path` (with `list`, the typed call for the same collection) and watches it until `done(items)` holds (never polling kubectl).
+ * @throws InfraError naming `what` after `timeoutMs` milliseconds, or when `signal` aborts.
+ */
+export async function waitForList(
+  kc: k8s.KubeConfig,
+  path: string,
+  list: () => Promise<k8s.KubernetesListObject<k8s.KubernetesObject>>,
+  done: (items: k8s.KubernetesObject[]) => boolean,
+  timeoutMs: number,
+  what: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const items = new Map<string, k8s.KubernetesObject>();
+  const informer = k8s.makeInformer(kc, path, list);
+  const key = (o: k8s.KubernetesObject) => o.metadata?.uid ?? `${o.metadata?.namespace}/${o.metadata?.name}`;
+  await new Promise<void>((resolve, reject) => {
+    let finished = false;
+    const finish = (error?: Error) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      void informer.stop();
+      error ? reject(error) : resolve();
+    };
+    const check = () => { if (done([...items.values()])) finish(); };
+    const onAbort = () => finish(new InfraError(`interrupted while waiting for ${what}`));
+    const timer = setTimeout(() => finish(new InfraError(`timed out after ${timeoutMs / 1000} s waiting for ${what}`)), timeoutMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+    informer.on('add', (o) => { items.set(key(o), o); check(); });
+    informer.on('update', (o) => { items.set(key(o), o); check(); });
+    informer.on('delete', (o) => { items.delete(key(o)); check(); });
+    informer.on('connect', () => check());
+    // The informer stops on errors other than 410 Gone; restart it after a short pause.
+    informer.on('error', () => { if (!finished) setTimeout(() => { if (!finished) void informer.start(); }, 1000); });
+    informer.start().then(check, (error: Error) => finish(new InfraError(`listing ${path} failed: ${error.message}`)));
+  });
+}

@@ -1,0 +1,26 @@
+// Small conversions from the resolved experiment to the run metadata that run.json records.
+import type { WorkloadRef } from '../analyze/index.js';
+import type { FaultTarget, WorkloadSpec } from '../spec/types.js';
+
+/** The fault target as a user wrote it: a node name, `worker-with-most-pods`, or `selector k=v,...`. */
+export function describeTarget(target: FaultTarget): string {
+  switch (target.kind) {
+    case 'node':
+      return target.node;
+    case 'worker-with-most-pods':
+      return 'worker-with-most-pods';
+    case 'selector':
+      return `selector ${Object.entries(target.selector).map(([k, v]) => `${k}=${v}`).join(',')}`;
+  }
+}
+
+/**
+ * The workloads as the analyzer needs them: name, kind and desired Ready pods (replicas; 1 for a Pod;
+ * absent for a DaemonSet, whose desired count is its Ready count at the fault).
+ */
+export function workloadRefs(workloads: readonly WorkloadSpec[]): WorkloadRef[] {
+  return workloads.map((w) => {
+    const desired = w.kind === 'Pod' ? 1 : w.replicas;
+    return desired === null ? { name: w.name, kind: w.kind } : { name: w.name, kind: w.kind, desiredReplicas: desired };
+  });
+}

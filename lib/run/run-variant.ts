@@ -1,0 +1,184 @@
+// One run of one experiment variant on a cluster: workloads → observer → fault → observe → reports.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Cluster } from '../cluster/index.js';
+import { loadKubeConfig } from '../cluster/index.js';
+import { ExitCode, InfraError, RebootlabError } from '../common/errors.js';
+import { FaultGuard, loadTargetCandidates, resolveTargets, runFault, type InjectedNodeFault } from '../faults/index.js';
+import { openJournal, startObserver, type Journal, type Observation } from '../observe/index.js';
+import { analyze } from '../analyze/index.js';
+import { rebuildReports, writeRunInfo, type Result, type RunInfo } from '../report/index.js';
+import type { TimeoutSettings } from '../spec/settings.js';
+import type { Variant } from '../spec/types.js';
+import {
+  applyObjects, applyWorkloads, readDataMarker, renderNamespace, waitForWorkloadsReady, writeDataMarker, WORKLOAD_NAMESPACE,
+} from '../workloads/index.js';
+import { describeTarget, workloadRefs } from './run-info.js';
+import type { Progress } from './progress.js';
+
+/** How often the "until recovered" check re-analyzes the journal, milliseconds. */
+const RECOVERY_CHECK_INTERVAL_MS = 2_000;
+
+/** Inputs of {@link runVariant}. */
+export interface RunVariantInput {
+  variant: Variant;
+  cluster: Cluster;
+  /** The settings in effect on the cluster, read back after creation (durations in milliseconds). */
+  settings: TimeoutSettings;
+  /** Directory of this run; created if missing. */
+  runDir: string;
+  guard: FaultGuard;
+  progress: Progress;
+  /** Aborted on SIGINT/SIGTERM: waits end early, faults are restored, the run is reported as interrupted. */
+  signal: AbortSignal;
+  rebootlabVersion: string;
+}
+
+/**
+ * Runs one variant and writes observations.jsonl, run.json, result.json and the other reports into `runDir`.
+ * Resolves to the result (status passed, failed or interrupted).
+ * @throws InfraError when the cluster, Docker or the API fails before the fault could be analyzed;
+ *   InputError when the fault target cannot be resolved. Every injected fault is restored first.
+ */
+export async function runVariant(input: RunVariantInput): Promise<Result> {
+  const { variant, cluster, runDir, guard, progress, signal } = input;
+  const experiment = variant.experiment;
+  mkdirSync(runDir, { recursive: true });
+  const journal = openJournal(join(runDir, 'observations.jsonl'));
+  const records: Observation[] = [];
+  journal.subscribe((record) => {
+    records.push(record);
+    progress.onObservation(record);
+  });
+  const info: RunInfo = {
+    experiment: experiment.metadata.name,
+    variant: Object.keys(variant.matrixValues).length > 0 ? variant.variantName : null,
+    repeatIndex: variant.repeatIndex,
+    cluster: { name: cluster.name, provider: cluster.provider, kubernetesVersion: experiment.cluster.kubernetesVersion },
+    fault: {
+      type: experiment.fault.type,
+      target: describeTarget(experiment.fault.target),
+      durationSeconds: experiment.fault.durationMs === null ? null : experiment.fault.durationMs / 1000,
+    },
+    settings: input.settings,
+    workloads: workloadRefs(experiment.workloads),
+    expectations: experiment.expect,
+    interrupted: false,
+    rebootlabVersion: input.rebootlabVersion,
+  };
+  writeRunInfo(runDir, info);
+  journal.mark('run-started', { detail: { variant: variant.variantName, repeatIndex: variant.repeatIndex, matrixValues: variant.matrixValues } });
+  journal.mark('cluster-ready', { detail: { cluster: cluster.name, provider: cluster.provider, settings: input.settings } });
+
+  const kc = loadKubeConfig(cluster.kubeconfigPath);
+  const observer = await startObserver({
+    kubeconfigPath: cluster.kubeconfigPath,
+    journal,
+    namespaces: [WORKLOAD_NAMESPACE, 'kube-system'],
+    log: (level, message) => progress.log(level, message),
+  });
+  let stillFaulted: InjectedNodeFault[] = [];
+  let faultInjected = false;
+  try {
+    await observer.synced;
+    progress.phase('deploying workloads');
+    const before = await loadTargetCandidates(cluster);
+    const targets = resolveTargets(experiment.fault, before.nodes, before.pods);
+    await applyObjects(kc, [renderNamespace()]);
+    await applyWorkloads(kc, experiment.workloads, { targetNodes: targets });
+    await waitForWorkloadsReady(kc, experiment.workloads, { signal });
+    const markers = new Map<string, string>();
+    for (const w of experiment.workloads.filter((w) => w.dataProbe)) markers.set(w.name, await writeDataMarker(kc, w.name));
+    journal.mark('workloads-ready', { nodes: targets, detail: { dataMarkers: Object.fromEntries(markers) } });
+    throwIfAborted(signal);
+
+    progress.phase(`injecting ${experiment.fault.type} on ${targets.join(', ')}`, input.settings);
+    const faultDone = runFault(cluster, experiment.fault, targets, {
+      guard,
+      signal,
+      onPhase: (phase, { nodes, detail }) => {
+        if (phase === 'fault-injected') faultInjected = true;
+        journal.mark(phase, { nodes, detail });
+      },
+    });
+    stillFaulted = await faultDone;
+    await observeUntilDone(input, records, journal);
+    for (const fault of stillFaulted) await fault.restore();
+    stillFaulted = [];
+    if (markers.size > 0) {
+      const probes: Record<string, unknown> = {};
+      for (const [workload, marker] of markers) probes[workload] = await readDataMarker(kc, workload, marker);
+      journal.mark('data-probed', { detail: { dataProbes: probes } });
+    }
+    journal.mark('settled');
+  } catch (error) {
+    if (!signal.aborted || !faultInjected) throw error;
+    progress.log('warn', `interrupted: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    // Restore before anything else can fail: a fault must never be left behind.
+    const restoreErrors = await guard.releaseAll();
+    await observer.stop();
+    if (signal.aborted) journal.mark('interrupted');
+    journal.mark('run-finished');
+    journal.close();
+    if (restoreErrors.length > 0) {
+      throw new InfraError(`restoring a node failed: ${errorLine(restoreErrors[0])}`, 'Run: rebootlab doctor --restore');
+    }
+  }
+  if (signal.aborted) writeRunInfo(runDir, { ...info, interrupted: true });
+  progress.phase('writing reports');
+  return rebuildReports(runDir, { log: (level, message) => progress.log(level, message) });
+}
+
+/**
+ * Waits after the fault until the observation may end: for `observe.until: duration` a fixed time after
+ * injection; for `recovered`, until the fault was restored (when it has a duration), every target node
+ * is Ready again, and every workload is back at its desired Ready count, then `settle` longer.
+ * `observe.timeout` (since injection) ends the wait in any case: a workload that never recovers is a
+ * result to report, not an infrastructure failure.
+ */
+async function observeUntilDone(input: RunVariantInput, records: readonly Observation[], journal: Journal): Promise<void> {
+  const { experiment } = input.variant;
+  const { observe } = experiment;
+  const injected = records.find((r) => r.type === 'phase' && r.phase === 'fault-injected');
+  const startMs = injected?.receivedAtMs ?? Date.now();
+  const deadlineMs = startMs + (observe.until === 'duration' ? observe.durationMs ?? 0 : observe.timeoutMs);
+  const workloads = workloadRefs(experiment.workloads);
+  while (!input.signal.aborted && Date.now() < deadlineMs) {
+    if (observe.until === 'recovered') {
+      const analysis = analyze(records, { settings: input.settings, workloads });
+      const nodesBack = analysis.nodes.filter((n) => n.faultTarget).every((n) => n.readyAtEnd || n.deletedAfterSeconds !== null);
+      if (analysis.recovered && nodesBack) {
+        input.progress.phase(`recovered; settling ${observe.settleMs / 1000} s`);
+        await sleep(observe.settleMs, input.signal);
+        return;
+      }
+    }
+    await sleep(Math.min(RECOVERY_CHECK_INTERVAL_MS, Math.max(0, deadlineMs - Date.now())), input.signal);
+  }
+  if (observe.until === 'recovered' && !input.signal.aborted) {
+    journal.mark('observe-timeout', { detail: { timeoutMs: observe.timeoutMs } });
+    input.progress.log('warn', `not recovered ${observe.timeoutMs / 1000} s after the fault (observe.timeout); reporting what was seen`);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new RebootlabError('interrupted before the fault', ExitCode.Interrupted);
+}
+
+function errorLine(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0] : String(error);
+}
