@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as k8s from '@kubernetes/client-node';
 import { createKwokProvider } from '../lib/cluster/kwok/index.js';
-import { openJournal, readJournal, startObserver, type ObjectObservation } from '../lib/observe/index.js';
+import { openJournal, readJournal, startObserver } from '../lib/observe/index.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../lib/spec/settings.js';
 import type { ClusterSpec } from '../lib/spec/types.js';
 
@@ -31,7 +31,7 @@ export interface ObserverScaleFigures {
   rolloutSeconds: number;
   journalRecords: number;
   eventsPerSecond: number;
-  /** Pods whose last journaled resourceVersion differs from the API server's after the rollout settled. */
+  /** Pods whose state in an API list after the rollout the observer had not journaled 30 s later. */
   droppedEvents: number;
   gaps: number;
   journalBytes: number;
@@ -75,9 +75,12 @@ export async function benchObserverScale(o: ObserverScaleOptions, log: (line: st
     const journal = openJournal(journalPath);
     let readyPods = 0;
     const readyUids = new Set<string>();
+    /** uid → last resourceVersion the observer journaled, to compare with the API server's list. */
+    const lastSeen = new Map<string, string>();
     const appendObject = journal.appendObject.bind(journal);
     // Count Ready pods as the observer journals them: the rollout is over when the observer has seen it.
     journal.appendObject = (record) => {
+      if (record.kind === 'Pod') lastSeen.set(record.uid, record.resourceVersion);
       if (record.kind === 'Pod' && record.verb !== 'DELETED' && isReady(record.object) && !readyUids.has(record.uid)) {
         readyUids.add(record.uid);
         readyPods++;
@@ -103,19 +106,15 @@ export async function benchObserverScale(o: ObserverScaleOptions, log: (line: st
     }
     const rolloutSeconds = (performance.now() - t0) / 1000;
     const journalRecords = journal.count - recordsBefore;
-    await new Promise((resolve) => setTimeout(resolve, 5_000)); // let the last updates arrive before comparing
+    // A pod whose state the API server lists but the observer never journals (within 30 s) is a dropped event.
+    const truth = (await kc.makeApiClient(k8s.CoreV1Api).listNamespacedPod({ namespace: NS })).items;
+    const behind = () => truth.filter((p) => lastSeen.get(p.metadata!.uid!) !== p.metadata!.resourceVersion && Number(lastSeen.get(p.metadata!.uid!) ?? 0) < Number(p.metadata!.resourceVersion));
+    for (let waitedMs = 0; behind().length > 0 && waitedMs < 30_000; waitedMs += 500) await new Promise((resolve) => setTimeout(resolve, 500));
+    const droppedEvents = behind().length;
     loopDelay.disable();
     await observer.stop();
     journal.close();
-
-    const truth = (await kc.makeApiClient(k8s.CoreV1Api).listNamespacedPod({ namespace: NS })).items;
-    const lastSeen = new Map<string, string>();
-    let gaps = 0;
-    for (const r of readJournal(journalPath)) {
-      if (r.type === 'gap') gaps++;
-      else if (r.type === 'object' && (r as ObjectObservation).kind === 'Pod') lastSeen.set(r.uid, r.resourceVersion);
-    }
-    const droppedEvents = truth.filter((p) => lastSeen.get(p.metadata!.uid!) !== p.metadata!.resourceVersion).length;
+    const gaps = readJournal(journalPath).filter((r) => r.type === 'gap').length;
     return {
       nodes: o.nodes, pods: o.pods, clusterStartSeconds, observerSyncSeconds, rolloutSeconds, journalRecords,
       eventsPerSecond: journalRecords / rolloutSeconds, droppedEvents, gaps, journalBytes: statSync(journalPath).size,

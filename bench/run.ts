@@ -16,7 +16,7 @@ try {
   log(`  observer initial sync     ${f.observerSyncSeconds.toFixed(2)} s`);
   log(`  rollout seen by observer  ${f.rolloutSeconds.toFixed(1)} s (${f.pods} pods Ready)`);
   log(`  events processed          ${f.journalRecords} (${f.eventsPerSecond.toFixed(0)} events/s)`);
-  log(`  dropped events            ${f.droppedEvents} (pods whose last journaled resourceVersion is stale), gaps ${f.gaps}`);
+  log(`  dropped events            ${f.droppedEvents} (pod states listed by the API but not journaled within 30 s), gaps ${f.gaps}`);
   log(`  journal size              ${mib(f.journalBytes)}`);
   log(`  peak RSS (bench process)  ${mib(f.peakRssBytes)}`);
   log(`  event-loop delay          p99 ${f.eventLoopDelayP99Ms.toFixed(1)} ms, max ${f.eventLoopDelayMaxMs.toFixed(1)} ms`);

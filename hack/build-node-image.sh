@@ -99,6 +99,12 @@ log "preloaded: $(tr '\n' ' ' < "$WORK/preloaded.txt")"
 log "assembling $NODE_IMAGE"
 CTX="$NODE_CTX/rootfs"
 cp -a "$KIND_FILES/." "$CTX/"
+# A node nested in a container whose bounding set lacks CAP_SYS_RESOURCE cannot lower oom_score_adj
+# below its parent's ("nsexec: failed to update /proc/self/oom_score_adj: Permission denied" for every
+# pod sandbox): restrict_oom_score_adj clamps pod scores to containerd's own. Where the capability
+# exists containerd runs at -999 and no pod asks for less, so the setting changes nothing there.
+sed -i 's/restrict_oom_score_adj = false/restrict_oom_score_adj = true/' "$CTX/etc/containerd/config.toml"
+grep -q 'restrict_oom_score_adj = true' "$CTX/etc/containerd/config.toml" || die "kind's containerd config has no restrict_oom_score_adj line to set"
 rm -rf "$CTX/LICENSES" "$CTX/etc/systemd/system/containerd-fuse-overlayfs.service"
 mkdir -p "$CTX/usr/bin" "$CTX/usr/local/sbin" "$CTX/kind/manifests"
 chmod -R a+rX,go-w "$CTX/etc" "$CTX/kind"

@@ -70,7 +70,9 @@ export async function run(file: string, args: readonly string[], options: RunOpt
       const stderr = typeof error.stderr === 'string' ? error.stderr : '';
       const reason = error.timedOut
         ? `timed out after ${options.timeoutMs} ms`
-        : lastLine(stderr) || (error.code === 'ENOENT' ? `${file}: command not found` : error.shortMessage);
+        : error.isTerminated
+          ? `killed by ${error.signal ?? 'a signal'}${lastLine(stderr) ? ` during: ${lastLine(stderr)}` : ''}`
+          : lastLine(stderr) || (error.code === 'ENOENT' ? `${file}: command not found` : error.shortMessage);
       throw new CommandError(`${command} failed: ${reason}`, command, stderr, error.exitCode, options.hint, { cause: error });
     }
     throw error;

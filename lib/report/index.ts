@@ -7,3 +7,11 @@ export { buildResult, evaluateTexts, runStatus, RESULT_API_VERSION } from './res
 export { renderResultJson, RESULT_FILE } from './reporters/json.js';
 export { renderSummary, SUMMARY_FILE } from './reporters/markdown.js';
 export { writeReports, rebuildReports, readRunInfo, writeRunInfo, RUN_FILES, type WriteReportsOptions } from './write-reports.js';
+export { renderHtmlReport, REPORT_HTML_FILE } from './reporters/html.js';
+export { renderJunit, JUNIT_FILE } from './reporters/junit.js';
+export { appendStepSummary, renderStepSummary, STEP_SUMMARY_ENV } from './reporters/github-summary.js';
+export { compareRuns, compareResults, metricStats, type Comparison, type CompareRunsOptions, type MetricStats, type VariantComparison } from './compare.js';
+export { expandRunDirs, loadRun, type LoadedRun } from './compare-load.js';
+export { FIXED_METRICS, metricValue, type MetricDef } from './compare-metrics.js';
+export { renderComparison, COMPARISON_FORMATS, type ComparisonFormat } from './compare-render.js';
+export { checkBaseline, readBaseline, type BaselineTolerance, type Regression } from './baseline.js';

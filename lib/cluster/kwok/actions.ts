@@ -2,7 +2,7 @@
 // node), deleting the Node object, and the out-of-service taint. Each resolves to its idempotent undo.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node } from '@kubernetes/client-node';
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node, type V1Taint } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { InputError } from '../../common/errors.js';
 import type { ActHooks, ActionRecord, NodeAction, RestoreCommand, Undo } from '../provider.js';
@@ -32,12 +32,35 @@ interface Plan {
 }
 
 const strategic = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
+const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 
 async function patchNode(core: CoreV1Api, name: string, body: object, what: string): Promise<void> {
   try {
     await core.patchNode({ name, body }, strategic);
   } catch (error) {
     throw apiError(`${what} on Node ${name}`, error);
+  }
+}
+
+/**
+ * Rewrites the Node's taint list with `change` as a JSON patch guarded by a `test` of the resourceVersion, retried
+ * on conflict: NodeSpec.taints has no patch merge key, so a strategic merge patch would replace the whole list and
+ * drop the node lifecycle controller's own taints.
+ */
+async function editTaints(core: CoreV1Api, name: string, what: string, change: (taints: V1Taint[]) => V1Taint[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const node = await core.readNode({ name });
+      const body = [
+        { op: 'test', path: '/metadata/resourceVersion', value: node.metadata?.resourceVersion },
+        { op: 'add', path: '/spec/taints', value: change(node.spec?.taints ?? []) },
+      ];
+      await core.patchNode({ name, body }, jsonPatch);
+      return;
+    } catch (error) {
+      const code = apiErrorCode(error);
+      if (attempt >= 5 || (code !== 409 && code !== 422)) throw apiError(`${what} on Node ${name}`, error);
+    }
   }
 }
 
@@ -88,9 +111,8 @@ function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: 
     case 'out-of-service':
       return {
         restoreCommands: [kubectl('taint', 'node', name, `${OUT_OF_SERVICE_TAINT.key}:${OUT_OF_SERVICE_TAINT.effect}-`)],
-        // Strategic merge on spec.taints (merge key `key`) leaves the controller's own taints alone.
-        act: () => patchNode(core, name, { spec: { taints: [OUT_OF_SERVICE_TAINT] } }, 'add out-of-service taint'),
-        undo: () => patchNode(core, name, { spec: { taints: [{ key: OUT_OF_SERVICE_TAINT.key, $patch: 'delete' }] } }, 'remove out-of-service taint'),
+        act: () => editTaints(core, name, 'add out-of-service taint', (ts) => [...ts.filter((t) => t.key !== OUT_OF_SERVICE_TAINT.key), { ...OUT_OF_SERVICE_TAINT }]),
+        undo: () => editTaints(core, name, 'remove out-of-service taint', (ts) => ts.filter((t) => t.key !== OUT_OF_SERVICE_TAINT.key)),
       };
     default:
       throw new InputError(`node action ${action} is not supported by the kwok provider (supported: ${[...KWOK_NODE_ACTIONS].join(', ')})`);

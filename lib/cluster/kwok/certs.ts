@@ -41,7 +41,8 @@ export async function writeClusterPki(files: ClusterFiles): Promise<void> {
       'extendedKeyUsage=serverAuth',
     ]),
     issueLeaf(files, files.adminKey, files.adminCert, '/O=system:masters/CN=rebootlab-admin', ['extendedKeyUsage=clientAuth']),
-    openssl(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', files.serviceAccountKey]),
+    // SEC1 "EC PRIVATE KEY": kube-apiserver's --service-account-key-file does not read EC keys in PKCS#8.
+    openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', files.serviceAccountKey]),
   ]);
 }
 

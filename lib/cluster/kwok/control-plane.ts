@@ -46,7 +46,7 @@ async function waitFor(what: string, record: ProcessRecord, timeoutMs: number, c
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!isAlive(record)) {
-      throw new InfraError(`${what} exited during startup: ${(await logTail(record.log, 3)).replace(/\n/g, ' | ')}`, `See ${record.log}`);
+      throw new InfraError(`${what} exited during startup: ${await logTail(record.log, 1)}`, `See ${record.log}`);
     }
     if (await check()) return;
     if (Date.now() > deadline) throw new InfraError(`${what} not ready after ${timeoutMs} ms`, `See ${record.log}`);

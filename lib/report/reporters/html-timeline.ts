@@ -81,8 +81,10 @@ export function renderTimeline(model: TimelineModel): VNode {
   const step = tickStepSeconds(span);
   const ticks: number[] = [];
   for (let t = Math.ceil(model.fromSeconds / step) * step; t <= model.toSeconds + 1e-9; t += step) ticks.push(Math.round(t * 1000) / 1000);
+  // A label near the right edge, or near the end line, goes to the left of its line so labels do not collide.
+  const leftOf = (s: number): boolean => x(s) > PLOT_X1 - 40 || (s !== model.endAfterSeconds && Math.abs(x(s) - x(model.endAfterSeconds)) < 40);
   const vline = (s: number, label: string, color: string, kind: string): VNode =>
-    html`<g data-kind=${kind}><line x1=${fmt(x(s))} x2=${fmt(x(s))} y1=${AXIS_HEIGHT - 6} y2=${total - 4} stroke=${color} stroke-width="1.5" stroke-dasharray="4 3" /><text x=${fmt(x(s) + 3)} y=${AXIS_HEIGHT - 8} fill=${color} style=${{ fill: color }}>${label}</text></g>`;
+    html`<g data-kind=${kind}><line x1=${fmt(x(s))} x2=${fmt(x(s))} y1=${AXIS_HEIGHT - 6} y2=${total - 4} stroke=${color} stroke-width="1.5" stroke-dasharray="4 3" /><text x=${fmt(leftOf(s) ? x(s) - 3 : x(s) + 3)} y=${s === model.endAfterSeconds ? AXIS_HEIGHT - 8 : AXIS_HEIGHT + 4} text-anchor=${leftOf(s) ? 'end' : 'start'} style=${{ fill: color }}>${label}</text></g>`;
 
   return html`<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox=${`0 0 ${WIDTH} ${total}`} width=${WIDTH} height=${total} role="img" aria-label="Timeline in seconds since the fault">
     <g data-kind="axis">
@@ -127,10 +129,13 @@ function renderSegment(s: Segment, y: number, height: number, labelled: boolean,
   const r = box(s.fromSeconds, s.toSeconds, 2);
   const predicted = s.kind === 'predicted';
   const fits = height >= 11 && Number(r.width) > s.label.length * CHAR_WIDTH + 6;
-  const text = labelled || fits ? truncate(s.label, Math.floor((Number(r.width) - 6) / CHAR_WIDTH)) : '';
+  // Predicted windows are labelled beside the band when the name does not fit inside it.
+  const outside = labelled && !fits;
+  const text = fits ? s.label : outside ? truncate(s.label, 40) : '';
+  const textX = outside ? Number(r.x) + Number(r.width) + 4 : Number(r.x) + 3;
   return html`<g data-kind=${predicted ? 'predicted-window' : `segment-${s.kind}`}>
     <rect x=${r.x} y=${y} width=${r.width} height=${height} rx="2" fill=${FILL[s.kind]} fill-opacity=${predicted ? '0.25' : '0.9'} stroke=${predicted ? FILL[s.kind] : undefined} stroke-dasharray=${predicted ? '3 2' : undefined}><title>${s.title}</title></rect>
-    ${text && Number(r.width) > 14 ? html`<text x=${fmt(Number(r.x) + 3)} y=${fmt(y + height - 3)} style=${{ fill: predicted ? COLORS.text : '#fff', fontSize: '10px' }}>${text}</text>` : null}
+    ${text ? html`<text x=${fmt(textX)} y=${fmt(y + height - 3)} style=${{ fill: predicted || outside ? COLORS.text : '#fff', fontSize: '10px' }}>${text}</text>` : null}
   </g>`;
 }
 
@@ -144,6 +149,6 @@ function renderMarker(m: Marker, cx: number, cy: number): VNode {
   const right = cx < PLOT_X1 - 160;
   return html`<g data-kind=${m.kind === 'event' ? 'event-marker' : 'expectation-marker'} data-passed=${m.kind === 'event' ? undefined : String(m.kind === 'pass')}>
     ${shape}<title>${m.title}</title>
-    <text x=${fmt(right ? cx + 9 : cx - 9)} y=${fmt(cy + 4)} text-anchor=${right ? 'start' : 'end'} style=${{ fontSize: '10px', fill: color }}>${truncate(m.label, 40)}</text>
+    ${m.kind === 'event' ? null : html`<text x=${fmt(right ? cx + 9 : cx - 9)} y=${fmt(cy + 4)} text-anchor=${right ? 'start' : 'end'} style=${{ fontSize: '10px', fill: color }}>${truncate(m.label, 40)}</text>`}
   </g>`;
 }

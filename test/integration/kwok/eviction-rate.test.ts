@@ -30,12 +30,14 @@ function largeZoneSpec(): ClusterSpec {
 (slow ? describe : describe.skip)(`kwok: ${SILENCED} of ${WORKERS} nodes in one zone lose heartbeats (slow: REBOOTLAB_SLOW=1)`, function () {
   this.timeout(240_000);
   const spec = largeZoneSpec();
-  const dir = mkdtempSync(join(tmpdir(), 'rebootlab-kwok-rate-'));
-  const provider = createKwokProvider({ clusterDir: dir });
+  let dir = '';
+  let provider: ReturnType<typeof createKwokProvider>;
   const undos: Undo[] = [];
   let nodes: Recorder<k8s.V1Node>;
 
   before(async function () {
+    dir = mkdtempSync(join(tmpdir(), 'rebootlab-kwok-rate-'));
+    provider = createKwokProvider({ clusterDir: dir });
     const startedAtMs = performance.now();
     const cluster = (await provider.create(spec, { step: () => {} })) as KwokCluster;
     console.log(`      kwok cluster with ${WORKERS} workers up in ${((performance.now() - startedAtMs) / 1000).toFixed(1)} s`);
@@ -50,8 +52,8 @@ function largeZoneSpec(): ClusterSpec {
   after(async function () {
     nodes?.stop();
     for (const undo of undos) await undo().catch(() => {});
-    await provider.delete(spec.name);
-    rmSync(dir, { recursive: true, force: true });
+    await provider?.delete(spec.name);
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('taints them NoExecute one every 10 s (node-eviction-rate 0.1 nodes/s, within 10%)', async function () {

@@ -33,8 +33,8 @@ function tunedSpec(): ClusterSpec {
 describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20 s, tolerations 30 s)', function () {
   this.timeout(150_000);
   const spec = tunedSpec();
-  const dir = mkdtempSync(join(tmpdir(), 'rebootlab-kwok-it-'));
-  const provider = createKwokProvider({ clusterDir: dir });
+  let dir = '';
+  let provider: ReturnType<typeof createKwokProvider>;
   const kc = new k8s.KubeConfig();
   let cluster: KwokCluster;
   let nodes: Recorder<k8s.V1Node>;
@@ -45,6 +45,8 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
   const onTarget = (p: k8s.V1Pod) => p.spec?.nodeName === target;
 
   before(async function () {
+    dir = mkdtempSync(join(tmpdir(), 'rebootlab-kwok-it-'));
+    provider = createKwokProvider({ clusterDir: dir });
     const startedAtMs = performance.now();
     cluster = (await provider.create(spec, { step: () => {} })) as KwokCluster;
     console.log(`      kwok cluster with ${spec.workers} workers up in ${((performance.now() - startedAtMs) / 1000).toFixed(1)} s`);
@@ -68,14 +70,21 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     nodes?.stop();
     pods?.stop();
     await undo?.().catch(() => {});
-    await provider.delete(spec.name);
-    rmSync(dir, { recursive: true, force: true });
+    await provider?.delete(spec.name);
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('runs the Deployment on simulated workers only, Running and Ready', function () {
     const running = [...pods.objects.values()];
     expect(running.every((p) => p.status?.phase === 'Running')).to.equal(true);
     expect(running.some((p) => p.spec?.nodeName === `${spec.name}-control-plane`)).to.equal(false);
+  });
+
+  it('reads back the settings in effect from the running processes and kwok\'s stages', async function () {
+    const effective = await cluster.effectiveSettings();
+    expect(effective.missing).to.deep.equal([]);
+    expect(effective.settings).to.deep.equal(spec.settings);
+    expect(effective.controllerManagerFlags['node-monitor-grace-period']).to.equal('20s');
   });
 
   it('marks the node Unknown inside [grace − lease renew interval, grace + monitor period] and taints it NoExecute', async function () {
@@ -110,11 +119,13 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     const undoTaint = await cluster.taintOutOfService(target);
     const taintedAtMs = Date.now();
     await nodes.until('out-of-service taint visible', (m) => hasTaint(m.get(target), OUT_OF_SERVICE), 10_000);
+    expect(hasTaint(nodes.objects.get(target), UNREACHABLE), 'the controller\'s unreachable taint is kept').to.equal(true);
     // Pod garbage collection removes terminating pods on out-of-service nodes (KEP-2268) every 20 s (gcCheckPeriod).
     const goneAtMs = await pods.until('Terminating pods removed', (m) => stuck.every((name) => !m.has(name)), 45_000);
     console.log(`      ${stuck.length} Terminating pods removed ${secondsBetween(taintedAtMs, goneAtMs)} s after the out-of-service taint`);
     await undoTaint();
     await nodes.until('out-of-service taint removed', (m) => !hasTaint(m.get(target), OUT_OF_SERVICE), 10_000);
+    expect(hasTaint(nodes.objects.get(target), UNREACHABLE)).to.equal(true);
   });
 
   it('brings the node back to Ready when heartbeats resume, and re-creates a deleted Node object on undo', async function () {

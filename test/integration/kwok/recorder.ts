@@ -71,9 +71,9 @@ export const readyStatus = (node: k8s.V1Node | undefined) => node?.status?.condi
 export const hasTaint = (node: k8s.V1Node | undefined, key: string, effect = 'NoExecute') =>
   node?.spec?.taints?.some((t) => t.key === key && t.effect === effect) ?? false;
 
-/** The first time a taint with this key was added (its `timeAdded`, server clock, Unix epoch ms), or undefined. */
-export const taintAddedAtMs = (node: k8s.V1Node | undefined, key: string) => {
-  const t = node?.spec?.taints?.find((x) => x.key === key);
+/** When the taint with this key and effect was added (its `timeAdded`, server clock, Unix epoch ms), or undefined. */
+export const taintAddedAtMs = (node: k8s.V1Node | undefined, key: string, effect = 'NoExecute') => {
+  const t = node?.spec?.taints?.find((x) => x.key === key && x.effect === effect);
   return t?.timeAdded ? new Date(t.timeAdded).getTime() : undefined;
 };
 

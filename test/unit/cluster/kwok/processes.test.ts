@@ -13,7 +13,8 @@ const deadPid = () => spawnSync('/bin/true').pid!;
 
 describe('kwok processes and watchdog', function () {
   this.timeout(10_000);
-  const parent = mkdtempSync(join(tmpdir(), 'rebootlab-kwok-proc-'));
+  let parent = '';
+  before(() => (parent = mkdtempSync(join(tmpdir(), 'rebootlab-kwok-proc-'))));
   after(() => rmSync(parent, { recursive: true, force: true }));
 
   it('starts a detached process, reads its flags, and stops its process group', async () => {

@@ -1,0 +1,81 @@
+// The baseline gate of `rebootlab run --baseline <result.json>`: which timing metrics got slower than a stored run allows.
+import { readFileSync } from 'node:fs';
+import { aggregate } from '../analyze/expect.js';
+import { InputError } from '../common/errors.js';
+import { metricsOf, metricValue } from './compare-metrics.js';
+import type { Result } from './result-types.js';
+
+/** How much slower than the baseline a metric may be; the larger of the two allowances applies. */
+export interface BaselineTolerance {
+  /** Allowed increase as a percentage of the baseline value (e.g. 10 = 10 %). */
+  tolerancePercent: number;
+  /** Allowed increase in seconds. */
+  toleranceSeconds: number;
+}
+
+/** One metric that got slower than allowed. Every value is seconds. */
+export interface Regression {
+  /** Metric id (`detection`, `noExecuteTaint`, `eviction`, `replacementReady`, `unavailable:<workload>`). */
+  metric: string;
+  /** The metric's title, e.g. `replacement Ready`. */
+  label: string;
+  /** The baseline run's value, seconds. */
+  baselineSeconds: number;
+  /** Median of the current runs' values, seconds; null when it did not happen in any current run (never recovered). */
+  currentSeconds: number | null;
+  /** The largest value allowed: baseline + max(toleranceSeconds, baseline × tolerancePercent / 100), seconds. */
+  allowedSeconds: number;
+  /** One line for the terminal and the step summary. */
+  message: string;
+}
+
+/** Metrics where "did not happen now, but did in the baseline" is a regression: the workload never came back. */
+const MISSING_IS_REGRESSION = new Set(['replacementReady']);
+
+const round = (v: number): number => Math.round(v * 1000) / 1000;
+
+/**
+ * Compare the current run(s) against a baseline result: for every timing metric the baseline has, the median of
+ * the current runs' values (seconds; the same nearest-rank median as `expect:`) may exceed the baseline value by
+ * at most max(toleranceSeconds, baseline × tolerancePercent / 100). Only slower is a regression: earlier detection
+ * or shorter unavailability never fails the gate. A replacement that became Ready in the baseline but in no
+ * current run is a regression with currentSeconds null. Returns [] when nothing regressed.
+ * @throws InputError when `current` is empty or a tolerance is negative or not a number (exit code 2).
+ */
+export function checkBaseline(current: readonly Result[], baseline: Result, tolerance: BaselineTolerance): Regression[] {
+  if (current.length === 0) throw new InputError('checkBaseline needs at least one current result');
+  for (const [name, value] of Object.entries(tolerance)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InputError(`baseline ${name}: must be a number ≥ 0, got ${String(value)}`);
+  }
+  const regressions: Regression[] = [];
+  for (const m of metricsOf([baseline])) {
+    const base = metricValue(baseline, m.id);
+    if (base === null) continue;
+    const values = current.map((r) => metricValue(r, m.id)).filter((v): v is number => v !== null);
+    const now = aggregate(values, { fn: 'median' });
+    const allowed = round(base + Math.max(tolerance.toleranceSeconds, (Math.abs(base) * tolerance.tolerancePercent) / 100));
+    if (now === null) {
+      if (MISSING_IS_REGRESSION.has(m.id)) regressions.push({ metric: m.id, label: m.label, baselineSeconds: base, currentSeconds: null, allowedSeconds: allowed, message: `${m.label}: ${base.toFixed(3)} s in the baseline, did not happen now` });
+      continue;
+    }
+    if (now > allowed) {
+      regressions.push({ metric: m.id, label: m.label, baselineSeconds: base, currentSeconds: now, allowedSeconds: allowed, message: `${m.label}: ${now.toFixed(3)} s, baseline ${base.toFixed(3)} s, allowed up to ${allowed.toFixed(3)} s (+${round(now - base).toFixed(3)} s)` });
+    }
+  }
+  return regressions;
+}
+
+/**
+ * Read a baseline result.json for `--baseline <file>`.
+ * @throws InputError naming the file when it is missing, not JSON, or not a rebootlab Result (exit code 2).
+ */
+export function readBaseline(path: string): Result {
+  let parsed: Result;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8')) as Result;
+  } catch (err) {
+    throw new InputError(`--baseline ${path}: cannot read: ${(err as Error).message}`, 'pass the result.json of an earlier run', { cause: err });
+  }
+  if (parsed?.kind !== 'Result') throw new InputError(`--baseline ${path}: not a rebootlab result (kind is not Result)`, 'pass the result.json of an earlier run');
+  return parsed;
+}

@@ -1,0 +1,67 @@
+// Renders a Comparison as a terminal table, Markdown, self-contained HTML or JSON.
+// Terminal tables use cli-table3 (handles wide Unicode such as Δ and ✓ when aligning columns); colours are off so
+// output is the same in a pipe, a CI log and a terminal.
+import Table from 'cli-table3';
+import { InputError } from '../common/errors.js';
+import type { Comparison, VariantComparison } from './compare.js';
+import { renderComparisonHtml } from './compare-html.js';
+import { configRows, DETAIL_HEADERS, detailRows, summaryRows } from './compare-render-rows.js';
+import { table as markdownTable } from './reporters/markdown-tables.js';
+
+/** Output formats of `rebootlab compare`. */
+export type ComparisonFormat = 'text' | 'markdown' | 'html' | 'json';
+
+/** Formats renderComparison accepts. */
+export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ['text', 'markdown', 'html', 'json'];
+
+const variantTitle = (v: VariantComparison, c: Comparison): string => (v.name === c.baseline ? `${v.name} (baseline)` : v.name);
+
+function textTable(head: string[], rows: string[][]): string {
+  const t = new Table({ head, style: { head: [], border: [], compact: true } });
+  t.push(...rows);
+  return t.toString();
+}
+
+function renderText(c: Comparison): string {
+  const head = ['', ...c.variants.map((v) => variantTitle(v, c))];
+  return [
+    `Compared ${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s); times in seconds since the fault (unavailable: seconds); median across repeats, Δ against ${c.baseline}.`,
+    textTable(['config', ...head.slice(1)], configRows(c)),
+    textTable(['metric (median)', ...head.slice(1)], summaryRows(c)),
+    textTable(DETAIL_HEADERS, detailRows(c)),
+  ].join('\n\n') + '\n';
+}
+
+function renderMarkdown(c: Comparison): string {
+  const head = c.variants.map((v) => variantTitle(v, c));
+  return [
+    '# rebootlab compare',
+    `${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s). Times are seconds since the fault injection (workload unavailability: seconds); median, p95 (nearest rank), min and max across repeats; Δ against **${c.baseline}**.`,
+    '## Config',
+    markdownTable(['', ...head], configRows(c)),
+    '## Median per metric',
+    markdownTable(['Metric', ...head], summaryRows(c)),
+    '## Details',
+    markdownTable(DETAIL_HEADERS, detailRows(c)),
+  ].join('\n\n') + '\n';
+}
+
+/**
+ * Render `comparison` as `text` (terminal tables), `markdown`, `html` (one self-contained page) or `json`
+ * (the Comparison object, 2-space indented). Deterministic for equal input. Every time is seconds.
+ * @throws InputError for an unknown format (exit code 2).
+ */
+export function renderComparison(comparison: Comparison, format: ComparisonFormat): string {
+  switch (format) {
+    case 'text':
+      return renderText(comparison);
+    case 'markdown':
+      return renderMarkdown(comparison);
+    case 'html':
+      return renderComparisonHtml(comparison);
+    case 'json':
+      return JSON.stringify(comparison, null, 2) + '\n';
+    default:
+      throw new InputError(`unknown compare format "${String(format)}"; known: ${COMPARISON_FORMATS.join(', ')}`);
+  }
+}

@@ -1,0 +1,146 @@
+// Compares runs grouped by variant (matrix config): median, p95, min, max per timing metric, and deltas to a baseline variant.
+import { aggregate } from '../analyze/expect.js';
+import { InputError } from '../common/errors.js';
+import { expandRunDirs, loadRun, type LoadedRun } from './compare-load.js';
+import { metricsOf, metricValue, type MetricDef } from './compare-metrics.js';
+import type { Result, RunStatus } from './result-types.js';
+
+/** Statistics of one metric over a variant's runs; every number is seconds. */
+export interface MetricStats {
+  /** The metric of each run in repeat order, seconds; null where the event did not happen. */
+  values: (number | null)[];
+  /** Runs with a value. */
+  count: number;
+  /** Nearest-rank median (the same rule as `median(...)` in `expect:`), seconds; null when no run has a value. */
+  medianSeconds: number | null;
+  /** Nearest-rank 95th percentile (as `p95(...)` in `expect:`), seconds. */
+  p95Seconds: number | null;
+  minSeconds: number | null;
+  maxSeconds: number | null;
+  /** medianSeconds minus the baseline variant's, seconds (positive = later/longer); null for the baseline or a missing side. */
+  deltaMedianSeconds: number | null;
+  /** p95Seconds minus the baseline variant's, seconds. */
+  deltaP95Seconds: number | null;
+}
+
+/** One variant (config) of the comparison. */
+export interface VariantComparison {
+  /** Variant name (result metadata.variant), else the experiment name. */
+  name: string;
+  experiment: string;
+  runs: { dir: string; repeatIndex: number; status: RunStatus }[];
+  /** run.json `matrixValues` of the first run, when the runner wrote it. */
+  matrixValues: Record<string, unknown> | null;
+  /** Effective settings that differ between the compared variants, dotted path → value (`...Ms` milliseconds, `...Seconds` seconds). */
+  settings: Record<string, number>;
+  /** Runs whose status is passed / failed / interrupted. */
+  passed: number;
+  failed: number;
+  interrupted: number;
+  /** Metric id → statistics. */
+  metrics: Record<string, MetricStats>;
+}
+
+/** `rebootlab compare` output (apiVersion rebootlab.dev/v1alpha1, kind Comparison); every time is seconds. */
+export interface Comparison {
+  apiVersion: 'rebootlab.dev/v1alpha1';
+  kind: 'Comparison';
+  /** Name of the variant deltas are measured against. */
+  baseline: string;
+  metrics: MetricDef[];
+  variants: VariantComparison[];
+}
+
+/** Options of compareRuns / compareResults. */
+export interface CompareRunsOptions {
+  /** Variant name to measure deltas against; default the first variant found. */
+  baseline?: string;
+}
+
+const round = (v: number | null): number | null => (v === null ? null : Math.round(v * 1000) / 1000);
+
+/** Median, p95, min, max of `values` (nulls ignored), seconds, with deltas left null. */
+export function metricStats(values: (number | null)[]): MetricStats {
+  const present = values.filter((v): v is number => v !== null);
+  return {
+    values,
+    count: present.length,
+    medianSeconds: aggregate(present, { fn: 'median' }),
+    p95Seconds: aggregate(present, { fn: 'percentile', percentile: 95 }),
+    minSeconds: aggregate(present, { fn: 'min' }),
+    maxSeconds: aggregate(present, { fn: 'max' }),
+    deltaMedianSeconds: null,
+    deltaP95Seconds: null,
+  };
+}
+
+function flatten(prefix: string, value: unknown, out: Record<string, number>): void {
+  if (typeof value === 'number') out[prefix] = value;
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) flatten(prefix ? `${prefix}.${k}` : k, v, out);
+}
+
+/** Settings paths whose value is not the same in every variant. */
+function differingSettings(groups: LoadedRun[][]): Set<string> {
+  const seen = new Map<string, Set<number>>();
+  for (const g of groups) {
+    const flat: Record<string, number> = {};
+    flatten('', g[0].result.spec.settings, flat);
+    for (const [k, v] of Object.entries(flat)) seen.set(k, (seen.get(k) ?? new Set()).add(v));
+  }
+  return new Set([...seen].filter(([, vs]) => vs.size > 1).map(([k]) => k));
+}
+
+const variantOf = (r: Result): string => r.metadata.variant ?? r.metadata.experiment;
+
+/**
+ * Compare already-loaded runs (pure; compareRuns reads them from disk). Runs are grouped by variant in first-seen
+ * order, sorted by repeatIndex inside a variant.
+ * @throws InputError when `options.baseline` names no variant (exit code 2), listing the variants.
+ */
+export function compareResults(runs: readonly LoadedRun[], options: CompareRunsOptions = {}): Comparison {
+  const byVariant = new Map<string, LoadedRun[]>();
+  for (const run of runs) byVariant.set(variantOf(run.result), [...(byVariant.get(variantOf(run.result)) ?? []), run]);
+  const groups = [...byVariant.values()].map((g) => [...g].sort((a, b) => a.result.metadata.repeatIndex - b.result.metadata.repeatIndex));
+  const names = [...byVariant.keys()];
+  const baseline = options.baseline ?? names[0] ?? '';
+  if (options.baseline !== undefined && !byVariant.has(options.baseline)) throw new InputError(`baseline variant "${options.baseline}" is not among the compared runs; variants: ${names.join(', ')}`, 'pass --baseline with one of those names');
+  const metrics = metricsOf(runs.map((r) => r.result));
+  const differing = differingSettings(groups);
+  const variants = groups.map((g): VariantComparison => {
+    const flat: Record<string, number> = {};
+    flatten('', g[0].result.spec.settings, flat);
+    const count = (s: RunStatus): number => g.filter((r) => r.result.status === s).length;
+    return {
+      name: variantOf(g[0].result),
+      experiment: g[0].result.metadata.experiment,
+      runs: g.map((r) => ({ dir: r.dir, repeatIndex: r.result.metadata.repeatIndex, status: r.result.status })),
+      matrixValues: g[0].matrixValues,
+      settings: Object.fromEntries(Object.entries(flat).filter(([k]) => differing.has(k))),
+      passed: count('passed'),
+      failed: count('failed'),
+      interrupted: count('interrupted'),
+      metrics: Object.fromEntries(metrics.map((m) => [m.id, metricStats(g.map((r) => metricValue(r.result, m.id)))])),
+    };
+  });
+  const base = variants.find((v) => v.name === baseline);
+  for (const v of variants) {
+    if (v === base || !base) continue;
+    for (const m of metrics) {
+      const [s, b] = [v.metrics[m.id], base.metrics[m.id]];
+      s.deltaMedianSeconds = s.medianSeconds === null || b.medianSeconds === null ? null : round(s.medianSeconds - b.medianSeconds);
+      s.deltaP95Seconds = s.p95Seconds === null || b.p95Seconds === null ? null : round(s.p95Seconds - b.p95Seconds);
+    }
+  }
+  return { apiVersion: 'rebootlab.dev/v1alpha1', kind: 'Comparison', baseline, metrics, variants };
+}
+
+/**
+ * `rebootlab compare`: read each run's result.json (and run.json's matrixValues), expanding a directory of run
+ * directories (a matrix run's parent) into its runs, group them by variant and compute per metric the median,
+ * p95, min and max across repeats (seconds) and the deltas to the baseline variant (seconds).
+ * @throws InputError naming a directory that is not a run and holds none, a missing or unreadable result.json,
+ * or an unknown baseline variant (exit code 2).
+ */
+export function compareRuns(runDirs: readonly string[], options: CompareRunsOptions = {}): Comparison {
+  return compareResults(expandRunDirs(runDirs).map(loadRun), options);
+}

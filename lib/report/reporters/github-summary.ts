@@ -1,0 +1,45 @@
+// Appends the run's Markdown summary to the GitHub Actions job summary file when GITHUB_STEP_SUMMARY is set.
+import type { Reporter, RunResult } from '../reporter.js';
+import type { ReporterOptions } from '../reporter.js';
+import type { Result } from '../result-types.js';
+import { renderSummary } from './markdown.js';
+import { writeReportFile } from './write-file.js';
+
+/** Environment variable GitHub Actions sets to the job summary file (https://docs.github.com/actions/reference/workflow-commands-for-github-actions#adding-a-job-summary). */
+export const STEP_SUMMARY_ENV = 'GITHUB_STEP_SUMMARY';
+
+/** GitHub rejects a step summary above 1 MiB; a longer summary is cut and says so. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 1024;
+
+/**
+ * The Markdown appended for one run: summary.md (renderSummary) followed by a blank line, cut to just under
+ * GitHub's 1 MiB step-summary limit with a note naming the run directory's summary.md.
+ */
+export function renderStepSummary(result: Result): string {
+  const text = renderSummary(result) + '\n';
+  if (Buffer.byteLength(text) <= MAX_SUMMARY_BYTES) return text;
+  const cut = Buffer.from(text).subarray(0, MAX_SUMMARY_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+  return `${cut}\n\n_Summary cut at 1 MiB (GitHub's step summary limit); see summary.md in the run directory._\n\n`;
+}
+
+/**
+ * Append `renderStepSummary(result)` to the file named by `env.GITHUB_STEP_SUMMARY`; does nothing (returns false)
+ * when the variable is unset or empty, so the reporter is harmless outside GitHub Actions.
+ * @throws InfraError if the file cannot be appended to.
+ */
+export function appendStepSummary(result: Result, env: NodeJS.ProcessEnv = process.env): boolean {
+  const path = env[STEP_SUMMARY_ENV];
+  if (!path) return false;
+  writeReportFile(path, renderStepSummary(result), true);
+  return true;
+}
+
+/** Reporter `github-summary`: appends to `$GITHUB_STEP_SUMMARY` in onEnd, reading the variable then. @throws InfraError from onEnd. */
+export function createGithubSummaryReporter(_options: ReporterOptions, env: NodeJS.ProcessEnv = process.env): Reporter {
+  return {
+    onEnd({ result }: RunResult): void {
+      appendStepSummary(result, env);
+    },
+    printsToStdio: () => false,
+  };
+}

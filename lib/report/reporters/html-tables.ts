@@ -1,0 +1,107 @@
+// The tables under the timeline in report.html: expectations, predicted vs observed, nodes, pods, workloads, effective flags.
+import type { TimeoutSettings } from '../../spec/settings.js';
+import type { Result } from '../result-types.js';
+import { formatSeconds as s, html, renderTable, type VNode } from './html-page.js';
+
+const windowText = (w: { fromSeconds: number; toSeconds: number } | null): string => (w === null ? '—' : `[${w.fromSeconds.toFixed(3)}, ${w.toSeconds.toFixed(3)}] s`);
+const inWindow = (v: number | null, w: { fromSeconds: number; toSeconds: number } | null): string => (v === null || w === null ? '' : v >= w.fromSeconds && v <= w.toSeconds ? '✓' : '✗');
+
+/** Expectations with pass/fail, the value compared and the one-line detail. */
+export function expectationsTable(r: Result): VNode {
+  if (r.expectations.length === 0) return html`<p><em>No expectations.</em></p>`;
+  const rows = r.expectations.map((e) => [
+    html`<span class=${e.passed ? 'pass' : 'fail'} data-passed=${String(e.passed)} style=${{ color: e.passed ? '#2e9e5b' : '#d93c3c', fontWeight: 700 }}>${e.passed ? '✓ pass' : '✗ fail'}</span>`,
+    html`<code>${e.text}</code>`,
+    Array.isArray(e.actual) ? `[${e.actual.map(String).join(', ')}]` : e.actual,
+    e.message,
+  ]);
+  return renderTable(['', 'Expectation', 'Actual', 'Detail'], rows, { 'data-table': 'expectations' });
+}
+
+/** Predicted windows next to what happened, with ✓/✗ for "inside the window". */
+export function predictedTable(r: Result): VNode {
+  const rows: unknown[][] = [];
+  for (const p of r.predictions.nodes) {
+    const n = r.nodes.find((x) => x.name === p.node);
+    const detected = n?.notReadyStatus === 'Unknown' ? n.notReadyAfterSeconds : null;
+    const predicted = p.detectionExpected === false ? `none (restored before ${windowText(p.detection)})` : windowText(p.detection);
+    rows.push([`${p.node}: Ready→Unknown (detection)`, predicted, s(detected), p.detectionExpected === false ? (detected === null ? '✓' : '✗') : inWindow(detected, p.detection)]);
+    const taint = n?.noExecuteTaintAfterSeconds ?? null;
+    rows.push([`${p.node}: NoExecute taint`, windowText(p.noExecuteTaint), s(taint), inWindow(taint, p.noExecuteTaint)]);
+  }
+  for (const p of r.predictions.pods) {
+    const pod = r.pods.find((x) => x.namespace === p.namespace && x.name === p.name);
+    const evicted = pod?.evictedAfterSeconds ?? null;
+    rows.push([`${p.name}: eviction (${p.tolerationSeconds === null ? 'tolerates forever' : `tolerationSeconds ${p.tolerationSeconds}`})`, windowText(p.eviction), s(evicted), inWindow(evicted, p.eviction)]);
+  }
+  return renderTable(['Event', 'Predicted', 'Observed', 'In window'], rows, { 'data-table': 'predicted' });
+}
+
+/** One row per node. */
+export function nodesTable(r: Result): VNode {
+  return renderTable(
+    ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
+    r.nodes.map((n) => [
+      n.name, n.faultTarget ? 'yes' : '', s(n.lastLeaseRenewBeforeDetection?.afterSeconds), s(n.notReadyAfterSeconds), s(n.notReadyReceivedAfterSeconds),
+      n.notReadyStatus ? `${n.notReadyStatus} (${n.notReadyReason ?? ''})` : '', s(n.noScheduleTaintAfterSeconds), s(n.noExecuteTaintAfterSeconds),
+      s(n.readyAgainAfterSeconds), `${n.internalIPBefore ?? '—'} → ${n.internalIPAfter ?? '—'}`, s(n.deletedAfterSeconds), s(n.recreatedAfterSeconds),
+    ]),
+    { 'data-table': 'nodes' },
+  );
+}
+
+/** One row per pod that existed at the fault. */
+export function podsTable(r: Result): VNode {
+  return renderTable(
+    ['Pod', 'Workload', 'Outcome', 'Node before → after', 'IP before → after', 'Restarts', 'NotReady', 'Evicted', 'Deleted', 'Unreachable toleration', 'Replacement', 'Replacement Ready'],
+    r.pods.map((p) => [
+      `${p.namespace}/${p.name}`, p.workload, p.outcome, `${p.nodeBefore ?? '—'} → ${p.replacement?.node ?? p.nodeAfter ?? '—'}`,
+      `${p.podIPBefore ?? '—'} → ${p.replacement?.podIP ?? p.podIPAfter ?? '—'}`, `${p.restartCountBefore} → ${p.restartCountAfter}`,
+      s(p.notReadyAfterSeconds), s(p.evictedAfterSeconds), s(p.deletedAfterSeconds),
+      p.tolerations.unreachableTolerationSeconds === null ? 'forever' : `${p.tolerations.unreachableTolerationSeconds} s`,
+      p.replacement ? `${p.replacement.name} on ${p.replacement.node ?? '(unscheduled)'}${p.replacement.pendingReason ? ` (${p.replacement.pendingReason})` : ''}` : '—',
+      s(p.replacement?.readyAfterSeconds),
+    ]),
+    { 'data-table': 'pods' },
+  );
+}
+
+/** One row per workload. */
+export function workloadsTable(r: Result): VNode {
+  return renderTable(
+    ['Workload', 'Kind', 'Desired', 'Ready at fault', 'Minimum Ready', 'Ready at end', 'Unavailable', 'Unavailable from', 'Recovered after'],
+    r.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, s(w.unavailableSeconds), s(w.unavailableAfterSeconds), s(w.recoveredAfterSeconds)]),
+    { 'data-table': 'workloads' },
+  );
+}
+
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** Milliseconds as a Go duration the flag accepts: `20s`, `1500ms`. */
+function goDuration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/**
+ * The effective settings as the flags and config fields that set them, e.g. `--node-monitor-grace-period=20s`
+ * for controllerManager.nodeMonitorGracePeriodMs = 20000 (milliseconds); `...Seconds` values keep seconds.
+ */
+export function flagRows(settings: TimeoutSettings): [string, string, string][] {
+  const rows: [string, string, string][] = [];
+  const add = (component: string, values: Record<string, number>, asFlag: boolean): void => {
+    for (const [key, value] of Object.entries(values)) {
+      const name = key.endsWith('Ms') ? key.slice(0, -2) : key;
+      const shown = key.endsWith('Ms') ? goDuration(value) : String(value);
+      rows.push([component, asFlag ? `--${kebab(name)}=${shown}` : `${name}: ${shown}`, `${key} = ${value}`]);
+    }
+  };
+  add('kube-controller-manager', settings.controllerManager, true);
+  add('kube-apiserver', settings.apiServer, true);
+  add('kubelet (KubeletConfiguration)', settings.kubelet, false);
+  return rows;
+}
+
+/** The effective flags read back from the cluster. */
+export function settingsTable(r: Result): VNode {
+  return renderTable(['Component', 'Flag / field', 'result.json value'], flagRows(r.spec.settings).map(([c, f, v]) => [c, html`<code>${f}</code>`, v]), { 'data-table': 'settings' });
+}

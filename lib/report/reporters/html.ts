@@ -1,0 +1,72 @@
+// Writes report.html: one self-contained page (inline CSS and SVG, no script, no network) with the run's timeline and tables.
+// Templating: Preact + htm + preact-render-to-string (see html-page.ts for why); timeline: hand-built SVG (see html-timeline.ts).
+import { join } from 'node:path';
+import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
+import type { Result } from '../result-types.js';
+import { COLORS, formatSeconds, html, renderPage, type VNode } from './html-page.js';
+import { expectationsTable, nodesTable, podsTable, predictedTable, settingsTable, workloadsTable } from './html-tables.js';
+import { LEGEND, renderTimeline } from './html-timeline.js';
+import { timelineModel } from './html-timeline-model.js';
+import { writeReportFile } from './write-file.js';
+
+/** File name of the HTML report in a run directory. */
+export const REPORT_HTML_FILE = 'report.html';
+
+function legend(): VNode {
+  return html`<div class="legend">${LEGEND.map(([label, color]) => html`<span><span class="swatch" style=${{ background: color }}></span>${label}</span>`)}</div>`;
+}
+
+function heading(r: Result): VNode {
+  const m = r.metadata;
+  const title = `${m.experiment}${m.variant ? ` (${m.variant})` : ''}${m.repeatIndex > 0 ? ` repeat ${m.repeatIndex}` : ''}`;
+  return html`<header>
+    <h1>${title} <span class=${`status ${r.status}`} data-status=${r.status}>${r.status}</span></h1>
+    <p class="lead">
+      Fault <strong>${r.spec.fault.type}</strong> on ${r.spec.fault.nodes.join(', ') || '(no target)'} at ${m.faultInjectedAt};
+      restored ${formatSeconds(r.summary.faultRestoredAfterSeconds)} after it; observed until ${formatSeconds(r.summary.endAfterSeconds)}.
+      Cluster ${r.spec.cluster.name} (${r.spec.cluster.provider}, ${r.spec.cluster.kubernetesVersion ?? 'version unknown'}).
+      Workloads ${r.summary.recovered ? 'recovered' : 'did not all recover'}; expectations ${r.summary.expectationsPassed} passed, ${r.summary.expectationsFailed} failed.
+      All times are seconds since the fault injection (negative: before it).
+    </p>
+  </header>`;
+}
+
+/** The full text of report.html for `result`: deterministic (byte-identical for equal input), every cluster string escaped. */
+export function renderHtmlReport(result: Result): string {
+  const m = result.metadata;
+  const p = result.predictions;
+  const body = html`<main>
+    ${heading(result)}
+    <h2>Timeline</h2>
+    ${legend()}
+    ${renderTimeline(timelineModel(result))}
+    <h2>Expectations</h2>
+    ${expectationsTable(result)}
+    <h2>Predicted vs observed</h2>
+    <p class="lead">
+      Lease renew interval ${formatSeconds(p.leaseRenewIntervalSeconds)}, grace period ${formatSeconds(p.gracePeriodSeconds)},
+      monitor period ${formatSeconds(p.monitorPeriodSeconds)}; zone state ${p.zoneState}${p.evictionsSuppressed ? ' (evictions suppressed)' : ''}.
+    </p>
+    ${predictedTable(result)}
+    <h2>Nodes</h2>
+    ${nodesTable(result)}
+    <h2>Pods</h2>
+    ${podsTable(result)}
+    <h2>Workloads</h2>
+    ${workloadsTable(result)}
+    <h2>Effective flags</h2>
+    ${settingsTable(result)}
+    ${result.gaps.length > 0 ? html`<h2>Watch gaps</h2><ul>${result.gaps.map((g) => html`<li>${g.kind}: ${formatSeconds(g.fromSeconds)} → ${formatSeconds(g.toSeconds)}: ${g.reason}</li>`)}</ul>` : null}
+    ${result.warnings.length > 0 ? html`<h2>Warnings</h2><ul class="warnings">${result.warnings.map((w) => html`<li>${w}</li>`)}</ul>` : null}
+    <p class="lead" style=${{ marginTop: '24px', color: COLORS.muted }}>rebootlab ${m.rebootlabVersion} · started ${m.startedAt} · finished ${m.finishedAt}</p>
+  </main>`;
+  return renderPage(`rebootlab: ${m.experiment}${m.variant ? ` (${m.variant})` : ''} — ${result.status}`, body);
+}
+
+/** Reporter that writes `<runDir>/report.html`. @throws InfraError from onEnd if the file cannot be written. */
+export const createHtmlReporter: ReporterFactory = (): Reporter => ({
+  onEnd({ runDir, result }: RunResult): void {
+    writeReportFile(join(runDir, REPORT_HTML_FILE), renderHtmlReport(result));
+  },
+  printsToStdio: () => false,
+});

@@ -1,0 +1,116 @@
+// Tests for lib/report/compare*.ts: statistics on synthetic runs with known medians/p95, directory expansion, rendering.
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareResults, compareRuns, metricStats } from '../../../lib/report/compare.js';
+import { renderComparison } from '../../../lib/report/compare-render.js';
+import type { Result } from '../../../lib/report/result-types.js';
+import { syntheticResult } from './synthetic-results.js';
+
+const loaded = (results: Result[]) => results.map((result, i) => ({ dir: `run-${i}`, result, matrixValues: null }));
+
+/** grace 20 s vs 40 s, two repeats each: detection moves by the grace difference. */
+function graceMatrix(): Result[] {
+  const runs = [
+    syntheticResult('grace-20s', 0, { detection: 22, eviction: 52, replacementReady: 55.3, unavailableWeb: 32.7 }),
+    syntheticResult('grace-20s', 1, { detection: 18, eviction: 48, replacementReady: 51.1, unavailableWeb: 30.1 }),
+    syntheticResult('grace-40s', 0, { detection: 41, eviction: 71, replacementReady: 75.0, unavailableWeb: 52.0 }),
+    syntheticResult('grace-40s', 1, { detection: 43, eviction: 73, replacementReady: 77.5, unavailableWeb: 55.0 }),
+  ];
+  for (const r of runs.slice(2)) r.spec.settings.controllerManager.nodeMonitorGracePeriodMs = 40000;
+  return runs;
+}
+
+describe('report/compare: statistics', () => {
+  it('median and p95 are nearest-rank, the rule of median()/p95() in expect:', () => {
+    // sorted 10, 20, 30, 40, 50: median = rank ceil(0.5·5) = 3rd = 30; p95 = rank ceil(0.95·5) = 5th = 50.
+    const s = metricStats([30, 10, null, 50, 20, 40]);
+    expect(s).to.include({ count: 5, medianSeconds: 30, p95Seconds: 50, minSeconds: 10, maxSeconds: 50 });
+    // 20 values 1..20: p95 = rank 19 → 19; median = rank 10 → 10.
+    const t = metricStats(Array.from({ length: 20 }, (_, i) => 20 - i));
+    expect(t).to.include({ medianSeconds: 10, p95Seconds: 19, minSeconds: 1, maxSeconds: 20 });
+  });
+  it('no value at all gives null statistics, not 0', () => {
+    expect(metricStats([null, null])).to.include({ count: 0, medianSeconds: null, p95Seconds: null, minSeconds: null, maxSeconds: null });
+  });
+  it('groups by variant, sorts repeats, and measures deltas against the first variant', () => {
+    const c = compareResults(loaded(graceMatrix().reverse()));
+    expect(c.variants.map((v) => v.name)).to.deep.equal(['grace-40s', 'grace-20s']);
+    expect(c.baseline).to.equal('grace-40s');
+    const v20 = c.variants[1];
+    expect(v20.runs.map((r) => r.repeatIndex)).to.deep.equal([0, 1]);
+    expect(v20.metrics.detection.values).to.deep.equal([22, 18]);
+    // two values: nearest-rank median is the lower one (18), p95 the higher (22); baseline 40 s variant: 41 / 43.
+    expect(v20.metrics.detection).to.include({ medianSeconds: 18, p95Seconds: 22, minSeconds: 18, maxSeconds: 22, deltaMedianSeconds: -23, deltaP95Seconds: -21 });
+  });
+  it('a chosen baseline: detection moves by the grace difference (≈ +20 s) and settings that differ are listed', () => {
+    const c = compareResults(loaded(graceMatrix()), { baseline: 'grace-20s' });
+    const v40 = c.variants.find((v) => v.name === 'grace-40s')!;
+    expect(v40.metrics.detection.deltaMedianSeconds).to.equal(23); // 41 − 18
+    expect(v40.metrics['unavailable:web']).to.include({ medianSeconds: 52, deltaMedianSeconds: 21.9 }); // 52 − 30.1
+    expect(v40.metrics.replacementReady).to.include({ medianSeconds: 75, deltaP95Seconds: 22.2 }); // 77.5 − 55.3
+    expect(c.variants[0].metrics.detection.deltaMedianSeconds).to.equal(null);
+    expect(v40.settings).to.deep.equal({ 'controllerManager.nodeMonitorGracePeriodMs': 40000 });
+    expect(c.metrics.map((m) => m.id)).to.deep.equal(['detection', 'noExecuteTaint', 'eviction', 'replacementReady', 'unavailable:web', 'unavailable:db', 'unavailable:solo', 'unavailable:agent']);
+  });
+  it('an unknown baseline variant is bad input (exit code 2) naming the variants', () => {
+    expect(() => compareResults(loaded(graceMatrix()), { baseline: 'grace-30s' }))
+      .to.throw('baseline variant "grace-30s" is not among the compared runs; variants: grace-20s, grace-40s').with.property('exitCode', 2);
+  });
+  it('an event that did not happen in one repeat is counted as missing, not as 0', () => {
+    const c = compareResults(loaded([syntheticResult('a', 0, { detection: 20 }), syntheticResult('a', 1, { detection: null })]));
+    expect(c.variants[0].metrics.detection).to.include({ count: 1, medianSeconds: 20 });
+    expect(renderComparison(c, 'text')).to.include('20.000 s n=1/2');
+  });
+});
+
+describe('report/compare: run directories', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'rebootlab-compare-'));
+    graceMatrix().forEach((r, i) => {
+      const dir = join(root, 'matrix', `${r.metadata.variant}-${r.metadata.repeatIndex}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'result.json'), JSON.stringify(r));
+      writeFileSync(join(dir, 'run.json'), JSON.stringify({ matrixValues: { 'controllerManager.nodeMonitorGracePeriod': i < 2 ? '20s' : '40s' } }));
+    });
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('a matrix directory expands to its run directories, sorted by name, with run.json matrixValues', () => {
+    const c = compareRuns([join(root, 'matrix')], { baseline: 'grace-20s' });
+    expect(c.variants.map((v) => [v.name, v.runs.length])).to.deep.equal([['grace-20s', 2], ['grace-40s', 2]]);
+    expect(c.variants[1].matrixValues).to.deep.equal({ 'controllerManager.nodeMonitorGracePeriod': '40s' });
+    expect(c.variants[0].runs[0].dir).to.equal(join(root, 'matrix', 'grace-20s-0'));
+  });
+  it('a directory that is not a run and holds none is bad input naming it', () => {
+    const empty = join(root, 'empty');
+    mkdirSync(empty);
+    expect(() => compareRuns([empty])).to.throw(`${empty}: not a run directory (no result.json or run.json) and holds none`).with.property('exitCode', 2);
+    expect(() => compareRuns([join(root, 'missing')])).to.throw(`${join(root, 'missing')}: not a directory`).with.property('exitCode', 2);
+  });
+  it('a run directory without result.json says how to rebuild it', () => {
+    const dir = join(root, 'norun');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'run.json'), '{}');
+    expect(() => compareRuns([dir])).to.throw(`${dir}: not a run directory: no result.json`).with.property('hint', `rebuild it with: rebootlab report ${dir}`);
+  });
+  it('renders text, Markdown, JSON and self-contained HTML, each deterministic', () => {
+    const c = compareRuns([join(root, 'matrix')], { baseline: 'grace-20s' });
+    const text = renderComparison(c, 'text');
+    expect(text).to.include('grace-20s (baseline)').and.include('41.000 s (Δ +23.000 s)').and.include('matrix controllerManager.nodeMonitorGracePeriod');
+    expect(text).to.not.match(/\u001b\[/); // no ANSI colours
+    const md = renderComparison(c, 'markdown');
+    expect(md).to.include('| detection (NotReady) | 18.000 s | 41.000 s (Δ +23.000 s) |');
+    expect(JSON.parse(renderComparison(c, 'json'))).to.deep.equal(JSON.parse(JSON.stringify(c)));
+    const page = renderComparison(c, 'html');
+    expect(page).to.match(/^<!doctype html>/).and.include('data-metric="detection"');
+    expect(page).to.not.match(/<script|<link|src="http|href="http/);
+    for (const f of ['text', 'markdown', 'html', 'json'] as const) expect(renderComparison(c, f)).to.equal(renderComparison(compareRuns([join(root, 'matrix')], { baseline: 'grace-20s' }), f));
+  });
+  it('an unknown format is bad input', () => {
+    const c = compareRuns([join(root, 'matrix')]);
+    expect(() => renderComparison(c, 'csv' as never)).to.throw('unknown compare format "csv"; known: text, markdown, html, json').with.property('exitCode', 2);
+  });
+});

@@ -1,0 +1,32 @@
+// Tests for lib/report/reporters/github-summary.ts: appends to $GITHUB_STEP_SUMMARY only when it is set.
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appendStepSummary, createGithubSummaryReporter } from '../../../lib/report/reporters/github-summary.js';
+import { renderSummary } from '../../../lib/report/reporters/markdown.js';
+import { fixtureResult } from './synthetic-results.js';
+
+describe('report/github-summary', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'rebootlab-gh-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('appends the Markdown summary after what earlier steps wrote, once per run', async () => {
+    const path = join(dir, 'step_summary.md');
+    writeFileSync(path, '# earlier step\n');
+    const r = fixtureResult('reboot-quick');
+    const reporter = createGithubSummaryReporter({ log: () => {} }, { GITHUB_STEP_SUMMARY: path });
+    await reporter.onEnd!({ runDir: dir, result: r, analysis: {} as never });
+    await reporter.onEnd!({ runDir: dir, result: r, analysis: {} as never });
+    expect(readFileSync(path, 'utf8')).to.equal(`# earlier step\n${renderSummary(r)}\n${renderSummary(r)}\n`);
+  });
+  it('does nothing without GITHUB_STEP_SUMMARY', () => {
+    expect(appendStepSummary(fixtureResult('reboot-quick'), {})).to.equal(false);
+    expect(appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: '' })).to.equal(false);
+  });
+  it('an unwritable summary file is an infrastructure error (exit code 3) naming it', () => {
+    const path = join(dir, 'no-such-dir', 'summary.md');
+    expect(() => appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: path })).to.throw(`cannot write ${path}`).with.property('exitCode', 3);
+  });
+});

@@ -1,0 +1,87 @@
+// Tests for lib/report/reporters/html*.ts: report.html is deterministic, self-contained, escapes cluster strings, has every lane.
+import { expect } from 'chai';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { renderHtmlReport } from '../../../lib/report/reporters/html.js';
+import { tickStepSeconds } from '../../../lib/report/reporters/html-timeline.js';
+import { timelineModel } from '../../../lib/report/reporters/html-timeline-model.js';
+import { rebuildReports, writeReports } from '../../../lib/report/write-reports.js';
+import { FIXTURE_RUNS_DIR, loadFixtureRun } from '../analyze/fixture-runs.js';
+import { fixtureResult } from './synthetic-results.js';
+
+const SCENARIOS = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+
+function copyRun(scenario: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `rebootlab-html-${scenario}-`));
+  for (const f of ['observations.jsonl', 'run.json']) cpSync(join(FIXTURE_RUNS_DIR, scenario, f), join(dir, f));
+  return dir;
+}
+
+describe('report/html: report.html of every fixture run', () => {
+  for (const scenario of SCENARIOS) {
+    it(`${scenario}: rebuilt twice and written live, report.html and junit.xml are byte-identical`, async () => {
+      const [a, b] = [copyRun(scenario), copyRun(scenario)];
+      try {
+        await rebuildReports(a);
+        const first = { html: readFileSync(join(a, 'report.html'), 'utf8'), junit: readFileSync(join(a, 'junit.xml'), 'utf8') };
+        await rebuildReports(a);
+        expect(readFileSync(join(a, 'report.html'), 'utf8')).to.equal(first.html);
+        expect(readFileSync(join(a, 'junit.xml'), 'utf8')).to.equal(first.junit);
+        // live: the runner calls writeReports with the analysis in memory and streams the observations.
+        const run = loadFixtureRun(scenario);
+        await writeReports(b, run.analysis, run.info, { observations: run.observations });
+        expect(readFileSync(join(b, 'report.html'), 'utf8')).to.equal(first.html);
+        expect(readFileSync(join(b, 'junit.xml'), 'utf8')).to.equal(first.junit);
+      } finally {
+        rmSync(a, { recursive: true, force: true });
+        rmSync(b, { recursive: true, force: true });
+      }
+    });
+    it(`${scenario}: self-contained (no script, no external URL) with a lane per node and pod and a marker per expectation`, () => {
+      const r = fixtureResult(scenario);
+      const page = renderHtmlReport(r);
+      expect(page).to.match(/^<!doctype html>\n<html lang="en">/);
+      expect(page).to.not.match(/<script|<link |<img |<iframe|@import|url\(|(src|href)="/i);
+      for (const n of r.nodes) expect(page).to.include(`data-lane="node:${n.name}"`);
+      for (const p of r.pods) expect(page).to.include(`data-lane="pod:${p.namespace}/${p.name}"`);
+      for (const w of r.workloads) expect(page).to.include(`data-lane="workload:${w.name}"`);
+      expect(page.match(/data-kind="expectation-marker"/g)?.length ?? 0).to.equal(r.expectations.length);
+      for (const heading of ['Timeline', 'Expectations', 'Predicted vs observed', 'Nodes', 'Pods', 'Workloads', 'Effective flags']) expect(page).to.include(`<h2>${heading}</h2>`);
+    });
+  }
+
+  it('power-off: predicted detection [15, 25] s and eviction [45, 55] s are shaded; the grace flag is shown as --node-monitor-grace-period=20s', () => {
+    const page = renderHtmlReport(fixtureResult('power-off-past-toleration'));
+    expect(page).to.include('data-lane="predicted:detection"').and.include('data-lane="predicted:eviction"');
+    expect(page).to.include('predicted Ready→Unknown: [15, 25] s').and.include('predicted eviction of db-0, solo, web-5d8b7c9f4-aaaaa: [45, 55] s');
+    expect(page).to.include('<code>--node-monitor-grace-period=20s</code>');
+    expect(page.match(/data-kind="fault-window"/g)?.length).to.equal(1);
+  });
+
+  it('escapes every string from the cluster (pod name, reason, expectation message)', () => {
+    const r = fixtureResult('power-off-past-toleration');
+    r.pods[0].name = '<script>alert(1)</script>';
+    r.nodes[1].notReadyReason = '"><img src=x onerror=alert(2)>';
+    r.expectations[0].message = "</table><b onclick='x'>&";
+    const page = renderHtmlReport(r);
+    expect(page).to.not.include('<script>alert(1)</script>').and.not.include('<img src=x').and.not.include("<b onclick='x'>");
+    expect(page).to.include('&lt;script>alert(1)&lt;/script>');
+    expect(page).to.include('&lt;/table>&lt;b onclick=');
+  });
+
+  it('a failed expectation shows a red ✗ marker and a fail row', () => {
+    const r = fixtureResult('reboot-quick');
+    r.expectations[0] = { ...r.expectations[0], passed: false, actual: 'evicted-lost', message: 'web-7c9f8d6b5-abcde: evicted-lost' };
+    const page = renderHtmlReport(r);
+    expect(page).to.include('data-kind="expectation-marker" data-passed="false"').and.include('✗ fail');
+  });
+
+  it('the axis starts at most 10 s before the fault and reaches the last predicted window', () => {
+    // power-off: journal starts 60.5 s before the fault, ends at 120.6 s; partition-short: predictions end at 25 s, journal at 70.001 s.
+    expect(timelineModel(fixtureResult('power-off-past-toleration'))).to.include({ fromSeconds: -10, toSeconds: 120.6 });
+    const quick = timelineModel(fixtureResult('reboot-quick'));
+    expect(quick).to.include({ fromSeconds: -10, toSeconds: 55, endAfterSeconds: 20.001 }); // detection window [40, 55] s past the end
+    expect([tickStepSeconds(130.6), tickStepSeconds(65), tickStepSeconds(3)]).to.deep.equal([20, 10, 0.5]);
+  });
+});
