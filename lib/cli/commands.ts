@@ -53,7 +53,10 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           .option('out', { type: 'string', default: DEFAULT_OUT_DIR, describe: 'Parent directory of run directories' })
           .option('set', setOption)
           .option('reuse-cluster', { type: 'boolean', default: false, describe: 'Use an existing rebootlab cluster of the same name' })
-          .option('keep-cluster', { type: 'boolean', default: false, describe: 'Keep the cluster after the run' }),
+          .option('keep-cluster', { type: 'boolean', default: false, describe: 'Keep the cluster after the run' })
+          .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
+          .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
+          .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' }),
       async (argv) => {
         const experiment = await loadExperiment(argv.experiment, { set: argv.set });
         finish(
@@ -65,6 +68,9 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
             experiment,
             reuseCluster: argv['reuse-cluster'],
             keepCluster: argv['keep-cluster'],
+            baseline: argv.baseline,
+            toleranceSeconds: argv['tolerance-seconds'],
+            tolerancePercent: argv['tolerance-percent'],
           }),
         );
       },
@@ -102,7 +108,12 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
     .command(
       'compare <dirs..>',
       'Compare several run directories',
-      (y) => y.positional('dirs', { type: 'string', array: true, demandOption: true }),
-      async (argv) => finish(await (await loadRun()).compareCommand({ ...common(argv), runDirs: argv.dirs })),
+      (y) =>
+        y
+          .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'Run directories, or a matrix run directory' })
+          .option('format', { choices: ['text', 'markdown', 'html', 'json'] as const, default: 'text' as const, describe: 'Output format' })
+          .option('baseline-variant', { type: 'string', describe: 'Variant to measure deltas against (default: the first)' }),
+      async (argv) =>
+        finish(await (await loadRun()).compareCommand({ ...common(argv), runDirs: argv.dirs, format: argv.format, baselineVariant: argv['baseline-variant'] })),
     );
 }

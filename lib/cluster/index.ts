@@ -4,3 +4,4 @@ export { getProvider, registerProvider, providerNames, type ProviderFactory, typ
 export { loadKubeConfig, coreApiFor, apiError, apiErrorCode } from './kube-client.js';
 export { waitForNodesReady } from './wait-nodes.js';
 export * from './kind/index.js';
+export * from './kwok/index.js';

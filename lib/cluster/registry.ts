@@ -3,6 +3,7 @@
 import { InputError } from '../common/errors.js';
 import type { ClusterProvider, ProviderName } from './provider.js';
 import { createKindProvider, type KindProviderOptions } from './kind/index.js';
+import { createKwokProvider } from './kwok/index.js';
 
 /** Options every provider factory accepts. */
 export type ProviderOptions = KindProviderOptions;
@@ -10,7 +11,10 @@ export type ProviderOptions = KindProviderOptions;
 /** Makes a provider. */
 export type ProviderFactory = (options: ProviderOptions) => ClusterProvider;
 
-const factories = new Map<ProviderName, ProviderFactory>([['kind', createKindProvider]]);
+const factories = new Map<ProviderName, ProviderFactory>([
+  ['kind', createKindProvider],
+  ['kwok', (options) => createKwokProvider({ clusterDir: undefined, env: options.env, createTimeoutMs: options.createTimeoutMs })],
+]);
 
 /** Registers (or replaces) the factory of a provider, e.g. kwok from lib/cluster/kwok. */
 export function registerProvider(name: ProviderName, factory: ProviderFactory): void {

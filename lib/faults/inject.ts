@@ -2,6 +2,7 @@
 // with phase markers at each step. Every undo is registered with the guard before its action runs.
 import type { ActionRecord, Cluster, NodeAction } from '../cluster/provider.js';
 import type { FaultSpec, FaultType } from '../spec/types.js';
+import { InputError } from '../common/errors.js';
 import type { FaultGuard, GuardEntry } from './guard.js';
 
 /** The node primitives of each fault type, in the order they are applied (undone in reverse). */
@@ -13,6 +14,31 @@ export const FAULT_PRIMITIVES: Readonly<Record<FaultType, readonly NodeAction[]>
   'network-partition': ['disconnect'],
   'node-delete': ['stop', 'delete-node-object'],
 };
+
+/**
+ * On simulated nodes (kwok) there is no machine to stop: every fault that silences a node becomes heartbeat
+ * loss (the kubelet stops renewing its Lease and status), which is what the control plane sees of a power-off,
+ * freeze, kubelet stop or partition alike. A reboot has no equivalent there.
+ */
+export const SIMULATED_FAULT_PRIMITIVES: Readonly<Partial<Record<FaultType, readonly NodeAction[]>>> = {
+  'power-off': ['stop-heartbeat'],
+  freeze: ['stop-heartbeat'],
+  'kubelet-stop': ['stop-heartbeat'],
+  'network-partition': ['stop-heartbeat'],
+  'node-delete': ['stop-heartbeat', 'delete-node-object'],
+};
+
+/**
+ * The primitives of `type` on `cluster`: kind's Docker actions, or heartbeat loss on simulated nodes.
+ * @throws InputError when the cluster's provider cannot express the fault (e.g. reboot on kwok).
+ */
+export function primitivesFor(cluster: Pick<Cluster, 'provider' | 'supportedActions'>, type: FaultType): readonly NodeAction[] {
+  const primitives = cluster.provider === 'kwok' ? SIMULATED_FAULT_PRIMITIVES[type] : FAULT_PRIMITIVES[type];
+  if (!primitives || primitives.some((a) => !cluster.supportedActions.has(a))) {
+    throw new InputError(`fault.type: ${type} cannot be injected on a ${cluster.provider} cluster`, `Supported node actions there: ${[...cluster.supportedActions].join(', ')}`);
+  }
+  return primitives;
+}
 
 /**
  * Phase markers of a fault: `fault-injecting` (before the first command), `fault-injected` (the instant
@@ -70,7 +96,7 @@ function recordDetail(r: ActionRecord): Record<string, unknown> {
  */
 export async function injectOnNode(cluster: Cluster, type: FaultType, node: string, options: FaultOptions): Promise<InjectedNodeFault> {
   const { guard, onPhase } = options;
-  const primitives = FAULT_PRIMITIVES[type];
+  const primitives = primitivesFor(cluster, type);
   const entries: GuardEntry[] = [];
   const records: ActionRecord[] = [];
   onPhase('fault-injecting', { nodes: [node], detail: { type, actions: [...primitives] } });

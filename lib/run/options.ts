@@ -29,6 +29,12 @@ export interface RunOptions extends CommonOptions {
   reuseCluster: boolean;
   /** Keep the cluster after the run (otherwise a cluster created for this run is deleted). */
   keepCluster: boolean;
+  /** A result.json to gate against (`--baseline`): a regression beyond the tolerance fails the run (exit 1). */
+  baseline?: string;
+  /** Allowed slowdown against the baseline, seconds (`--tolerance-seconds`, default 5). */
+  toleranceSeconds?: number;
+  /** Allowed slowdown against the baseline, percent of the baseline value (`--tolerance-percent`, default 10). */
+  tolerancePercent?: number;
 }
 
 /** `rebootlab doctor`: check Docker, runtime capabilities, kind, node image, Go, disk space. */
@@ -59,6 +65,10 @@ export interface ReportOptions extends CommonOptions {
 /** `rebootlab compare <dirs..>`: a table comparing several run directories. */
 export interface CompareOptions extends CommonOptions {
   runDirs: string[];
+  /** text (terminal table), markdown, html or json; `-o json` also selects json. */
+  format: 'text' | 'markdown' | 'html' | 'json';
+  /** Variant name the deltas are measured against; default the first variant found. */
+  baselineVariant?: string;
 }
 
 /**

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { getProvider, type Cluster, type ClusterProvider } from '../cluster/index.js';
 import { ExitCode, InputError } from '../common/errors.js';
 import { FaultGuard, restorePending } from '../faults/index.js';
-import type { Result } from '../report/index.js';
+import { checkBaseline, compareRuns, readBaseline, renderComparison, type Result } from '../report/index.js';
+import { writeFileSync } from 'node:fs';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { ClusterSpec, Variant } from '../spec/types.js';
 import type { CommandOutcome, RunOptions } from './options.js';
@@ -85,8 +86,24 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
     if (forcedExit) clearTimeout(forcedExit);
   }
   if (options.output === 'json') options.print?.(JSON.stringify(results, null, 2));
+  if (loaded.variants.length > 1 && results.length > 1) {
+    // A matrix or repeat run: the comparison of its variants sits in the parent directory.
+    const comparison = compareRuns([baseDir]);
+    writeFileSync(join(baseDir, 'compare.md'), renderComparison(comparison, 'markdown'));
+    writeFileSync(join(baseDir, 'compare.html'), renderComparison(comparison, 'html'));
+    options.print?.(renderComparison(comparison, 'text'));
+  }
+  let regressed = false;
+  if (options.baseline && results.length > 0) {
+    const regressions = checkBaseline(results, readBaseline(options.baseline), {
+      toleranceSeconds: options.toleranceSeconds ?? 5,
+      tolerancePercent: options.tolerancePercent ?? 10,
+    });
+    for (const r of regressions) options.print?.(`REGRESSION ${r.message}`);
+    regressed = regressions.length > 0;
+  }
   if (controller.signal.aborted || results.some((r) => r.status === 'interrupted')) return { exitCode: ExitCode.Interrupted };
-  return { exitCode: results.every((r) => r.status === 'passed') ? ExitCode.Ok : ExitCode.ExpectationFailed };
+  return { exitCode: !regressed && results.every((r) => r.status === 'passed') ? ExitCode.Ok : ExitCode.ExpectationFailed };
 }
 
 function summaryLine(result: Result, runDir: string): string {

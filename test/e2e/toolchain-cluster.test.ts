@@ -67,7 +67,7 @@ describe('offline toolchain: a real kind cluster (issue 2)', function () {
     const pods = await listPods(kc, 'spread');
     const from = pods[0];
     const to = pods.find((p) => p.spec?.nodeName !== from.spec?.nodeName)!;
-    const out = await execInPod(kc, from, ['wget', '-q', '-O-', '-T', '5', `http://${to.status?.podIP}:8080/`]);
+    const out = await execInPod(kc, from, ['/rebootlab-workload', 'get', `http://${to.status?.podIP}:8080/`]);
     expect(out).to.contain(`pod=${to.metadata?.name}`);
   });
 
@@ -119,7 +119,7 @@ function spreadDeployment(name: string, replicas: number): k8s.V1Deployment {
         metadata: { labels },
         spec: {
           terminationGracePeriodSeconds: 5,
-          topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: labels } }],
+          topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', nodeTaintsPolicy: 'Honor', labelSelector: { matchLabels: labels } }],
           containers: [{ name: 'app', image: 'docker.io/rebootlab/workload:v1', imagePullPolicy: 'IfNotPresent',
             readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 1 } }],
         },

@@ -77,6 +77,31 @@ describe('kind provider on a real cluster (integration)', function () {
     expect(await run('docker', ['inspect', '--format', '{{.State.Status}}', worker])).to.equal('running');
   });
 
+  it('stops and starts the kubelet inside the worker', async () => {
+    const worker = `${spec.name}-worker`;
+    const active = () => run('docker', ['exec', worker, 'systemctl', 'is-active', 'kubelet']).catch(() => 'inactive');
+    const undo = await cluster!.act(worker, 'stop-kubelet');
+    expect(await active()).to.equal('inactive');
+    await undo();
+    expect(await active()).to.equal('active');
+  });
+
+  it('disconnects the worker from the kind network and reconnects it with the same IP', async () => {
+    const worker = `${spec.name}-worker`;
+    const undo = await cluster!.act(worker, 'disconnect');
+    expect(undo.record!.ipAfter).to.equal(null);
+    await undo();
+    expect(undo.record!.ipAfterUndo).to.equal(undo.record!.ipBefore);
+  });
+
+  it('deletes the Node object and restarts the kubelet so it registers again', async () => {
+    const worker = `${spec.name}-worker`;
+    const { waitForNodesReady } = await import('../../../lib/cluster/wait-nodes.js');
+    const undo = await cluster!.act(worker, 'delete-node-object');
+    await undo();
+    await waitForNodesReady(cluster!.kubeconfigPath, 2, 120_000);
+  });
+
   it('deploys a StatefulSet with a hostPath volume, waits until ready, and keeps the data marker', async function () {
     const image = 'rebootlab/workload:v1';
     const worker = `${spec.name}-worker`;

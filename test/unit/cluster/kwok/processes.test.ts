@@ -18,7 +18,7 @@ describe('kwok processes and watchdog', function () {
   after(() => rmSync(parent, { recursive: true, force: true }));
 
   it('starts a detached process, reads its flags, and stops its process group', async () => {
-    const record = startProcess('sleeper', SLEEP, ['30', '--flag=x'], parent);
+    const record = startProcess('sleeper', process.execPath, ['-e', 'setTimeout(() => {}, 30_000)', '--', '--flag=x'], parent);
     expect(isAlive(record)).to.equal(true);
     expect(readProcessFlags(record)).to.deep.equal({ flag: 'x' });
     await stopProcesses({ sleeper: record }, 2_000);
