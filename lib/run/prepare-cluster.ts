@@ -6,7 +6,7 @@ import { loadKubeConfig } from '../cluster/index.js';
 import { InfraError } from '../common/errors.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { ClusterSpec } from '../spec/types.js';
-import { WORKLOAD_NAMESPACE } from '../workloads/index.js';
+import { MANAGED_BY_LABEL, WORKLOAD_NAMESPACE } from '../workloads/index.js';
 import type { Progress } from './progress.js';
 
 /** How long a fresh or reused cluster may take to have every node Ready, milliseconds. */
@@ -33,6 +33,15 @@ export async function prepareCluster(cluster: Cluster, spec: ClusterSpec, progre
     await core.deleteNamespace({ name: WORKLOAD_NAMESPACE }).catch(() => undefined);
     await waitForList(kc, '/api/v1/namespaces', () => core.listNamespace(), (items) => !items.some((n) => n.metadata?.name === WORKLOAD_NAMESPACE),
       NAMESPACE_GONE_TIMEOUT_MS, `namespace ${WORKLOAD_NAMESPACE} deleted`, signal);
+  }
+  // Local PersistentVolumes of an earlier run are cluster-scoped and outlive the namespace (Retain):
+  // left Released, they would keep the next run's claims Pending.
+  const leftovers = await core.listPersistentVolume({ labelSelector: `${MANAGED_BY_LABEL}=rebootlab` });
+  if (leftovers.items.length > 0) {
+    progress.phase(`deleting ${leftovers.items.length} PersistentVolume(s) left by an earlier run`);
+    for (const pv of leftovers.items) await core.deletePersistentVolume({ name: pv.metadata!.name! }).catch(() => undefined);
+    await waitForList(kc, '/api/v1/persistentvolumes', () => core.listPersistentVolume(),
+      (items) => !items.some((pv) => pv.metadata?.labels?.[MANAGED_BY_LABEL] === 'rebootlab'), NAMESPACE_GONE_TIMEOUT_MS, 'old PersistentVolumes deleted', signal);
   }
   const effective = await cluster.effectiveSettings();
   for (const path of differences(spec.settings, effective.settings)) {
@@ -88,16 +97,18 @@ export async function waitForList(
       void informer.stop();
       error ? reject(error) : resolve();
     };
-    const check = () => { if (done([...items.values()])) finish(); };
+    // Only judge complete states: during the initial list, items arrive one by one (an absence test
+    // would pass before the absent object is added).
+    let listed = false;
+    const check = () => { if (listed && done([...items.values()])) finish(); };
     const onAbort = () => finish(new InfraError(`interrupted while waiting for ${what}`));
     const timer = setTimeout(() => finish(new InfraError(`timed out after ${timeoutMs / 1000} s waiting for ${what}`)), timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
     informer.on('add', (o) => { items.set(key(o), o); check(); });
     informer.on('update', (o) => { items.set(key(o), o); check(); });
     informer.on('delete', (o) => { items.delete(key(o)); check(); });
-    informer.on('connect', () => check());
     // The informer stops on errors other than 410 Gone; restart it after a short pause.
     informer.on('error', () => { if (!finished) setTimeout(() => { if (!finished) void informer.start(); }, 1000); });
-    informer.start().then(check, (error: Error) => finish(new InfraError(`listing ${path} failed: ${error.message}`)));
+    informer.start().then(() => { listed = true; check(); }, (error: Error) => finish(new InfraError(`listing ${path} failed: ${error.message}`)));
   });
 }

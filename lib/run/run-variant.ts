@@ -148,7 +148,16 @@ async function observeUntilDone(input: RunVariantInput, records: readonly Observ
     if (observe.until === 'recovered') {
       const analysis = analyze(records, { settings: input.settings, workloads });
       const nodesBack = analysis.nodes.filter((n) => n.faultTarget).every((n) => n.readyAtEnd || n.deletedAfterSeconds !== null);
-      if (analysis.recovered && nodesBack) {
+      // Right after a quick fault nothing has changed yet, which looks like "recovered": every pod that
+      // was on a target must show the fault's effect (restart, eviction) unless the detection window
+      // (grace period + monitor period) has passed without one.
+      const targets = new Set(analysis.targets);
+      const sinceFaultMs = Date.now() - startMs;
+      const detectionWindowMs = input.settings.controllerManager.nodeMonitorGracePeriodMs + input.settings.controllerManager.nodeMonitorPeriodMs;
+      const effectsSeen = analysis.pods
+        .filter((p) => p.workload !== null && p.nodeBefore !== null && targets.has(p.nodeBefore))
+        .every((p) => p.outcome !== 'unaffected');
+      if (analysis.recovered && nodesBack && (effectsSeen || sinceFaultMs >= detectionWindowMs)) {
         input.progress.phase(`recovered; settling ${observe.settleMs / 1000} s`);
         await sleep(observe.settleMs, input.signal);
         return;
