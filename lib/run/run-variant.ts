@@ -83,10 +83,14 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     await observer.synced;
     progress.phase('deploying workloads');
     const before = await loadTargetCandidates(cluster);
-    const targets = resolveTargets(experiment.fault, before.nodes, before.pods);
+    const placedOn = resolveTargets(experiment.fault, before.nodes, before.pods);
     await applyObjects(kc, [renderNamespace()]);
-    await applyWorkloads(kc, experiment.workloads, { targetNodes: targets });
+    await applyWorkloads(kc, experiment.workloads, { targetNodes: placedOn });
     await waitForWorkloadsReady(kc, experiment.workloads, { signal });
+    // worker-with-most-pods means what it says once the pods run: placement only prefers the node chosen
+    // above, and the scheduler may have spread some pods elsewhere.
+    const after = await loadTargetCandidates(cluster);
+    const targets = resolveTargets(experiment.fault, after.nodes, after.pods);
     const markers = new Map<string, string>();
     for (const w of experiment.workloads.filter((w) => w.dataProbe)) markers.set(w.name, await writeDataMarker(kc, w.name));
     journal.mark('workloads-ready', { nodes: targets, detail: { dataMarkers: Object.fromEntries(markers) } });
@@ -157,7 +161,12 @@ async function observeUntilDone(input: RunVariantInput, records: readonly Observ
       const effectsSeen = analysis.pods
         .filter((p) => p.workload !== null && p.nodeBefore !== null && targets.has(p.nodeBefore))
         .every((p) => p.outcome !== 'unaffected');
-      if (analysis.recovered && nodesBack && (effectsSeen || sinceFaultMs >= detectionWindowMs)) {
+      // A standalone Pod that was evicted is gone for good: nothing will bring it back, so waiting for it
+      // would only run into observe.timeout.
+      const workloadsSettled = analysis.workloads.every((w) => w.recovered || (w.kind === 'Pod' && analysis.pods
+        .filter((p) => p.workload === w.name)
+        .every((p) => p.evictedAfterSeconds !== null || p.deletedAfterSeconds !== null)));
+      if (workloadsSettled && nodesBack && (effectsSeen || sinceFaultMs >= detectionWindowMs)) {
         input.progress.phase(`recovered; settling ${observe.settleMs / 1000} s`);
         await sleep(observe.settleMs, input.signal);
         return;
