@@ -13,6 +13,54 @@ interface Row {
 
 const ROWS: Row[] = [
   {
+    scenario: 'kind-reboot-quick-recorded',
+    why: 'recorded on a real kind cluster (rebootlab/node:v1.34.4): docker restart is back long before the 50 s grace period, so the node never turns NotReady and nothing is tainted; every pod on it restarts in place with restartCount +1 and a new IP from the same podCIDR',
+    expected: {
+      'node:rebootlab-worker.faultTarget': true,
+      'node:rebootlab-worker.notReadyAfterSeconds': null,
+      'node:rebootlab-worker.noExecuteTaintAfterSeconds': null,
+      'node:rebootlab-worker.internalIPChanged': false,
+      'node:rebootlab-worker.readyAtEnd': true,
+      'pod:web-5f5b5b77d7-c7r2h.outcome': 'restarted-in-place',
+      'pod:web-5f5b5b77d7-c7r2h.restartCountDelta': 1,
+      'pod:web-5f5b5b77d7-c7r2h.podIPBefore': '10.244.2.10',
+      'pod:web-5f5b5b77d7-c7r2h.podIPAfter': '10.244.2.5',
+      'pod:web-5f5b5b77d7-c7r2h.evictedAfterSeconds': null,
+      'pod:db-0.outcome': 'restarted-in-place',
+      'pod:solo.outcome': 'restarted-in-place',
+      'pod:agent-slhws.outcome': 'restarted-in-place', // the DaemonSet pod on the target
+      'pod:agent-k8vkh.outcome': 'unaffected', // the DaemonSet pod on the other worker
+      'workload:web.minimumReady': 0,
+      'workload:web.unavailableSeconds': 4.819,
+      'workload:web.recoveredAfterSeconds': 8.355,
+      'prediction:rebootlab-worker.detection': { fromSeconds: 40, toSeconds: 55 },
+    },
+  },
+  {
+    scenario: 'kind-outage-tuned-recorded',
+    why: 'recorded on a real kind cluster: power-off 120 s with grace 20 s, lease 20 s (renew 5 s), default tolerations 30 s: Unknown inside [15, 25] s with both taints at once, evictions 30 s later, replacements Ready within 2.4 s on the other worker, the standalone pod lost',
+    expected: {
+      'node:rebootlab-worker.notReadyStatus': 'Unknown',
+      'node:rebootlab-worker.notReadyReason': 'NodeStatusUnknown',
+      'node:rebootlab-worker.notReadyAfterSeconds': 19.442,
+      'node:rebootlab-worker.notReadyReceivedAfterSeconds': 19.58,
+      'node:rebootlab-worker.noExecuteTaintAfterSeconds': 19.442,
+      'node:rebootlab-worker.readyAgainAfterSeconds': 128.442,
+      'pod:web-5f5b5b77d7-dg2wh.outcome': 'evicted-replaced',
+      'pod:web-5f5b5b77d7-dg2wh.evictedAfterSeconds': 49.71,
+      'pod:web-5f5b5b77d7-dg2wh.tolerations.unreachableTolerationSeconds': 30,
+      'pod:web-5f5b5b77d7-dg2wh.replacement.readyAfterSeconds': 52.063,
+      'pod:web-5f5b5b77d7-dg2wh.replacement.node': 'rebootlab-worker2',
+      'pod:web-5f5b5b77d7-s6gw8.outcome': 'evicted-replaced',
+      'pod:solo.outcome': 'evicted-lost',
+      'pod:solo.evictedAfterSeconds': 49.706,
+      'workload:web.unavailableSeconds': 32.303,
+      'workload:web.recoveredAfterSeconds': 52.063,
+      'workload:solo.recoveredAfterSeconds': null,
+      'prediction:rebootlab-worker.detection': { fromSeconds: 15, toSeconds: 25 },
+    },
+  },
+  {
     scenario: 'reboot-quick',
     why: 'docker restart: kubelet reports Ready=False itself within seconds, pods restart in place with new IPs, nothing is evicted',
     expected: {
