@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { actOnNodeContainer } from '../../../lib/cluster/kind/actions.js';
+import { actOnNodeContainer, DOCKER_NODE_ACTIONS } from '../../../lib/cluster/kind/actions.js';
 import type { Cluster } from '../../../lib/cluster/provider.js';
 import { FaultGuard } from '../../../lib/faults/guard.js';
 import { runFault, type FaultPhase } from '../../../lib/faults/inject.js';
@@ -100,7 +100,11 @@ describe('FaultGuard with Docker (integration)', function () {
   it('runFault power-off stops the node for the duration and starts it again', async () => {
     const node = await fake.addNode('worker');
     const ctx = { cluster: fake.cluster, network: fake.network, deleteNodeObject: async () => {} };
-    const cluster = { act: (n: string, a, h) => actOnNodeContainer(ctx, n, a, h) } as Pick<Cluster, 'act'> as Cluster;
+    const cluster = {
+      provider: 'kind',
+      supportedActions: DOCKER_NODE_ACTIONS,
+      act: (n: string, a, h) => actOnNodeContainer(ctx, n, a, h),
+    } as Pick<Cluster, 'act' | 'provider' | 'supportedActions'> as Cluster;
     const phases: FaultPhase[] = [];
     const states: string[] = [];
     const guard = new FaultGuard({ runDir });
