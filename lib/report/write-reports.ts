@@ -68,12 +68,17 @@ export function readRunInfo(runDir: string): RunInfo {
 
 /**
  * Rebuild every report of a run from `<runDir>/observations.jsonl` and `<runDir>/run.json` alone
- * (`rebootlab report <run-dir>`); the same files give a byte-identical result.json.
+ * (`rebootlab report <run-dir>`); the same files give a byte-identical result.json. A journal without a
+ * `run-finished` marker (the run was killed) gives status `interrupted`.
  * @throws InputError if run.json is unreadable or the journal has no fault-injected marker; InfraError if the journal is unreadable.
  */
 export async function rebuildReports(runDir: string, options: Omit<WriteReportsOptions, 'observations'> = {}): Promise<Result> {
-  const info = readRunInfo(runDir);
+  const recorded = readRunInfo(runDir);
   const observations = readJournal(join(runDir, RUN_FILES.journal), options.log);
+  // A journal without run-finished belongs to a run that was killed (kill -9, power loss): whatever it
+  // shows stopped early, so it is reported as interrupted, never as passed or failed.
+  const finished = observations.some((r) => r.type === 'phase' && r.phase === 'run-finished');
+  const info = finished ? recorded : { ...recorded, interrupted: true };
   const analysis = analyze(observations, { settings: info.settings, workloads: info.workloads });
   return writeReports(runDir, analysis, info, { ...options, observations });
 }

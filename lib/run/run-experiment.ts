@@ -1,13 +1,13 @@
 // `rebootlab run`: every variant (matrix × repeat) of an experiment, each in its own run directory,
 // on clusters created (or reused) for it, with every fault restored on Ctrl-C, SIGTERM or a crash.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getProvider, type Cluster, type ClusterProvider } from '../cluster/index.js';
 import { ExitCode, InputError } from '../common/errors.js';
 import { FaultGuard, restorePending } from '../faults/index.js';
 import { checkBaseline, compareRuns, readBaseline, renderComparison, type Result } from '../report/index.js';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { ClusterSpec, Variant } from '../spec/types.js';
 import type { CommandOutcome, RunOptions } from './options.js';
@@ -43,6 +43,12 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
   const runDirOf = (v: Variant) => (loaded.variants.length === 1 ? baseDir : join(baseDir, `${v.variantName}-r${v.repeatIndex}`));
   const progress: Progress = options.output === 'json' || !options.progressSink ? silentProgress : createProgress(options.progressSink);
 
+  // Bad output paths and baselines are input errors: find them before minutes are spent on a cluster.
+  prepareOutDir(options.outDir);
+  const baseline = options.baseline ? readBaseline(options.baseline) : null;
+  for (const [flag, value] of [['--tolerance-seconds', options.toleranceSeconds], ['--tolerance-percent', options.tolerancePercent]] as const) {
+    if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new InputError(`${flag}: must be a number ≥ 0, got ${String(value)}`);
+  }
   // A previous run killed with -9 may have left a node paused or stopped: restore it first.
   for (const report of await restorePending({ reportsDir: options.outDir })) {
     progress.log('warn', `restored a fault left by an earlier run: ${JSON.stringify(report)}`);
@@ -94,8 +100,8 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
     options.print?.(renderComparison(comparison, 'text'));
   }
   let regressed = false;
-  if (options.baseline && results.length > 0) {
-    const regressions = checkBaseline(results, readBaseline(options.baseline), {
+  if (baseline && results.length > 0) {
+    const regressions = checkBaseline(results, baseline, {
       toleranceSeconds: options.toleranceSeconds ?? 5,
       tolerancePercent: options.tolerancePercent ?? 10,
     });
@@ -104,6 +110,24 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
   }
   if (controller.signal.aborted || results.some((r) => r.status === 'interrupted')) return { exitCode: ExitCode.Interrupted };
   return { exitCode: !regressed && results.every((r) => r.status === 'passed') ? ExitCode.Ok : ExitCode.ExpectationFailed };
+}
+
+/**
+ * Creates the parent directory of run directories and proves it writable.
+ * @throws InputError naming `--out` when it is not a writable directory (or lies in /proc or /sys, where
+ *   Node 20's recursive mkdir never returns).
+ */
+function prepareOutDir(outDir: string): void {
+  const absolute = resolve(outDir);
+  if (/^\/(proc|sys)(\/|$)/.test(absolute)) throw new InputError(`--out ${outDir}: not a place for reports (kernel filesystem)`, 'Pass a writable directory, e.g. --out reports');
+  try {
+    mkdirSync(absolute, { recursive: true });
+    const probe = join(absolute, `.rebootlab-write-test-${process.pid}`);
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (error) {
+    throw new InputError(`--out ${outDir}: not a writable directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'Pass a writable directory, e.g. --out reports', { cause: error });
+  }
 }
 
 function summaryLine(result: Result, runDir: string): string {

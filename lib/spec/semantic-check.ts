@@ -23,7 +23,28 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
   if (isObj(data.fault)) checkFault(data.fault, cluster, report);
   if (isObj(data.observe)) checkObserve(data.observe, isObj(data.fault) ? data.fault : {}, report);
   checkExpectations(data.expect, report);
+  if (cluster.provider === 'kwok') checkSimulated(data, report);
   return issues;
+}
+
+/**
+ * Simulated nodes (kwok) have no machine, kubelet process or disk: a reboot cannot be expressed (the other
+ * faults become heartbeat loss), and volumes and data probes have nothing to write to. Reject before any
+ * cluster is created rather than failing mid-run.
+ */
+function checkSimulated(data: Obj, report: Report): void {
+  if (isObj(data.fault) && data.fault.type === 'reboot') {
+    report(['fault', 'type'], 'reboot cannot be simulated with provider kwok; use power-off, freeze, kubelet-stop, network-partition or node-delete (all become heartbeat loss)');
+  }
+  if (Array.isArray(data.workloads)) {
+    data.workloads.forEach((w, i) => {
+      if (!isObj(w)) return;
+      if (w.volume !== undefined) report(['workloads', i, 'volume'], 'simulated nodes (provider kwok) have no disk; remove the volume or use provider kind');
+      if (w.dataProbe === true) report(['workloads', i, 'dataProbe'], 'simulated pods (provider kwok) run no container to probe; remove dataProbe or use provider kind');
+    });
+  }
+  const cluster = isObj(data.cluster) ? data.cluster : {};
+  if (cluster.nodeImage !== undefined) report(['cluster', 'nodeImage'], 'is for provider kind; kwok runs no node image');
 }
 
 function checkCluster(cluster: Obj, report: Report): void {

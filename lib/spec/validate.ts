@@ -12,7 +12,13 @@ import { issueAt, type SourceDocument } from './source.js';
  * @returns every issue found, unsorted; empty when the document is valid.
  */
 export function validateSource(source: SourceDocument): InputIssue[] {
-  const data: unknown = source.doc.toJS();
+  let data: unknown;
+  try {
+    data = source.doc.toJS();
+  } catch (error) {
+    // e.g. the yaml library's guard against alias bombs ("Excessive alias count ...").
+    return [{ file: source.file, line: 1, column: 1, path: '', message: `cannot be read as YAML: ${(error as Error).message}` }];
+  }
   if (data === null || data === undefined) {
     return [{ file: source.file, line: 1, column: 1, path: '', message: 'file is empty; an experiment needs apiVersion, kind, metadata and fault' }];
   }
