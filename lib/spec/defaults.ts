@@ -51,7 +51,7 @@ function resolveCluster(cluster: v1.Cluster): ClusterSpec {
     name: cluster.name ?? DEFAULT_CLUSTER_NAME,
     kubernetesVersion: cluster.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION,
     nodeImage: cluster.nodeImage ?? null,
-    workers: (provider === 'kwok' ? cluster.nodes : cluster.workers) ?? DEFAULT_WORKERS,
+    workers: (provider === 'kwok' ? cluster.nodes ?? cluster.workers : cluster.workers) ?? DEFAULT_WORKERS,
     zones: [...(cluster.zones ?? [])],
     settings: resolveSettings(cluster),
     extraArgs: {

@@ -50,7 +50,10 @@ function checkSimulated(data: Obj, report: Report): void {
 function checkCluster(cluster: Obj, report: Report): void {
   const provider = cluster.provider ?? 'kind';
   if (provider === 'kind' && cluster.nodes !== undefined) report(['cluster', 'nodes'], 'is for provider kwok; with kind use cluster.workers');
-  if (provider === 'kwok' && cluster.workers !== undefined) report(['cluster', 'workers'], 'is for provider kind; with kwok use cluster.nodes');
+  // With kwok, `workers` also counts the simulated workers, so one file runs on both providers (--set cluster.provider=kwok).
+  if (provider === 'kwok' && cluster.workers !== undefined && cluster.nodes !== undefined) {
+    report(['cluster', 'workers'], 'give either cluster.workers or cluster.nodes with provider kwok, not both');
+  }
   const version = typeof cluster.kubernetesVersion === 'string' ? cluster.kubernetesVersion : DEFAULT_KUBERNETES_VERSION;
   const minor = minorVersion(version);
   for (const component of ['controllerManager', 'apiServer', 'scheduler'] as const) {

@@ -60,7 +60,7 @@ export interface Cluster {
   /** kind node image override, e.g. `kindest/node:v1.34.4`. */
   nodeImage?: string;
   /**
-   * Worker nodes (kind), default 2.
+   * Worker nodes, default 2: kind containers, or simulated nodes with kwok when `nodes` is not given.
    * @minimum 1
    * @asType integer
    */
