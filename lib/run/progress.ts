@@ -32,6 +32,8 @@ export function createProgress(sink: ProgressSink, nowMs: () => number = Date.no
   let injectedAtMs: number | null = null;
   let settings: TimeoutSettings | null = null;
   let notReadySeen = false;
+  const notReadyNodes = new Set<string>();
+  const evicted = new Set<string>();
   const stamp = () => `[${((nowMs() - startedAtMs) / 1000).toFixed(0).padStart(4)} s]`;
   const line = (text: string) => {
     if (sink.isTTY) sink.write('\r\x1b[2K');
@@ -73,10 +75,19 @@ export function createProgress(sink: ProgressSink, nowMs: () => number = Date.no
         const status = readyStatus(record.object);
         if (status && status !== 'True' && !notReadySeen) {
           notReadySeen = true;
+          notReadyNodes.add(record.name);
           line(`${since} node ${record.name} Ready=${status}`);
+        } else if (status === 'True' && notReadyNodes.delete(record.name)) {
+          line(`${since} node ${record.name} Ready again`);
         }
       } else if (record.kind === 'Pod' && record.verb === 'DELETED') {
         line(`${since} pod ${record.namespace}/${record.name} deleted`);
+      } else if (record.kind === 'Pod') {
+        const metadata = record.object.metadata as { deletionTimestamp?: string } | undefined;
+        if (metadata?.deletionTimestamp && !evicted.has(record.uid)) {
+          evicted.add(record.uid);
+          line(`${since} pod ${record.namespace}/${record.name} evicted (deletionTimestamp set)`);
+        }
       }
     },
     log(level, message) {
