@@ -1,5 +1,6 @@
 // Node actions on kind node containers through Docker: each returns its undo, handed to the caller's
 // beforeAct hook before the container is touched, and records the container IP before and after.
+import { actWithUndo } from '../act-with-undo.js';
 import { InputError } from '../../common/errors.js';
 import { CommandError } from '../../common/exec.js';
 import type { ActHooks, ActionRecord, NodeAction, RestoreCommand, Undo } from '../provider.js';
@@ -124,25 +125,8 @@ export async function actOnNodeContainer(ctx: DockerActionContext, node: string,
     node, action, container: node, ipBefore, ipAfter: null, ipAfterUndo: null,
     restoreCommands: plan.restoreCommands, actedAtMs: null, undoneAtMs: null,
   };
-  let undone: Promise<void> | null = null;
-  const undo = Object.assign(
-    (): Promise<void> => {
-      undone ??= (async () => {
-        await plan.undo();
-        record.undoneAtMs = now();
-        record.ipAfterUndo = await containerIP(node, ctx.network).catch(() => null);
-      })().catch((error: unknown) => {
-        undone = null; // let a later call (the guard, doctor --restore) try again
-        throw error;
-      });
-      return undone;
-    },
-    { record },
-  ) as Undo;
-  await hooks.beforeAct?.(undo, record);
-  await plan.act();
-  record.actedAtMs = now();
-  hooks.afterAct?.(record);
-  record.ipAfter = await containerIP(node, ctx.network).catch(() => null);
-  return undo;
+  return actWithUndo(record, plan, hooks, now, {
+    afterAct: async (r) => void (r.ipAfter = await containerIP(node, ctx.network).catch(() => null)),
+    afterUndo: async (r) => void (r.ipAfterUndo = await containerIP(node, ctx.network).catch(() => null)),
+  });
 }

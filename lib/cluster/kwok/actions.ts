@@ -1,5 +1,6 @@
 // Node faults on simulated nodes, through the API server only: heartbeat loss (kwok stops managing the
 // node), deleting the Node object, and the out-of-service taint. Each resolves to its idempotent undo.
+import { actWithUndo } from '../act-with-undo.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node, type V1Taint } from '@kubernetes/client-node';
@@ -144,20 +145,5 @@ export async function actOnKwokNode(ctx: KwokActionContext, node: string, action
     node, action: action as NodeAction, container: node, ipBefore: null, ipAfter: null, ipAfterUndo: null,
     restoreCommands: plan.restoreCommands, actedAtMs: null, undoneAtMs: null,
   };
-  let undone: Promise<void> | null = null;
-  const undo = Object.assign(
-    (): Promise<void> => {
-      undone ??= plan.undo().then(() => void (record.undoneAtMs = now())).catch((error: unknown) => {
-        undone = null;
-        throw error;
-      });
-      return undone;
-    },
-    { record },
-  ) as Undo;
-  await hooks.beforeAct?.(undo, record);
-  await plan.act();
-  record.actedAtMs = now();
-  hooks.afterAct?.(record);
-  return undo;
+  return actWithUndo(record, plan, hooks, now);
 }

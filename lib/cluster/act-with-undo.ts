@@ -1,0 +1,47 @@
+// The act/undo protocol every provider's node actions share: hand an idempotent undo to the caller's
+// beforeAct hook BEFORE touching the node, act, and stamp the ActionRecord when each command returned.
+import type { ActHooks, ActionRecord, Undo } from './provider.js';
+
+/** One reversible step on a node: the command and the command that reverts it. */
+export interface ActionPlan {
+  act(): Promise<void>;
+  undo(): Promise<void>;
+}
+
+/** Provider-specific follow-ups, run after the record was stamped (e.g. reading the container IP). */
+export interface ActFollowUps {
+  /** After the action returned and `hooks.afterAct` ran. */
+  afterAct?(record: ActionRecord): Promise<void>;
+  /** After the undo returned and `record.undoneAtMs` was set, still inside the undo. */
+  afterUndo?(record: ActionRecord): Promise<void>;
+}
+
+/**
+ * Runs `plan` for `record` and resolves to its undo. The undo is idempotent: concurrent and later calls
+ * share one attempt; a failed attempt is forgotten so a later caller (the guard, doctor --restore) can retry.
+ * `now` is the client clock (Unix epoch milliseconds) used for `actedAtMs` and `undoneAtMs`.
+ * @throws whatever `hooks.beforeAct` or `plan.act` throws (the undo has then already been handed out).
+ */
+export async function actWithUndo(record: ActionRecord, plan: ActionPlan, hooks: ActHooks, now: () => number, followUps: ActFollowUps = {}): Promise<Undo> {
+  let undone: Promise<void> | null = null;
+  const undo = Object.assign(
+    (): Promise<void> => {
+      undone ??= (async () => {
+        await plan.undo();
+        record.undoneAtMs = now();
+        await followUps.afterUndo?.(record);
+      })().catch((error: unknown) => {
+        undone = null;
+        throw error;
+      });
+      return undone;
+    },
+    { record },
+  ) as Undo;
+  await hooks.beforeAct?.(undo, record);
+  await plan.act();
+  record.actedAtMs = now();
+  hooks.afterAct?.(record);
+  await followUps.afterAct?.(record);
+  return undo;
+}
