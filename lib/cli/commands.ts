@@ -54,6 +54,11 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           .option('set', setOption)
           .option('reuse-cluster', { type: 'boolean', default: false, describe: 'Use an existing rebootlab cluster of the same name' })
           .option('keep-cluster', { type: 'boolean', default: false, describe: 'Keep the cluster after the run' })
+          .option('reconfigure', {
+            choices: ['in-place', 'recreate'] as const,
+            default: 'in-place' as const,
+            describe: 'When a variant changes control-plane or kubelet flags: rewrite them in the running cluster, or make a new cluster',
+          })
           .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
           .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
           .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' }),
@@ -68,6 +73,7 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
             experiment,
             reuseCluster: argv['reuse-cluster'],
             keepCluster: argv['keep-cluster'],
+            reconfigure: argv.reconfigure,
             baseline: argv.baseline,
             toleranceSeconds: argv['tolerance-seconds'],
             tolerancePercent: argv['tolerance-percent'],

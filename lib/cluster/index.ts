@@ -1,5 +1,5 @@
 // Public surface of lib/cluster: the provider interface, the registry, and the kind provider.
-export type { ActHooks, ActionRecord, Cluster, ClusterNode, ClusterProvider, EffectiveSettings, NodeAction, ProviderName, RestoreCommand, Status, Undo } from './provider.js';
+export type { ActHooks, ActionRecord, Cluster, ClusterNode, ClusterProvider, ControlPlaneComponent, EffectiveSettings, NodeAction, ProviderName, Reconfiguration, RestoreCommand, Status, Undo } from './provider.js';
 export { getProvider, registerProvider, providerNames, type ProviderFactory, type ProviderOptions } from './registry.js';
 export { loadKubeConfig, coreApiFor, apiError, apiErrorCode } from './kube-client.js';
 export { waitForNodesReady } from './wait-nodes.js';

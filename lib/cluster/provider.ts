@@ -90,6 +90,17 @@ export interface Status {
   step(message: string): void;
 }
 
+/** A component a reconfiguration restarted: a control-plane static pod, or the kubelets. */
+export type ControlPlaneComponent = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet';
+
+/** What {@link Cluster.reconfigure} changed. */
+export interface Reconfiguration {
+  /** Components whose configuration was rewritten (and which therefore restart); empty when nothing changed. */
+  restarted: ControlPlaneComponent[];
+  /** Client clock when the last file was written: Unix epoch, milliseconds. Components restarted after it. */
+  writtenAtMs: number;
+}
+
 /** A running cluster that this run owns. */
 export interface Cluster {
   readonly name: string;
@@ -107,6 +118,14 @@ export interface Cluster {
    *   InfraError when the command fails (the undo has then already been handed to beforeAct).
    */
   act(node: string, action: NodeAction, hooks?: ActHooks): Promise<Undo>;
+  /**
+   * Put another spec's timeout flags and kubelet settings into effect without recreating the cluster
+   * (same nodes, version and image). Absent when the provider cannot (then a new cluster is made).
+   * Returns once the files are written; the caller waits for the restarted components.
+   * @param previous the spec the cluster was configured with, or null when unknown (flags are then only set).
+   * @throws InfraError when a node is down or a file cannot be rewritten.
+   */
+  reconfigure?(spec: ClusterSpec, previous: ClusterSpec | null): Promise<Reconfiguration>;
 }
 
 /** A way to get a cluster; as small as kind's provider interface. */

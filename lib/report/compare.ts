@@ -1,4 +1,5 @@
 // Compares runs grouped by variant (matrix config): median, p95, min, max per timing metric, and deltas to a baseline variant.
+import { realpathSync } from 'node:fs';
 import { aggregate } from '../analyze/expect.js';
 import { InputError } from '../common/errors.js';
 import { expandRunDirs, loadRun, type LoadedRun } from './compare-load.js';
@@ -93,25 +94,51 @@ function differingSettings(groups: LoadedRun[][]): Set<string> {
 const variantOf = (r: Result): string => r.metadata.variant ?? r.metadata.experiment;
 
 /**
- * Compare already-loaded runs (pure; compareRuns reads them from disk). Runs are grouped by variant in first-seen
+ * What makes runs repeats of one another: the same variant of the same experiment, on the same provider, with
+ * the same fault type. Runs that share a variant name but differ in one of the others (outage-tuned on kind and
+ * on kwok) are different configs and are never pooled.
+ */
+const configKeyOf = (r: Result): string => JSON.stringify([variantOf(r), r.metadata.experiment, r.spec.cluster.provider, r.spec.fault.type]);
+
+/**
+ * Display names of the groups: the variant name, plus `[provider, fault type]` (only the parts that differ)
+ * where several groups share one variant name.
+ */
+function groupNames(groups: LoadedRun[][]): string[] {
+  const base = groups.map((g) => variantOf(g[0].result));
+  return groups.map((g, i) => {
+    const same = groups.filter((_, j) => base[j] === base[i]);
+    if (same.length === 1) return base[i]!;
+    const r = g[0].result;
+    const parts: string[] = [];
+    if (new Set(same.map((o) => o[0].result.metadata.experiment)).size > 1) parts.push(r.metadata.experiment);
+    if (new Set(same.map((o) => o[0].result.spec.cluster.provider)).size > 1) parts.push(r.spec.cluster.provider);
+    if (new Set(same.map((o) => o[0].result.spec.fault.type)).size > 1) parts.push(r.spec.fault.type);
+    return `${base[i]} [${parts.join(', ')}]`;
+  });
+}
+
+/**
+ * Compare already-loaded runs (pure; compareRuns reads them from disk). Runs are grouped by config (variant, experiment,
+ * provider, fault type) in first-seen
  * order, sorted by repeatIndex inside a variant.
  * @throws InputError when `options.baseline` names no variant (exit code 2), listing the variants.
  */
 export function compareResults(runs: readonly LoadedRun[], options: CompareRunsOptions = {}): Comparison {
-  const byVariant = new Map<string, LoadedRun[]>();
-  for (const run of runs) byVariant.set(variantOf(run.result), [...(byVariant.get(variantOf(run.result)) ?? []), run]);
-  const groups = [...byVariant.values()].map((g) => [...g].sort((a, b) => a.result.metadata.repeatIndex - b.result.metadata.repeatIndex));
-  const names = [...byVariant.keys()];
+  const byConfig = new Map<string, LoadedRun[]>();
+  for (const run of runs) byConfig.set(configKeyOf(run.result), [...(byConfig.get(configKeyOf(run.result)) ?? []), run]);
+  const groups = [...byConfig.values()].map((g) => [...g].sort((a, b) => a.result.metadata.repeatIndex - b.result.metadata.repeatIndex));
+  const names = groupNames(groups);
   const baseline = options.baseline ?? names[0] ?? '';
-  if (options.baseline !== undefined && !byVariant.has(options.baseline)) throw new InputError(`baseline variant "${options.baseline}" is not among the compared runs; variants: ${names.join(', ')}`, 'pass --baseline with one of those names');
+  if (options.baseline !== undefined && !names.includes(options.baseline)) throw new InputError(`baseline variant "${options.baseline}" is not among the compared runs; variants: ${names.join(', ')}`, 'pass --baseline with one of those names');
   const metrics = metricsOf(runs.map((r) => r.result));
   const differing = differingSettings(groups);
-  const variants = groups.map((g): VariantComparison => {
+  const variants = groups.map((g, i): VariantComparison => {
     const flat: Record<string, number> = {};
     flatten('', g[0].result.spec.settings, flat);
     const count = (s: RunStatus): number => g.filter((r) => r.result.status === s).length;
     return {
-      name: variantOf(g[0].result),
+      name: names[i]!,
       experiment: g[0].result.metadata.experiment,
       runs: g.map((r) => ({ dir: r.dir, repeatIndex: r.result.metadata.repeatIndex, status: r.result.status })),
       matrixValues: g[0].matrixValues,
@@ -142,5 +169,7 @@ export function compareResults(runs: readonly LoadedRun[], options: CompareRunsO
  * or an unknown baseline variant (exit code 2).
  */
 export function compareRuns(runDirs: readonly string[], options: CompareRunsOptions = {}): Comparison {
-  return compareResults(expandRunDirs(runDirs).map(loadRun), options);
+  // A run named twice (a matrix directory and one of its runs, or two spellings of one path) counts once.
+  const unique = [...new Map(expandRunDirs(runDirs).map((dir) => [realpathSync(dir), dir])).values()];
+  return compareResults(unique.map(loadRun), options);
 }

@@ -130,8 +130,10 @@ export async function clusterCommand(options: ClusterCommandOptions): Promise<Co
     const names = await provider.list();
     options.print?.(options.output === 'json' ? JSON.stringify(names) : names.join('\n'));
   } else if (options.action === 'delete') {
+    // Deleting is idempotent (a script may delete twice), but say which case it was.
+    const existed = (await provider.list()).includes(options.name);
     await provider.delete(options.name);
-    options.print?.(`deleted ${options.name}`);
+    options.print?.(existed ? `deleted ${options.name}` : `no ${provider.name} cluster ${options.name}: nothing to delete`);
   } else {
     const progress = options.output === 'json' || !options.progressSink ? silentProgress : createProgress(options.progressSink);
     const cluster = await provider.create({ ...options.cluster, name: options.name }, { step: (m) => progress.phase(m) });

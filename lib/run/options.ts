@@ -29,6 +29,12 @@ export interface RunOptions extends CommonOptions {
   reuseCluster: boolean;
   /** Keep the cluster after the run (otherwise a cluster created for this run is deleted). */
   keepCluster: boolean;
+  /**
+   * How a variant whose control-plane or kubelet flags differ from the previous variant's gets its cluster:
+   * `in-place` (default) rewrites the static pod manifests and kubelet configs of the running cluster and
+   * waits for the components to restart; `recreate` deletes the cluster and creates a new one.
+   */
+  reconfigure?: 'in-place' | 'recreate';
   /** A result.json to gate against (`--baseline`): a regression beyond the tolerance fails the run (exit 1). */
   baseline?: string;
   /** Allowed slowdown against the baseline, seconds (`--tolerance-seconds`, default 5). */

@@ -1,11 +1,13 @@
 // A running kind cluster: its nodes (Docker containers), the settings in effect, and node actions.
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { InfraError } from '../../common/errors.js';
-import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, Undo } from '../provider.js';
+import type { ClusterSpec } from '../../spec/types.js';
+import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, Reconfiguration, Undo } from '../provider.js';
 import { apiError, apiErrorCode, coreApiFor } from '../kube-client.js';
 import { actOnNodeContainer, DOCKER_NODE_ACTIONS } from './actions.js';
 import { docker, KIND_NETWORK, listNodeContainers } from './docker.js';
 import { parseConfigz, parseStaticPodFlags, toEffectiveSettings } from './effective-settings.js';
+import { reconfigureKindCluster } from './reconfigure.js';
 
 const MANIFESTS = '/etc/kubernetes/manifests';
 
@@ -67,6 +69,11 @@ export class KindCluster implements Cluster {
       action,
       hooks,
     );
+  }
+
+  /** See {@link Cluster.reconfigure}: static pod manifests and kubelet config files rewritten in place (./reconfigure.ts). */
+  reconfigure(spec: ClusterSpec, previous: ClusterSpec | null): Promise<Reconfiguration> {
+    return reconfigureKindCluster(this.name, spec, previous);
   }
 
   async #deleteNode(node: string): Promise<void> {

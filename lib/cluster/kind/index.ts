@@ -8,3 +8,4 @@ export { kindBinary, resolveNodeImage, cacheDir } from './tools.js';
 export { KIND_CLUSTER_LABEL, KIND_ROLE_LABEL, KIND_NETWORK } from './docker.js';
 export { actOnNodeContainer, DOCKER_NODE_ACTIONS, type DockerActionContext } from './actions.js';
 export { toEffectiveSettings, parseStaticPodFlags, parseConfigz } from './effective-settings.js';
+export { rewriteStaticPodFlags, mergeKubeletConfig, reconfigureKindCluster } from './reconfigure.js';

@@ -7,6 +7,7 @@ import { compareResults, compareRuns, metricStats } from '../../../lib/report/co
 import { renderComparison } from '../../../lib/report/compare-render.js';
 import type { Result } from '../../../lib/report/result-types.js';
 import { syntheticResult } from './synthetic-results.js';
+import { REPO_ROOT } from '../../helpers/run-cli.js';
 
 const loaded = (results: Result[]) => results.map((result, i) => ({ dir: `run-${i}`, result, matrixValues: null }));
 
@@ -54,6 +55,15 @@ describe('report/compare: statistics', () => {
     expect(v40.settings).to.deep.equal({ 'controllerManager.nodeMonitorGracePeriodMs': 40000 });
     expect(c.metrics.map((m) => m.id)).to.deep.equal(['detection', 'noExecuteTaint', 'eviction', 'replacementReady', 'unavailable:web', 'unavailable:db', 'unavailable:solo', 'unavailable:agent']);
   });
+  it('never pools runs of one variant name on different providers or fault types; names them apart', () => {
+    const kind = syntheticResult('outage-tuned', 0, { detection: 19.4, eviction: 49.7, replacementReady: 52.1, unavailableWeb: 33 });
+    const kwok = syntheticResult('outage-tuned', 0, { detection: 22.8, eviction: 53.9, replacementReady: 54, unavailableWeb: 34 });
+    kwok.spec.cluster.provider = 'kwok';
+    const c = compareResults(loaded([kind, kwok]));
+    expect(c.variants.map((v) => v.name)).to.deep.equal(['outage-tuned [kind]', 'outage-tuned [kwok]']);
+    expect(c.variants.map((v) => v.metrics.detection.count)).to.deep.equal([1, 1]);
+    expect(c.variants[1].metrics.detection.deltaMedianSeconds).to.equal(3.4);
+  });
   it('an unknown baseline variant is bad input (exit code 2) naming the variants', () => {
     expect(() => compareResults(loaded(graceMatrix()), { baseline: 'grace-30s' }))
       .to.throw('baseline variant "grace-30s" is not among the compared runs; variants: grace-20s, grace-40s').with.property('exitCode', 2);
@@ -78,6 +88,10 @@ describe('report/compare: run directories', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+  it('a run named twice (its matrix directory and itself) counts once', () => {
+    const c = compareRuns([join(root, 'matrix'), join(root, 'matrix', 'grace-20s-0'), join(root, 'matrix', '..', 'matrix', 'grace-20s-1')]);
+    expect(c.variants.map((v) => [v.name, v.runs.length])).to.deep.equal([['grace-20s', 2], ['grace-40s', 2]]);
+  });
   it('a matrix directory expands to its run directories, sorted by name, with run.json matrixValues', () => {
     const c = compareRuns([join(root, 'matrix')], { baseline: 'grace-20s' });
     expect(c.variants.map((v) => [v.name, v.runs.length])).to.deep.equal([['grace-20s', 2], ['grace-40s', 2]]);
@@ -112,5 +126,15 @@ describe('report/compare: run directories', () => {
   it('an unknown format is bad input', () => {
     const c = compareRuns([join(root, 'matrix')]);
     expect(() => renderComparison(c, 'csv' as never)).to.throw('unknown compare format "csv"; known: text, markdown, html, json').with.property('exitCode', 2);
+  });
+});
+
+describe('report/compare: the grace-matrix run recorded on kind (reports/examples/grace-matrix-kind)', () => {
+  it('detection, eviction and replacement move by about the 20 s grace difference; unavailability does not', () => {
+    const c = compareRuns([join(REPO_ROOT, 'reports/examples/grace-matrix-kind')]);
+    expect(c.variants.map((v) => [v.name, v.passed])).to.deep.equal([['grace-matrix--nodeMonitorGracePeriod-20s', 2], ['grace-matrix--nodeMonitorGracePeriod-40s', 2]]);
+    const v40 = c.variants[1].metrics;
+    for (const id of ['detection', 'eviction', 'replacementReady']) expect(v40[id].deltaMedianSeconds, id).to.be.within(15, 30);
+    expect(Math.abs(v40['unavailable:web'].deltaMedianSeconds!)).to.be.below(5);
   });
 });

@@ -20,4 +20,17 @@ describe('run progress (plain lines, not a TTY)', () => {
     expect(lines.some((l) => /node rebootlab-worker Ready again$/.test(l))).to.equal(true);
     expect(lines.indexOf('+19.6 s node rebootlab-worker Ready=Unknown')).to.be.below(lines.findIndex((l) => l.includes('evicted')));
   });
+
+  it('a second variant of a matrix counts its times from its own fault, not the first one', () => {
+    const records = readJournal(join(REPO_ROOT, 'test/fixtures/runs/kind-outage-tuned-recorded/observations.jsonl'));
+    // The same recorded run twice in one progress, the second shifted by 10 minutes: as a 2-variant matrix is shown.
+    const shift = 600_000;
+    const second = records.map((r) => ({ ...r, receivedAtMs: r.receivedAtMs + shift }));
+    const written: string[] = [];
+    const progress = createProgress({ isTTY: false, write: (text) => written.push(text) }, () => records[0].receivedAtMs);
+    for (const record of [...records, ...second]) progress.onObservation(record);
+    progress.close();
+    const lines = written.join('').trim().split('\n').map((l) => l.replace(/^\[\s*\d+ s\] /, ''));
+    expect(lines.filter((l) => l === '+19.6 s node rebootlab-worker Ready=Unknown')).to.have.length(2);
+  });
 });
