@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statfsSync, type Dirent } from '
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { cacheDir, getProvider, kindBinary } from '../cluster/index.js';
+import { cacheDir, getProvider, kindBinary, providerNames } from '../cluster/index.js';
 import { ExitCode, InfraError, InputError } from '../common/errors.js';
 import { canRun, run } from '../common/exec.js';
 import { PENDING_RESTORE_FILE, restorePending } from '../faults/index.js';
@@ -121,14 +121,19 @@ export async function runToolchain(_options: ToolchainOptions): Promise<CommandO
 }
 
 /**
- * `rebootlab cluster create|delete|list`. `create` prints the kubeconfig path of the new cluster.
+ * `rebootlab cluster create|delete|list`. `create` prints the kubeconfig path of the new cluster; `list` prints
+ * `<provider>\t<name>` per cluster of every provider (JSON: `[{provider, name}]`).
  * @throws InputError when creating a cluster that exists; InfraError when kind or Docker fails.
  */
 export async function clusterCommand(options: ClusterCommandOptions): Promise<CommandOutcome> {
   const provider = getProvider(options.cluster.provider);
   if (options.action === 'list') {
-    const names = await provider.list();
-    options.print?.(options.output === 'json' ? JSON.stringify(names) : names.join('\n'));
+    // Every provider's clusters: kind containers and kwok process groups are both "rebootlab clusters".
+    const clusters: { provider: string; name: string }[] = [];
+    for (const providerName of providerNames()) {
+      for (const name of await getProvider(providerName).list()) clusters.push({ provider: providerName, name });
+    }
+    options.print?.(options.output === 'json' ? JSON.stringify(clusters) : clusters.map((c) => `${c.provider}\t${c.name}`).join('\n'));
   } else if (options.action === 'delete') {
     // Deleting is idempotent (a script may delete twice), but say which case it was.
     const existed = (await provider.list()).includes(options.name);

@@ -47,9 +47,18 @@ function checkSimulated(data: Obj, report: Report): void {
   if (cluster.nodeImage !== undefined) report(['cluster', 'nodeImage'], 'is for provider kind; kwok runs no node image');
 }
 
+/**
+ * Most kind workers an experiment may ask for. Each node is a privileged container running systemd, containerd
+ * and a kubelet (≈ 0.3–0.5 GiB and a steady share of a core); past about ten, timings measure the host's overload.
+ */
+export const MAX_KIND_WORKERS = 10;
+
 function checkCluster(cluster: Obj, report: Report): void {
   const provider = cluster.provider ?? 'kind';
   if (provider === 'kind' && cluster.nodes !== undefined) report(['cluster', 'nodes'], 'is for provider kwok; with kind use cluster.workers');
+  if (provider === 'kind' && typeof cluster.workers === 'number' && cluster.workers > MAX_KIND_WORKERS) {
+    report(['cluster', 'workers'], `${cluster.workers} kind nodes is more than one machine runs well (each is a container with systemd, containerd and a kubelet); use at most ${MAX_KIND_WORKERS}, or provider kwok for simulated nodes`);
+  }
   // With kwok, `workers` also counts the simulated workers, so one file runs on both providers (--set cluster.provider=kwok).
   if (provider === 'kwok' && cluster.workers !== undefined && cluster.nodes !== undefined) {
     report(['cluster', 'workers'], 'give either cluster.workers or cluster.nodes with provider kwok, not both');
