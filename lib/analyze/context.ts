@@ -23,6 +23,8 @@ export interface RunContext {
   leases: ObjectObservation[];
   pods: ObjectObservation[];
   gaps: GapSpan[];
+  /** `step` markers after the fault, in seq order. */
+  steps: PhaseObservation[];
   warnings: string[];
 }
 
@@ -65,6 +67,7 @@ export function buildContext(observations: readonly Observation[]): RunContext {
     leases: objects.filter((o) => o.kind === 'Lease'),
     pods: objects.filter((o) => o.kind === 'Pod'),
     gaps,
+    steps: phases.filter((p) => p.phase === 'step' && p.seq > fault.seq),
     warnings,
   };
 }

@@ -116,7 +116,7 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
 
   it('force-deletes the stuck Terminating pods once the out-of-service taint is added', async function () {
     const stuck = [...pods.objects.values()].filter(onTarget).map((p) => p.metadata!.name!);
-    const undoTaint = await cluster.taintOutOfService(target);
+    const undoTaint = await cluster.act(target, 'taint-out-of-service');
     const taintedAtMs = Date.now();
     await nodes.until('out-of-service taint visible', (m) => hasTaint(m.get(target), OUT_OF_SERVICE), 10_000);
     expect(hasTaint(nodes.objects.get(target), UNREACHABLE), 'the controller\'s unreachable taint is kept').to.equal(true);
