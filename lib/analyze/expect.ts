@@ -54,6 +54,7 @@ const WORKLOAD_VALUES: Record<WorkloadField, (w: WorkloadTimeline) => ExpectedVa
   unavailableAfterSeconds: (w) => w.unavailableAfterSeconds,
   recoveredAfterSeconds: (w) => w.recoveredAfterSeconds,
   recovered: (w) => w.recovered,
+  dataProbe: (w) => w.dataProbe,
 };
 
 const RUN_VALUES: Record<RunField, (a: RunAnalysis) => ExpectedValue> = {

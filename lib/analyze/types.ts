@@ -138,6 +138,11 @@ export interface WorkloadTimeline {
   /** Back at the desired Ready count for good: seconds since fault; 0 if never below; null if not recovered by the end. */
   recoveredAfterSeconds: number | null;
   recovered: boolean;
+  /**
+   * The data probe (workload `dataProbe: true`): `kept` (the marker written before the fault was read back),
+   * `lost` (the volume was readable without it) or `unreadable` (no pod could be asked); null without a probe.
+   */
+  dataProbe: 'kept' | 'lost' | 'unreadable' | null;
   /** Ready count changes after the fault: [secondsSinceFault, readyCount]. */
   readySeries: [number, number][];
 }

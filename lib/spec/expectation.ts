@@ -81,6 +81,7 @@ export const WORKLOAD_FIELDS = {
   unavailableAfterSeconds: 'number',
   recoveredAfterSeconds: 'number',
   recovered: 'boolean',
+  dataProbe: 'string',
 } as const satisfies Record<string, FieldType>;
 
 /** Fields of `run`. */

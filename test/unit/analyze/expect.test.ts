@@ -135,3 +135,12 @@ describe('expectation grammar: target selectors, count(), phaseWhenNotReady (kin
     }
   });
 });
+
+describe('workloads.<name>.dataProbe (kind-reboot-quick-recorded run)', () => {
+  const { analysis } = loadFixtureRun('kind-reboot-quick-recorded');
+  it('a local PersistentVolume keeps its marker across a reboot; a workload without a probe has none', () => {
+    const [db, web] = evaluateExpectations(analysis, [parsed('workloads.db.dataProbe == kept'), parsed('workloads.web.dataProbe == null')]);
+    expect(db).to.deep.include({ passed: true, actual: 'kept' });
+    expect(web.passed).to.equal(true);
+  });
+});
