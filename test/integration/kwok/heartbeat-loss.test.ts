@@ -141,4 +141,19 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     console.log(`      ${target} Ready ${secondsBetween(restartAtMs, readyAtMs)} s after heartbeats resumed; ${victim} deleted and re-created`);
     expect((await cluster.nodes()).map((n) => n.state)).to.not.include('heartbeat-stopped');
   });
+
+  it('cordon marks a node unschedulable (undo uncordons); force-delete-pods removes its pods at once and the Deployment replaces them', async function () {
+    const victim = [...pods.objects.values()].find(podServing)!.spec!.nodeName!;
+    const undoCordon = await cluster.act(victim, 'cordon');
+    await nodes.until(`${victim} cordoned`, (m) => m.get(victim)?.spec?.unschedulable === true, 10_000);
+    const onVictim = [...pods.objects.values()].filter((p) => p.spec?.nodeName === victim).map((p) => p.metadata!.name!);
+    expect(onVictim.length, `pods on ${victim}`).to.be.greaterThan(0);
+    const deletingAtMs = Date.now();
+    await cluster.act(victim, 'force-delete-pods');
+    const goneAtMs = await pods.until(`pods on ${victim} removed`, (m) => onVictim.every((name) => !m.has(name)), 10_000);
+    await pods.until(`${REPLICAS} serving pods, none on the cordoned ${victim}`, (m) => [...m.values()].filter((p) => podServing(p) && p.spec?.nodeName !== victim).length === REPLICAS, 30_000);
+    console.log(`      ${onVictim.length} pods force-deleted from ${victim} in ${secondsBetween(deletingAtMs, goneAtMs)} s and replaced elsewhere`);
+    await undoCordon();
+    await nodes.until(`${victim} uncordoned`, (m) => !m.get(victim)?.spec?.unschedulable, 10_000);
+  });
 });
