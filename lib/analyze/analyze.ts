@@ -42,6 +42,12 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     faultRestoredAfterSeconds: restoredAfterSeconds,
     endAfterSeconds: secondsSince(ctx.faultMs, ctx.endMs),
     endAtMs: ctx.endMs,
+    steps: ctx.steps.map((p) => ({
+      index: typeof p.detail?.index === 'number' ? p.detail.index : -1,
+      action: typeof p.detail?.action === 'string' ? p.detail.action : 'unknown',
+      node: p.nodes?.[0] ?? null,
+      afterSeconds: secondsSince(ctx.faultMs, p.receivedAtMs),
+    })),
     targets: ctx.targets,
     nodes,
     pods,

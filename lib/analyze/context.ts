@@ -23,6 +23,10 @@ export interface RunContext {
   leases: ObjectObservation[];
   pods: ObjectObservation[];
   gaps: GapSpan[];
+  /** `step` markers after the fault, in seq order. */
+  steps: PhaseObservation[];
+  /** Outcome of each workload's data probe (the `data-probed` marker), by workload name. */
+  dataProbes: Map<string, 'kept' | 'lost' | 'unreadable'>;
   warnings: string[];
 }
 
@@ -65,8 +69,22 @@ export function buildContext(observations: readonly Observation[]): RunContext {
     leases: objects.filter((o) => o.kind === 'Lease'),
     pods: objects.filter((o) => o.kind === 'Pod'),
     gaps,
+    steps: phases.filter((p) => p.phase === 'step' && p.seq > fault.seq),
+    dataProbes: readDataProbes(phases.find((p) => p.phase === 'data-probed')),
     warnings,
   };
+}
+
+/** `detail.dataProbes` of the data-probed marker: workload → { outcome } (lib/workloads/data-probe.ts). */
+function readDataProbes(marker: PhaseObservation | undefined): Map<string, 'kept' | 'lost' | 'unreadable'> {
+  const probes = new Map<string, 'kept' | 'lost' | 'unreadable'>();
+  const detail = marker?.detail?.dataProbes;
+  if (typeof detail !== 'object' || detail === null) return probes;
+  for (const [workload, probe] of Object.entries(detail as Record<string, { outcome?: unknown }>)) {
+    const outcome = probe?.outcome;
+    if (outcome === 'kept' || outcome === 'lost' || outcome === 'unreadable') probes.set(workload, outcome);
+  }
+  return probes;
 }
 
 /** Group records by a key (e.g. name or uid), keeping seq order inside each group and first-seen order of groups. */

@@ -28,6 +28,7 @@ const POD_VALUES: Record<PodField, (p: PodTimeline) => ExpectedValue> = {
   nodeChanged: (p) => (p.replacement?.node ?? p.nodeAfter) !== p.nodeBefore,
   podIPChanged: (p) => (p.replacement?.podIP ?? p.podIPAfter) !== p.podIPBefore,
   readyAtEnd: (p) => p.readyAtEnd || p.replacement?.readyAfterSeconds != null,
+  phaseWhenNotReady: (p) => p.phaseWhenNotReady,
 };
 
 const NODE_VALUES: Record<NodeField, (n: NodeTimeline) => ExpectedValue> = {
@@ -53,6 +54,7 @@ const WORKLOAD_VALUES: Record<WorkloadField, (w: WorkloadTimeline) => ExpectedVa
   unavailableAfterSeconds: (w) => w.unavailableAfterSeconds,
   recoveredAfterSeconds: (w) => w.recoveredAfterSeconds,
   recovered: (w) => w.recovered,
+  dataProbe: (w) => w.dataProbe,
 };
 
 const RUN_VALUES: Record<RunField, (a: RunAnalysis) => ExpectedValue> = {
@@ -84,8 +86,9 @@ export function compare(actual: ExpectedValue, comparison: Comparison): boolean 
   }
 }
 
-/** Aggregate numbers: nearest-rank percentile, min, max, mean, median; null for no values. */
+/** Aggregate numbers: nearest-rank percentile, min, max, mean, median, count; null for no values (count: 0). */
 export function aggregate(values: number[], agg: Aggregate): number | null {
+  if (agg.fn === 'count') return values.length;
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const rank = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -103,9 +106,10 @@ export function aggregate(values: number[], agg: Aggregate): number | null {
   }
 }
 
-function selectPods(pods: PodTimeline[], selector: PodSelector): PodTimeline[] {
+function selectPods(pods: PodTimeline[], selector: PodSelector, targets: readonly string[]): PodTimeline[] {
   return pods.filter(
     (p) =>
+      (selector.target === undefined || (p.nodeBefore !== null && targets.includes(p.nodeBefore)) === (selector.target === 'true')) &&
       (selector.workload === undefined || p.workload === selector.workload) &&
       (selector.name === undefined || p.name === selector.name) &&
       (selector.namespace === undefined || p.namespace === selector.namespace) &&
@@ -118,10 +122,14 @@ function subjectValues(analysis: RunAnalysis, e: Expectation): { label: string; 
   const s = e.subject;
   switch (s.scope) {
     case 'pods': {
-      const pods = selectPods(analysis.pods, s.selector);
+      const pods = selectPods(analysis.pods, s.selector, analysis.targets);
       return pods.length > 0 ? pods.map((p) => ({ label: p.name, value: POD_VALUES[s.field](p) })) : 'no pod matches the selector';
     }
     case 'node': {
+      if (s.target !== undefined) {
+        const nodes = analysis.nodes.filter((n) => n.faultTarget === s.target && (s.name === null || n.name === s.name));
+        return nodes.length > 0 ? nodes.map((n) => ({ label: n.name, value: NODE_VALUES[s.field](n) })) : 'no node matches the selector';
+      }
       const name = s.name ?? analysis.targets[0];
       const node = analysis.nodes.find((n) => n.name === name);
       return node ? [{ label: node.name, value: NODE_VALUES[s.field](node) }] : `no node ${name ?? '(no fault target)'} in the journal`;
@@ -146,6 +154,12 @@ export function evaluateExpectations(analysis: RunAnalysis, expectations: readon
   return expectations.map((e) => {
     const values = subjectValues(analysis, e);
     if (typeof values === 'string') return { text: e.text, passed: false, actual: null, message: values };
+    if (e.aggregate?.fn === 'count') {
+      const happened = values.filter((v) => v.value !== null && v.value !== false);
+      const actual = happened.length;
+      const passed = compare(actual, e.comparison);
+      return { text: e.text, passed, actual, message: `${actual} of ${values.length} (${happened.map((v) => v.label).join(', ') || 'none'}) ${passed ? 'is' : 'is not'} ${show(e.comparison)}` };
+    }
     if (e.aggregate) {
       const numbers = values.map((v) => v.value).filter((v): v is number => typeof v === 'number');
       const actual = aggregate(numbers, e.aggregate);

@@ -72,6 +72,7 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
     notReadyAfterSeconds: notReady ? (serverSecondsSince(f, ltt) ?? secondsSince(f, notReady.receivedAtMs)) : null,
     notReadyReceivedAfterSeconds: notReady ? secondsSince(f, notReady.receivedAtMs) : null,
     readyAgainAfterSeconds: readyAgain ? secondsSince(f, readyAgain.receivedAtMs) : null,
+    phaseWhenNotReady: notReady ? phase(notReady.object) : null,
     evictedAfterSeconds: evicted ? secondsSince(f, evicted.receivedAtMs) : null,
     deletionTimestamp: evicted ? deletionTimestamp(evicted.object) : null,
     deletedAfterSeconds: deleted ? secondsSince(f, deleted.receivedAtMs) : null,

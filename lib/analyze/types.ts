@@ -107,6 +107,8 @@ export interface PodTimeline {
   notReadyReceivedAfterSeconds: number | null;
   /** Ready again after being NotReady (client receive time); seconds since fault. */
   readyAgainAfterSeconds: number | null;
+  /** `status.phase` of the first pod version after the fault with Ready not True (e.g. `Running` on a down node), or null. */
+  phaseWhenNotReady: string | null;
   /** First seen with a deletionTimestamp (eviction requested), client receive time; seconds since fault. */
   evictedAfterSeconds: number | null;
   /** The server's deletionTimestamp (request time + grace period), RFC 3339. */
@@ -136,6 +138,11 @@ export interface WorkloadTimeline {
   /** Back at the desired Ready count for good: seconds since fault; 0 if never below; null if not recovered by the end. */
   recoveredAfterSeconds: number | null;
   recovered: boolean;
+  /**
+   * The data probe (workload `dataProbe: true`): `kept` (the marker written before the fault was read back),
+   * `lost` (the volume was readable without it) or `unreadable` (no pod could be asked); null without a probe.
+   */
+  dataProbe: 'kept' | 'lost' | 'unreadable' | null;
   /** Ready count changes after the fault: [secondsSinceFault, readyCount]. */
   readySeries: [number, number][];
 }
@@ -194,6 +201,17 @@ export interface GapSpan {
   reason: string;
 }
 
+/** One follow-up step as done on one node (a `step` marker of the journal). */
+export interface StepInstant {
+  /** 0-based position among the experiment's steps. */
+  index: number;
+  /** The step action, e.g. `delete-node-object`, `taint-out-of-service`, `restore`. */
+  action: string;
+  node: string | null;
+  /** When the step's action returned (client receive time of the marker), seconds since fault. */
+  afterSeconds: number;
+}
+
 /** Everything `analyze` derives from one journal. */
 export interface RunAnalysis {
   /** Client clock of the fault-injected marker, Unix epoch milliseconds: the zero of every `...Seconds`. */
@@ -202,6 +220,8 @@ export interface RunAnalysis {
   faultRestoredAfterSeconds: number | null;
   /** Last record of the journal, seconds since fault. */
   endAfterSeconds: number;
+  /** Follow-up steps done (experiment `steps:`), in journal order; empty when none. */
+  steps: StepInstant[];
   /** Client clock of the last record, Unix epoch milliseconds. */
   endAtMs: number;
   targets: string[];

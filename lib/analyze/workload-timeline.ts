@@ -67,6 +67,7 @@ export function buildWorkloadTimelines(ctx: RunContext, workloads: readonly Work
       unavailableAfterSeconds: firstDrop,
       recoveredAfterSeconds: recoveredAt,
       recovered: readyAtEnd >= desired,
+      dataProbe: ctx.dataProbes.get(w.name) ?? null,
       readySeries: series,
     };
   });

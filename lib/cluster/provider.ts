@@ -11,8 +11,13 @@ export type { ProviderName } from '../spec/types.js';
  * kubelet, since kind nodes have no logind inhibitor), `restart` = `docker restart`, `disconnect` = leave
  * the cluster's Docker network, `stop-kubelet` = `systemctl stop kubelet`, `stop-heartbeat` = stop lease
  * renewals only (not supported by kind), `delete-node-object` = delete the Node from the API server.
+ * Through the API server on every provider (node-api-actions.ts): `taint-out-of-service` = add
+ * `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` (undo removes it), `force-delete-pods` = delete
+ * every pod bound to the node with grace period 0 (no undo), `cordon` = mark it unschedulable (undo uncordons).
  */
-export type NodeAction = 'pause' | 'stop' | 'restart' | 'disconnect' | 'stop-kubelet' | 'stop-heartbeat' | 'delete-node-object';
+export type NodeAction =
+  | 'pause' | 'stop' | 'restart' | 'disconnect' | 'stop-kubelet' | 'stop-heartbeat' | 'delete-node-object'
+  | 'taint-out-of-service' | 'force-delete-pods' | 'cordon';
 
 /** Undoes one applied NodeAction. Idempotent: a second call does nothing. @throws InfraError if restoring fails. */
 export type Undo = (() => Promise<void>) & {

@@ -4,3 +4,4 @@ export { resolveTargets, isControlPlane, CONTROL_PLANE_LABEL, type TargetNode, t
 export { loadTargetCandidates } from './candidates.js';
 export { FaultGuard, type FaultGuardOptions, type GuardEntry, type GuardExit, type GuardTrigger } from './guard.js';
 export { restorePending, writePendingRestore, PENDING_RESTORE_FILE, type PendingRestoreEntry, type PendingRestoreFile, type RestoreReport } from './restore-file.js';
+export { runSteps, STEP_NODE_ACTIONS, STEP_UNDO_ACTIONS, type StepDetail, type StepOptions, type StepPhaseCallback } from './steps.js';

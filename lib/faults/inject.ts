@@ -74,6 +74,11 @@ export interface FaultOptions {
   sleep?: Sleep;
   /** Aborting ends the stagger and duration waits early (restoration still runs). */
   signal?: AbortSignal;
+  /**
+   * Called with each node's fault right after injection (runFault only). Its `restore()` also ends that node's
+   * duration wait, so a `restore` step can end the fault early.
+   */
+  onInjected?: (fault: InjectedNodeFault) => void;
 }
 
 /** A fault injected on one node, not yet restored. */
@@ -137,7 +142,8 @@ export async function injectOnNode(cluster: Cluster, type: FaultType, node: stri
  * and restored `fault.durationMs` milliseconds after its own injection. A reboot is "restored" at once
  * (its undo is a no-op). With no duration (node-delete without one) the node stays faulted: the
  * returned handles must be restored by the caller (at the end of the run), and stay in the guard meanwhile.
- * Once `options.signal` aborts, no further node is hit and running waits end early (then restored).
+ * Once `options.signal` aborts, no further node is hit and running waits end early (then restored); a
+ * handle's `restore()` (handed to `options.onInjected`) ends its own wait early too.
  * Resolves once every timed restore finished, to the nodes still faulted.
  * @throws InfraError/InputError from injection or restoration, after undoing what it can.
  */
@@ -154,13 +160,24 @@ export async function runFault(
       await sleep(i * fault.staggerMs, options.signal);
       if (options.signal?.aborted) return; // interrupted: hit no further node
       const injected = await injectOnNode(cluster, fault.type, node, options);
-      if (fault.type === 'reboot') return injected.restore();
-      if (fault.durationMs === null) {
-        stillFaulted.push(injected);
-        return;
+      // Ending the fault early (a restore step) or aborting ends this node's duration wait.
+      const wait = new AbortController();
+      const endWait = () => wait.abort();
+      options.signal?.addEventListener('abort', endWait, { once: true });
+      if (options.signal?.aborted) endWait(); // aborted while injecting
+      const handle: InjectedNodeFault = { ...injected, restore: () => (endWait(), injected.restore()) };
+      options.onInjected?.(handle);
+      try {
+        if (fault.type === 'reboot') return await injected.restore();
+        if (fault.durationMs === null) {
+          stillFaulted.push(handle);
+          return;
+        }
+        await sleep(fault.durationMs, wait.signal);
+        await injected.restore();
+      } finally {
+        options.signal?.removeEventListener('abort', endWait);
       }
-      await sleep(fault.durationMs, options.signal);
-      await injected.restore();
     }),
   );
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -40,6 +40,7 @@ export type PhaseName =
   | 'fault-injected'
   | 'fault-restoring'
   | 'fault-restored'
+  | 'step'
   | 'settled'
   | 'interrupted'
   | 'run-finished'

@@ -1,6 +1,6 @@
 // The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
 import type { ExpectationResult } from '../analyze/expect.js';
-import type { GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, WorkloadTimeline } from '../analyze/types.js';
+import type { GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, StepInstant, WorkloadTimeline } from '../analyze/types.js';
 import type { WorkloadRef } from '../analyze/workload-timeline.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 
@@ -84,6 +84,8 @@ export interface Result {
     faultRestoredAfterSeconds: number | null;
     /** Last journal record, seconds since fault. */
     endAfterSeconds: number;
+    /** Follow-up steps done, with the instant each returned (seconds since fault); empty when none. */
+    steps: StepInstant[];
   };
   predictions: Predictions;
   nodes: NodeTimeline[];

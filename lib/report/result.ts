@@ -65,6 +65,7 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
       podOutcomes,
       faultRestoredAfterSeconds: analysis.faultRestoredAfterSeconds,
       endAfterSeconds: analysis.endAfterSeconds,
+      steps: analysis.steps,
     },
     predictions: analysis.predictions,
     nodes: analysis.nodes,

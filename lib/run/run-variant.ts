@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Cluster } from '../cluster/index.js';
 import { loadKubeConfig } from '../cluster/index.js';
 import { ExitCode, InfraError, RebootlabError } from '../common/errors.js';
-import { FaultGuard, loadTargetCandidates, resolveTargets, runFault, type InjectedNodeFault } from '../faults/index.js';
+import { FaultGuard, loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
 import { openJournal, startObserver, type Journal, type Observation } from '../observe/index.js';
 import { analyze } from '../analyze/index.js';
 import { rebuildReports, writeRunInfo, type Result, type RunInfo } from '../report/index.js';
@@ -97,16 +97,58 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     throwIfAborted(signal);
 
     progress.phase(`injecting ${experiment.fault.type} on ${targets.join(', ')}`, input.settings);
+    // The fault (with its timed restore) and the follow-up steps run while the cluster is observed; the end
+    // of the observation ends a fault still running (until: duration shorter than fault.duration).
+    const faultEnd = new AbortController();
+    const endFault = () => faultEnd.abort();
+    signal.addEventListener('abort', endFault, { once: true });
+    const injected: InjectedNodeFault[] = [];
+    let injectedAtMs: (at: number | null) => void = () => {};
+    const firstInjection = new Promise<number | null>((resolve) => (injectedAtMs = resolve));
+    let faultError: unknown = null;
+    let stepError: unknown = null;
+    let faultSettled = false;
+    let stepsSettled = experiment.steps.length === 0;
     const faultDone = runFault(cluster, experiment.fault, targets, {
       guard,
-      signal,
+      signal: faultEnd.signal,
+      onInjected: (fault) => injected.push(fault),
       onPhase: (phase, { nodes, detail }) => {
-        if (phase === 'fault-injected') faultInjected = true;
         journal.mark(phase, { nodes, detail });
+        if (phase === 'fault-injected' && !faultInjected) {
+          faultInjected = true;
+          injectedAtMs(Date.now());
+        }
       },
+    }).then(
+      (faulted) => void (stillFaulted = faulted),
+      (error: unknown) => void (faultError = error),
+    ).finally(() => {
+      faultSettled = true;
+      injectedAtMs(null);
     });
-    stillFaulted = await faultDone;
-    await observeUntilDone(input, records, journal);
+    const stepsDone = (async () => {
+      const atMs = await firstInjection;
+      if (atMs === null || stepsSettled) return;
+      progress.phase(`${experiment.steps.length} step(s) scheduled: ${experiment.steps.map((s) => `${s.action} at ${s.afterMs / 1000} s`).join(', ')}`);
+      await runSteps(cluster, experiment.steps, targets, {
+        guard, injectedAtMs: atMs, signal: faultEnd.signal, faults: () => injected,
+        onPhase: (phase, { nodes, detail }) => journal.mark(phase, { nodes, detail }),
+      });
+    })().catch((error: unknown) => void (stepError = error)).finally(() => (stepsSettled = true));
+    await firstInjection;
+    if (faultInjected) {
+      await observeUntilDone(input, records, journal, {
+        settled: () => faultSettled && stepsSettled,
+        failed: () => faultError !== null || stepError !== null,
+      });
+    }
+    faultEnd.abort();
+    signal.removeEventListener('abort', endFault);
+    await faultDone;
+    await stepsDone;
+    if (faultError !== null) throw faultError;
+    if (stepError !== null) throw stepError;
     for (const fault of stillFaulted) await fault.restore();
     stillFaulted = [];
     if (markers.size > 0) {
@@ -134,14 +176,23 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
   return rebuildReports(runDir, { log: (level, message) => progress.log(level, message) });
 }
 
+/** What {@link observeUntilDone} asks of the fault and the steps running meanwhile. */
+interface FaultProgress {
+  /** True once the fault's timed restore and every step are done. */
+  settled(): boolean;
+  /** True once the fault or a step failed: the observation ends at once. */
+  failed(): boolean;
+}
+
 /**
  * Waits after the fault until the observation may end: for `observe.until: duration` a fixed time after
- * injection; for `recovered`, until the fault was restored (when it has a duration), every target node
- * is Ready again, and every workload is back at its desired Ready count, then `settle` longer.
+ * injection (a fault still running then is ended by the caller); for `recovered`, until the fault was
+ * restored (when it has a duration) and every step ran, every target node is Ready again (or deleted),
+ * and every workload is back at its desired Ready count, then `settle` longer.
  * `observe.timeout` (since injection) ends the wait in any case: a workload that never recovers is a
- * result to report, not an infrastructure failure.
+ * result to report, not an infrastructure failure. A failed fault or step ends it at once.
  */
-async function observeUntilDone(input: RunVariantInput, records: readonly Observation[], journal: Journal): Promise<void> {
+async function observeUntilDone(input: RunVariantInput, records: readonly Observation[], journal: Journal, fault: FaultProgress): Promise<void> {
   const { experiment } = input.variant;
   const { observe } = experiment;
   const injected = records.find((r) => r.type === 'phase' && r.phase === 'fault-injected');
@@ -149,7 +200,8 @@ async function observeUntilDone(input: RunVariantInput, records: readonly Observ
   const deadlineMs = startMs + (observe.until === 'duration' ? observe.durationMs ?? 0 : observe.timeoutMs);
   const workloads = workloadRefs(experiment.workloads);
   while (!input.signal.aborted && Date.now() < deadlineMs) {
-    if (observe.until === 'recovered') {
+    if (fault.failed()) return;
+    if (observe.until === 'recovered' && fault.settled()) {
       const analysis = analyze(records, { settings: input.settings, workloads });
       const nodesBack = analysis.nodes.filter((n) => n.faultTarget).every((n) => n.readyAtEnd || n.deletedAfterSeconds !== null);
       // Right after a quick fault nothing has changed yet, which looks like "recovered": every pod that

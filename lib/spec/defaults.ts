@@ -10,6 +10,7 @@ import {
   type FaultSpec,
   type FaultTarget,
   type ObserveSpec,
+  type StepSpec,
   type WorkloadSpec,
 } from './types.js';
 import type * as v1 from './v1alpha1/types.js';
@@ -39,6 +40,7 @@ export function resolveExperiment(user: v1.Experiment): Experiment {
     cluster: resolveCluster(user.cluster ?? {}),
     workloads: (user.workloads ?? []).map(resolveWorkload),
     fault: resolveFault(user.fault),
+    steps: resolveSteps(user.steps ?? []),
     observe: resolveObserve(user.observe ?? {}),
     expect: [...(user.expect ?? [])],
   };
@@ -118,6 +120,13 @@ function resolveFault(fault: v1.Fault): FaultSpec {
     staggerMs: ms(fault.stagger, 0),
     allowControlPlane: fault.allowControlPlane ?? false,
   };
+}
+
+/** Steps sorted by time (a stable sort keeps file order for ties). */
+function resolveSteps(steps: v1.Step[]): StepSpec[] {
+  return steps
+    .map((step) => ({ afterMs: ms(step.after, 0), action: step.action, node: step.node ?? null }))
+    .sort((a, b) => a.afterMs - b.afterMs);
 }
 
 /** Turns a user target (node name, `worker-with-most-pods`, `{selector: "k=v,..."}`, or nothing) into a FaultTarget. */

@@ -53,6 +53,7 @@ export const POD_FIELDS = {
   nodeChanged: 'boolean',
   podIPChanged: 'boolean',
   readyAtEnd: 'boolean',
+  phaseWhenNotReady: 'string',
 } as const satisfies Record<string, FieldType>;
 
 /** Fields of `node` (the fault target) and `nodes[name=x]`; `...Seconds` are seconds since the fault injection. */
@@ -80,6 +81,7 @@ export const WORKLOAD_FIELDS = {
   unavailableAfterSeconds: 'number',
   recoveredAfterSeconds: 'number',
   recovered: 'boolean',
+  dataProbe: 'string',
 } as const satisfies Record<string, FieldType>;
 
 /** Fields of `run`. */
@@ -98,15 +100,24 @@ export type WorkloadField = keyof typeof WORKLOAD_FIELDS;
 /** A field name of `run`. */
 export type RunField = keyof typeof RUN_FIELDS;
 
-/** Keys allowed inside `pods[...]`: `workload`, `name`, `namespace`, `node` (the node before the fault). */
-export const POD_SELECTOR_KEYS = ['workload', 'name', 'namespace', 'node'] as const;
-/** The key=value pairs inside `pods[...]`; every given key must match. */
+/**
+ * Keys allowed inside `pods[...]`: `workload`, `name`, `namespace`, `node` (the node before the fault), and
+ * `target` (`true`: the pod ran on a fault target when the fault was injected; `false`: it did not).
+ */
+export const POD_SELECTOR_KEYS = ['workload', 'name', 'namespace', 'node', 'target'] as const;
+/** The key=value pairs inside `pods[...]`; every given key must match (`target` is `true` or `false`). */
 export type PodSelector = Partial<Record<(typeof POD_SELECTOR_KEYS)[number], string>>;
+/** Keys allowed inside `nodes[...]`: `name`, and `target` (`true`/`false`: a fault target or not). */
+export const NODE_SELECTOR_KEYS = ['name', 'target'] as const;
 
 /** What an expectation is about. `node` with `name: null` is the (first) fault target. */
 export type ExpectationSubject =
   | { scope: 'pods'; selector: PodSelector; field: PodField }
-  | { scope: 'node'; name: string | null; field: NodeField }
+  /**
+   * `node.<field>`: `name` null, `target` absent (the first fault target). `nodes[name=x]`: that node.
+   * `nodes[target=true]` (optionally with `name`): every node whose fault-target flag equals `target`.
+   */
+  | { scope: 'node'; name: string | null; target?: boolean; field: NodeField }
   | { scope: 'workload'; name: string; field: WorkloadField }
   | { scope: 'run'; field: RunField };
 
@@ -120,9 +131,11 @@ export type Comparison = { op: ComparisonOp; value: ExpectedValue } | { op: 'in'
 
 /**
  * Aggregate over the selected values, e.g. `p95(...)`: across repeats of a matrix (issue 4); within one run,
- * across the values the subject selects (several pods, or the single value).
+ * across the values the subject selects (several pods or nodes, or the single value). `count(...)` is the
+ * number of selected values that happened: neither null nor false (e.g. how many target nodes got a
+ * NoExecute taint: `count(nodes[target=true].noExecuteTaintAfterSeconds) <= 1`); it takes any field type.
  */
-export type Aggregate = { fn: 'percentile'; percentile: number } | { fn: 'min' | 'max' | 'mean' | 'median' };
+export type Aggregate = { fn: 'percentile'; percentile: number } | { fn: 'min' | 'max' | 'mean' | 'median' | 'count' };
 
 /** One parsed assertion. */
 export interface Expectation {
@@ -136,7 +149,7 @@ export interface Expectation {
 /** Result of `parseExpectation`: the expectation, or a one-line message naming what is wrong and what is allowed. */
 export type ParseExpectationResult = { ok: true; expectation: Expectation } | { ok: false; message: string };
 
-const AGGREGATE_RE = /^(p(\d+(?:\.\d+)?)|min|max|mean|median)\((.*)\)$/;
+const AGGREGATE_RE = /^(p(\d+(?:\.\d+)?)|min|max|mean|median|count)\((.*)\)$/;
 const COMPARISON_RE = /^(.*?)\s*(==|!=|<=|>=|<|>|\bin\b)\s*(.+)$/;
 const RANGE_RE = /^\[\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\]$/;
 const NAME = '[A-Za-z0-9][A-Za-z0-9._-]*';
@@ -162,14 +175,30 @@ function parseSubject(path: string): ExpectationSubject | string {
       const kv = new RegExp(`^(\\w+)\\s*=\\s*(${NAME})$`).exec(part);
       if (!kv) return `pods[${m[1]}]: write pods[key=value], keys: ${POD_SELECTOR_KEYS.join(', ')}`;
       if (!(POD_SELECTOR_KEYS as readonly string[]).includes(kv[1])) return `pods[...]: unknown key "${kv[1]}"; allowed: ${POD_SELECTOR_KEYS.join(', ')}`;
+      if (kv[1] === 'target' && kv[2] !== 'true' && kv[2] !== 'false') return `pods[...]: target is true or false, got "${kv[2]}"`;
       selector[kv[1] as keyof PodSelector] = kv[2];
     }
     if (!(m[2] in POD_FIELDS)) return `pods[...]: unknown field "${m[2]}"; allowed: ${allowed(POD_FIELDS)}`;
     return { scope: 'pods', selector, field: m[2] as PodField };
   }
-  if ((m = new RegExp(`^(?:node|nodes\\[name\\s*=\\s*(${NAME})\\])\\.(\\w+)$`).exec(path))) {
+  if ((m = /^node\.(\w+)$/.exec(path))) {
+    if (!(m[1] in NODE_FIELDS)) return `node: unknown field "${m[1]}"; allowed: ${allowed(NODE_FIELDS)}`;
+    return { scope: 'node', name: null, field: m[1] as NodeField };
+  }
+  if ((m = /^nodes\[([^\]]*)\]\.(\w+)$/.exec(path))) {
+    let name: string | null = null;
+    let target: boolean | undefined;
+    for (const part of m[1].split(',').map((s) => s.trim())) {
+      const kv = new RegExp(`^(\\w+)\\s*=\\s*(${NAME})$`).exec(part);
+      if (!kv) return `nodes[${m[1]}]: write nodes[key=value], keys: ${NODE_SELECTOR_KEYS.join(', ')}`;
+      if (kv[1] === 'name') name = kv[2];
+      else if (kv[1] === 'target') {
+        if (kv[2] !== 'true' && kv[2] !== 'false') return `nodes[...]: target is true or false, got "${kv[2]}"`;
+        target = kv[2] === 'true';
+      } else return `nodes[...]: unknown key "${kv[1]}"; allowed: ${NODE_SELECTOR_KEYS.join(', ')}`;
+    }
     if (!(m[2] in NODE_FIELDS)) return `node: unknown field "${m[2]}"; allowed: ${allowed(NODE_FIELDS)}`;
-    return { scope: 'node', name: m[1] ?? null, field: m[2] as NodeField };
+    return target === undefined ? { scope: 'node', name, field: m[2] as NodeField } : { scope: 'node', name, target, field: m[2] as NodeField };
   }
   if ((m = new RegExp(`^workloads\\.(${NAME}?)\\.(\\w+)$`).exec(path))) {
     if (!(m[2] in WORKLOAD_FIELDS)) return `workloads.${m[1]}: unknown field "${m[2]}"; allowed: ${allowed(WORKLOAD_FIELDS)}`;
@@ -180,7 +209,7 @@ function parseSubject(path: string): ExpectationSubject | string {
     return { scope: 'run', field: m[1] as RunField };
   }
   const head = path.split(/[.[]/)[0];
-  return `unknown subject "${head}" in "${path}"; allowed: pods[key=value].<field>, node.<field>, nodes[name=x].<field>, workloads.<name>.<field>, run.<field>`;
+  return `unknown subject "${head}" in "${path}"; allowed: pods[key=value].<field>, node.<field>, nodes[name=x|target=true].<field>, workloads.<name>.<field>, run.<field>`;
 }
 
 function fieldType(subject: ExpectationSubject): FieldType {
@@ -199,7 +228,8 @@ function fieldType(subject: ExpectationSubject): FieldType {
 /**
  * Parse one assertion, e.g. `pods[workload=web].outcome == restarted-in-place`,
  * `node.notReadyAfterSeconds in [15, 25]`, `workloads.web.unavailableSeconds < 60`,
- * `p95(workloads.web.unavailableSeconds) < 70`. Operators: == != < <= > >= and `in [a, b]` (closed, numbers
+ * `p95(workloads.web.unavailableSeconds) < 70`, `count(nodes[target=true].noExecuteTaintAfterSeconds) <= 1`,
+ * `pods[target=true,workload=agent].outcome == restarted-in-place`. Operators: == != < <= > >= and `in [a, b]` (closed, numbers
  * only). Values: numbers (in the field's unit, seconds for `...Seconds`), true/false, null ("did not happen"),
  * outcome names, or quoted strings. Never throws: a bad text gives `{ ok: false, message }`, one line naming
  * the unknown part and what is allowed.
@@ -218,27 +248,29 @@ export function parseExpectation(text: string): ParseExpectationResult {
       const percentile = Number(agg[2]);
       if (percentile <= 0 || percentile >= 100) return fail(`${agg[1]}: percentile must be between 0 and 100`);
       aggregate = { fn: 'percentile', percentile };
-    } else aggregate = { fn: agg[1] as 'min' | 'max' | 'mean' | 'median' };
+    } else aggregate = { fn: agg[1] as 'min' | 'max' | 'mean' | 'median' | 'count' };
     path = agg[3].trim();
   } else if (/^\w+\(/.test(path)) {
-    return fail(`unknown aggregate "${path.split('(')[0]}"; allowed: pNN (e.g. p95), min, max, mean, median`);
+    return fail(`unknown aggregate "${path.split('(')[0]}"; allowed: pNN (e.g. p95), min, max, mean, median, count`);
   }
   const subject = parseSubject(path);
   if (typeof subject === 'string') return fail(subject);
   const type = fieldType(subject);
-  if (aggregate && type !== 'number') return fail(`${path}: ${aggregate.fn === 'percentile' ? `p${aggregate.percentile}` : aggregate.fn}() needs a number field`);
+  if (aggregate && aggregate.fn !== 'count' && type !== 'number') return fail(`${path}: ${aggregate.fn === 'percentile' ? `p${aggregate.percentile}` : aggregate.fn}() needs a number field`);
   let comparison: Comparison;
   if (op === 'in') {
     const range = RANGE_RE.exec(rhs);
     if (!range) return fail(`"in" needs a range [from, to], got ${rhs}`);
     const [from, to] = [Number(range[1]), Number(range[2])];
     if (from > to) return fail(`range [${from}, ${to}] is empty; write [low, high]`);
-    if (type !== 'number') return fail(`${path} is not a number; "in" needs a number field`);
+    if (type !== 'number' && aggregate?.fn !== 'count') return fail(`${path} is not a number; "in" needs a number field`);
     comparison = { op: 'in', from, to };
   } else {
     const value = parseValue(rhs);
     if (value === undefined) return fail(`cannot read value ${rhs}; write a number, true, false, null, a name or a quoted string`);
-    if (value !== null) {
+    if (aggregate?.fn === 'count') {
+      if (typeof value !== 'number') return fail(`count(${path}) is a number; got ${rhs}`);
+    } else if (value !== null) {
       if (type === 'outcome' && !(POD_OUTCOMES as readonly unknown[]).includes(value)) return fail(`unknown outcome "${String(value)}"; allowed: ${POD_OUTCOMES.join(', ')}`);
       if (type === 'number' && typeof value !== 'number') return fail(`${path} is a number (seconds or a count); got ${rhs}`);
       if (type === 'boolean' && typeof value !== 'boolean') return fail(`${path} is true or false; got ${rhs}`);

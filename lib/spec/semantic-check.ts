@@ -22,6 +22,7 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
   checkWorkloads(data.workloads, report);
   if (isObj(data.fault)) checkFault(data.fault, cluster, report);
   if (isObj(data.observe)) checkObserve(data.observe, isObj(data.fault) ? data.fault : {}, report);
+  checkSteps(data.steps, isObj(data.fault) ? data.fault : {}, isObj(data.observe) ? data.observe : {}, cluster, report);
   checkExpectations(data.expect, report);
   if (cluster.provider === 'kwok') checkSimulated(data, report);
   return issues;
@@ -175,6 +176,43 @@ function checkObserve(observe: Obj, fault: Obj, report: Report): void {
   if (observeMs !== null && observeMs > timeoutMs) report(['observe', 'duration'], `is longer than observe.timeout (${timeoutMs / 1000}s)`);
   const faultMs = durationMs(fault.duration);
   if (faultMs !== null && faultMs >= timeoutMs) report(['observe', 'timeout'], `must be longer than fault.duration (${faultMs / 1000}s)`);
+}
+
+/**
+ * Steps: every one must run while the cluster is observed (before observe.duration with until: duration,
+ * before observe.timeout otherwise), `restore` needs a fault that lasts, `uncordon` / `untaint-out-of-service`
+ * need an earlier `cordon` / `taint-out-of-service` on the same node, and a named node must be one of the
+ * cluster's (kind names: <cluster>-worker, <cluster>-worker2, ...). The schema checks action names and durations.
+ */
+function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, report: Report): void {
+  if (!Array.isArray(steps)) return;
+  const until = observe.until ?? 'recovered';
+  const endMs = until === 'duration' ? durationMs(observe.duration) : (durationMs(observe.timeout) ?? 600_000);
+  const clusterName = typeof cluster.name === 'string' ? cluster.name : DEFAULT_CLUSTER_NAME;
+  const undoes: Record<string, string> = { uncordon: 'cordon', 'untaint-out-of-service': 'taint-out-of-service' };
+  const timed = steps
+    .map((step, index) => ({ step, index, afterMs: isObj(step) ? durationMs(step.after) : null }))
+    .filter((s): s is { step: Obj; index: number; afterMs: number } => isObj(s.step) && s.afterMs !== null)
+    .sort((a, b) => a.afterMs - b.afterMs || a.index - b.index);
+  const done = new Set<string>();
+  for (const { step, index, afterMs } of timed) {
+    const at = (field: string): FieldPath => ['steps', index, field];
+    const node = typeof step.node === 'string' ? step.node : 'the fault targets';
+    if (endMs !== null && afterMs >= endMs) {
+      report(at('after'), `${afterMs / 1000}s is not before the end of the observation (${until === 'duration' ? 'observe.duration' : 'observe.timeout'} ${endMs / 1000}s); the step would never run`);
+    }
+    if (step.action === 'restore') {
+      if (fault.type === 'reboot') report(at('action'), 'a reboot is over at once; restore needs a fault that lasts (power-off, freeze, kubelet-stop, network-partition, node-delete)');
+      const faultMs = durationMs(fault.duration);
+      if (faultMs !== null && afterMs >= faultMs) report(at('after'), `${afterMs / 1000}s is not before the end of fault.duration (${faultMs / 1000}s); the fault is restored by then`);
+    }
+    const needs = typeof step.action === 'string' ? undoes[step.action] : undefined;
+    if (needs && !done.has(`${needs} ${node}`)) report(at('action'), `${step.action} needs an earlier ${needs} step on ${node}`);
+    if (typeof step.action === 'string') done.add(`${step.action} ${node}`);
+    if (typeof step.node === 'string' && (cluster.provider ?? 'kind') === 'kind' && !new RegExp(`^${clusterName}-(worker[0-9]*|control-plane[0-9]*)$`).test(step.node)) {
+      report(at('node'), `no node "${step.node}" in kind cluster "${clusterName}"; kind names workers ${clusterName}-worker, ${clusterName}-worker2, ...`);
+    }
+  }
 }
 
 /** The one place expectations are parsed during validation (grammar: lib/spec/expectation.ts). */

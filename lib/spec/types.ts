@@ -117,6 +117,26 @@ export interface FaultSpec {
   allowControlPlane: boolean;
 }
 
+/** Actions a step may take; see {@link StepSpec}. */
+export const STEP_ACTIONS = [
+  'delete-node-object', 'taint-out-of-service', 'untaint-out-of-service', 'force-delete-pods', 'cordon', 'uncordon', 'restore',
+] as const;
+/** One of {@link STEP_ACTIONS}. */
+export type StepAction = (typeof STEP_ACTIONS)[number];
+
+/**
+ * A timed follow-up action after the fault. `delete-node-object`, `taint-out-of-service`, `force-delete-pods`
+ * and `cordon` are node actions of the cluster (lib/cluster/provider.ts NodeAction); `untaint-out-of-service`
+ * and `uncordon` undo an earlier step of that action on the same node; `restore` ends the fault on the node early.
+ */
+export interface StepSpec {
+  /** Time since the fault injection (first target), milliseconds. */
+  afterMs: number;
+  action: StepAction;
+  /** Node to act on; null = every fault target. */
+  node: string | null;
+}
+
 /** How long to observe after the fault. */
 export interface ObserveSpec {
   until: ObserveUntil;
@@ -136,6 +156,8 @@ export interface Experiment {
   cluster: ClusterSpec;
   workloads: WorkloadSpec[];
   fault: FaultSpec;
+  /** Follow-up actions in the order they run (by `afterMs`, ties in file order); empty when none. */
+  steps: StepSpec[];
   observe: ObserveSpec;
   /** Assertion texts, each already validated by parseExpectation (lib/spec/expectation.ts); parse again to evaluate. */
   expect: string[];

@@ -3,12 +3,14 @@
 import { actWithUndo } from '../act-with-undo.js';
 import { InputError } from '../../common/errors.js';
 import { CommandError } from '../../common/exec.js';
+import type { CoreV1Api } from '@kubernetes/client-node';
+import { isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
 import type { ActHooks, ActionRecord, NodeAction, RestoreCommand, Undo } from '../provider.js';
 import { assertOwned, containerIP, docker, toClusterNode } from './docker.js';
 
-/** Actions the Docker node implementation supports (`stop-heartbeat` is not one). */
+/** Actions the kind provider supports (`stop-heartbeat` is not one): Docker primitives plus the API-server actions. */
 export const DOCKER_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>([
-  'pause', 'stop', 'restart', 'disconnect', 'stop-kubelet', 'delete-node-object',
+  'pause', 'stop', 'restart', 'disconnect', 'stop-kubelet', 'delete-node-object', 'taint-out-of-service', 'force-delete-pods', 'cordon',
 ]);
 
 /** Where and how Docker node actions run. */
@@ -19,6 +21,11 @@ export interface DockerActionContext {
   network: string;
   /** Deletes the Node object from the API server (delete-node-object). @throws InfraError. */
   deleteNodeObject(node: string): Promise<void>;
+  /**
+   * The cluster's API for taint-out-of-service, force-delete-pods and cordon: a client, and the kubeconfig
+   * file named in their kubectl restore commands. Without it those actions are InputErrors.
+   */
+  nodeApi?: { core(): CoreV1Api; kubeconfigPath: string };
   /** Client clock, Unix epoch milliseconds; default Date.now. */
   now?: () => number;
 }
@@ -57,6 +64,10 @@ async function reconnect(network: string, container: string, ip: string | null):
 
 function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefore: string | null): Plan {
   const exec = (...args: string[]) => ['docker', 'exec', c, ...args];
+  if (isNodeApiAction(action)) {
+    if (!ctx.nodeApi) throw new InputError(`node action ${action} needs the cluster's API (DockerActionContext.nodeApi)`);
+    return planNodeApiAction(ctx.nodeApi.core(), ctx.nodeApi.kubeconfigPath, c, action);
+  }
   switch (action) {
     case 'pause':
       return {

@@ -64,7 +64,10 @@ export class KindCluster implements Cluster {
   /** See {@link Cluster.act}; Docker primitives in ./actions.ts. */
   act(node: string, action: NodeAction, hooks?: ActHooks): Promise<Undo> {
     return actOnNodeContainer(
-      { cluster: this.name, network: this.network, deleteNodeObject: (n) => this.#deleteNode(n) },
+      {
+        cluster: this.name, network: this.network, deleteNodeObject: (n) => this.#deleteNode(n),
+        nodeApi: { core: () => this.#api, kubeconfigPath: this.kubeconfigPath },
+      },
       node,
       action,
       hooks,

@@ -8,13 +8,15 @@ import { stringify } from 'yaml';
 import { InputError } from '../../common/errors.js';
 import type { ActHooks, ActionRecord, NodeAction, RestoreCommand, Undo } from '../provider.js';
 import { apiError, apiErrorCode } from '../kube-client.js';
+import { isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
 import { KWOK_MANAGED_LABEL, KWOK_MANAGED_VALUE } from './flags.js';
 
-/** Actions the kwok provider supports. */
-export const KWOK_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>(['stop-heartbeat', 'delete-node-object']);
+/** Actions the kwok provider supports: heartbeat loss, Node deletion, and the API-server actions. */
+export const KWOK_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>([
+  'stop-heartbeat', 'delete-node-object', 'taint-out-of-service', 'force-delete-pods', 'cordon',
+]);
 
-/** The taint of non-graceful node shutdown (KEP-2268, GA in 1.28): `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`. */
-export const OUT_OF_SERVICE_TAINT = { key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' } as const;
+export { OUT_OF_SERVICE_TAINT } from '../node-api-actions.js';
 
 /** Where kwok node actions run. */
 export interface KwokActionContext {
@@ -43,28 +45,6 @@ async function patchNode(core: CoreV1Api, name: string, body: object, what: stri
   }
 }
 
-/**
- * Rewrites the Node's taint list with `change` as a JSON patch guarded by a `test` of the resourceVersion, retried
- * on conflict: NodeSpec.taints has no patch merge key, so a strategic merge patch would replace the whole list and
- * drop the node lifecycle controller's own taints.
- */
-async function editTaints(core: CoreV1Api, name: string, what: string, change: (taints: V1Taint[]) => V1Taint[]): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const node = await core.readNode({ name });
-      const body = [
-        { op: 'test', path: '/metadata/resourceVersion', value: node.metadata?.resourceVersion },
-        { op: 'add', path: '/spec/taints', value: change(node.spec?.taints ?? []) },
-      ];
-      await core.patchNode({ name, body }, jsonPatch);
-      return;
-    } catch (error) {
-      const code = apiErrorCode(error);
-      if (attempt >= 5 || (code !== 409 && code !== 422)) throw apiError(`${what} on Node ${name}`, error);
-    }
-  }
-}
-
 /** The Node as the kubelet would register it again: metadata labels/annotations and spec, no status. */
 function reRegistrable(node: V1Node): V1Node {
   const { name, labels, annotations } = node.metadata ?? {};
@@ -74,8 +54,9 @@ function reRegistrable(node: V1Node): V1Node {
   return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels, annotations }, spec };
 }
 
-function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: NodeAction | 'out-of-service'): Plan {
+function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: NodeAction): Plan {
   const name = node.metadata!.name!;
+  if (isNodeApiAction(action)) return planNodeApiAction(core, ctx.kubeconfigPath, name, action);
   const kubectl = (...args: string[]) => ['kubectl', '--kubeconfig', ctx.kubeconfigPath, ...args];
   const setLabel = (value: string) => patchNode(core, name, { metadata: { labels: { [KWOK_MANAGED_LABEL]: value } } }, `label ${KWOK_MANAGED_LABEL}=${value}`);
   switch (action) {
@@ -109,12 +90,6 @@ function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: 
         },
       };
     }
-    case 'out-of-service':
-      return {
-        restoreCommands: [kubectl('taint', 'node', name, `${OUT_OF_SERVICE_TAINT.key}:${OUT_OF_SERVICE_TAINT.effect}-`)],
-        act: () => editTaints(core, name, 'add out-of-service taint', (ts) => [...ts.filter((t) => t.key !== OUT_OF_SERVICE_TAINT.key), { ...OUT_OF_SERVICE_TAINT }]),
-        undo: () => editTaints(core, name, 'remove out-of-service taint', (ts) => ts.filter((t) => t.key !== OUT_OF_SERVICE_TAINT.key)),
-      };
     default:
       throw new InputError(`node action ${action} is not supported by the kwok provider (supported: ${[...KWOK_NODE_ACTIONS].join(', ')})`);
   }
@@ -122,13 +97,13 @@ function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: 
 
 /**
  * Applies `action` to the simulated node `node` and resolves to its undo (idempotent; a failed undo may be
- * retried). `'out-of-service'` adds the out-of-service taint, a fault kind NodeAction does not name yet.
+ * retried).
  * The undo and its record go to `hooks.beforeAct` before the API is called; `actedAtMs` is set when the call returned.
  * Records carry no IPs (`ipBefore`/`ipAfter`/`ipAfterUndo` null) and `container` is the node name.
  * @throws InputError for an unsupported action or a node that does not exist; InfraError when the API call fails.
  */
-export async function actOnKwokNode(ctx: KwokActionContext, node: string, action: NodeAction | 'out-of-service', hooks: ActHooks = {}): Promise<Undo> {
-  if (action !== 'out-of-service' && !KWOK_NODE_ACTIONS.has(action)) {
+export async function actOnKwokNode(ctx: KwokActionContext, node: string, action: NodeAction, hooks: ActHooks = {}): Promise<Undo> {
+  if (!KWOK_NODE_ACTIONS.has(action)) {
     throw new InputError(`node action ${action} is not supported by the kwok provider (supported: ${[...KWOK_NODE_ACTIONS].join(', ')})`);
   }
   const now = ctx.now ?? Date.now;
@@ -142,7 +117,7 @@ export async function actOnKwokNode(ctx: KwokActionContext, node: string, action
   }
   const plan = planFor(ctx, core, current, action);
   const record: ActionRecord = {
-    node, action: action as NodeAction, container: node, ipBefore: null, ipAfter: null, ipAfterUndo: null,
+    node, action, container: node, ipBefore: null, ipAfter: null, ipAfterUndo: null,
     restoreCommands: plan.restoreCommands, actedAtMs: null, undoneAtMs: null,
   };
   return actWithUndo(record, plan, hooks, now);

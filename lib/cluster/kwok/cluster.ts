@@ -83,17 +83,9 @@ export class KwokCluster implements Cluster {
     return toEffectiveSettings(flagsOf('kube-controller-manager'), flagsOf('kube-apiserver'), { [KWOK_KUBELET_CONFIG_KEY]: kubelet });
   }
 
-  /** See {@link Cluster.act}: `stop-heartbeat` and `delete-node-object` (actions.ts). */
+  /** See {@link Cluster.act}: `stop-heartbeat`, `delete-node-object` and the API-server actions (actions.ts). */
   act(node: string, action: NodeAction, hooks?: ActHooks): Promise<Undo> {
     return actOnKwokNode(this.#context(), node, action, hooks);
-  }
-
-  /**
-   * Adds `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` to `node`; the undo removes it.
-   * Not a NodeAction yet (provider.ts), so it has its own method. @throws InputError, InfraError as act().
-   */
-  taintOutOfService(node: string, hooks?: ActHooks): Promise<Undo> {
-    return actOnKwokNode(this.#context(), node, 'out-of-service', hooks);
   }
 
   #context() {

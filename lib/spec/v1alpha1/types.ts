@@ -23,6 +23,8 @@ export interface Experiment {
   /** Workloads deployed before the fault. */
   workloads?: Workload[];
   fault: Fault;
+  /** Timed follow-up actions after the fault, e.g. delete the Node object 60 s after a power-off. */
+  steps?: Step[];
   observe?: Observe;
   /** Assertions on the result, e.g. `pods[workload=web].outcome == restarted-in-place`. */
   expect?: string[];
@@ -226,6 +228,24 @@ export interface Fault {
   stagger?: Duration;
   /** Allow a control-plane node as target, default false. */
   allowControlPlane?: boolean;
+}
+
+/**
+ * A follow-up action at a fixed time after the fault injection, on the fault target(s) or a named node:
+ * - `delete-node-object`: delete the Node from the API server (what a cloud provider does for a machine that is gone);
+ * - `taint-out-of-service`: add `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` (non-graceful node
+ *   shutdown, KEP-2268); `untaint-out-of-service` removes it again (needs an earlier taint-out-of-service);
+ * - `force-delete-pods`: delete every pod bound to the node with grace period 0 (`kubectl delete --force`);
+ * - `cordon` / `uncordon` (needs an earlier cordon): mark the node unschedulable / schedulable;
+ * - `restore`: end the fault now (e.g. start the powered-off node) instead of after `fault.duration`.
+ * Whatever a step leaves behind (taint, cordon) is undone at the end of the run.
+ */
+export interface Step {
+  /** Time since the fault injection (on the first target), e.g. `60s`. */
+  after: Duration;
+  action: 'delete-node-object' | 'taint-out-of-service' | 'untaint-out-of-service' | 'force-delete-pods' | 'cordon' | 'uncordon' | 'restore';
+  /** Node name; default: every fault target. */
+  node?: string;
 }
 
 /** Nodes chosen by label selector. */

@@ -116,7 +116,7 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
 
   it('force-deletes the stuck Terminating pods once the out-of-service taint is added', async function () {
     const stuck = [...pods.objects.values()].filter(onTarget).map((p) => p.metadata!.name!);
-    const undoTaint = await cluster.taintOutOfService(target);
+    const undoTaint = await cluster.act(target, 'taint-out-of-service');
     const taintedAtMs = Date.now();
     await nodes.until('out-of-service taint visible', (m) => hasTaint(m.get(target), OUT_OF_SERVICE), 10_000);
     expect(hasTaint(nodes.objects.get(target), UNREACHABLE), 'the controller\'s unreachable taint is kept').to.equal(true);
@@ -140,5 +140,20 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     await nodes.until(`${victim} re-registered and Ready`, (m) => readyStatus(m.get(victim)) === 'True', 20_000);
     console.log(`      ${target} Ready ${secondsBetween(restartAtMs, readyAtMs)} s after heartbeats resumed; ${victim} deleted and re-created`);
     expect((await cluster.nodes()).map((n) => n.state)).to.not.include('heartbeat-stopped');
+  });
+
+  it('cordon marks a node unschedulable (undo uncordons); force-delete-pods removes its pods at once and the Deployment replaces them', async function () {
+    const victim = [...pods.objects.values()].find(podServing)!.spec!.nodeName!;
+    const undoCordon = await cluster.act(victim, 'cordon');
+    await nodes.until(`${victim} cordoned`, (m) => m.get(victim)?.spec?.unschedulable === true, 10_000);
+    const onVictim = [...pods.objects.values()].filter((p) => p.spec?.nodeName === victim).map((p) => p.metadata!.name!);
+    expect(onVictim.length, `pods on ${victim}`).to.be.greaterThan(0);
+    const deletingAtMs = Date.now();
+    await cluster.act(victim, 'force-delete-pods');
+    const goneAtMs = await pods.until(`pods on ${victim} removed`, (m) => onVictim.every((name) => !m.has(name)), 10_000);
+    await pods.until(`${REPLICAS} serving pods, none on the cordoned ${victim}`, (m) => [...m.values()].filter((p) => podServing(p) && p.spec?.nodeName !== victim).length === REPLICAS, 30_000);
+    console.log(`      ${onVictim.length} pods force-deleted from ${victim} in ${secondsBetween(deletingAtMs, goneAtMs)} s and replaced elsewhere`);
+    await undoCordon();
+    await nodes.until(`${victim} uncordoned`, (m) => !m.get(victim)?.spec?.unschedulable, 10_000);
   });
 });

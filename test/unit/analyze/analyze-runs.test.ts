@@ -61,6 +61,24 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-sts-force-delete-recorded',
+    why: 'recorded on a real kind cluster (catalog sts-recovery-force-delete): power-off with grace 20 s and tolerations 30 s; the StatefulSet pod is evicted at ≈48 s and stuck Terminating until the force-delete-pods step at 60 s, then recreated on the other worker and Ready 1.6 s later',
+    expected: {
+      'run.steps.0.action': 'force-delete-pods',
+      'run.steps.0.node': 'rl-cat-e2e-worker',
+      'run.steps.0.afterSeconds': 60.567,
+      'node:rl-cat-e2e-worker.notReadyAfterSeconds': 18.304,
+      'pod:db-0.evictedAfterSeconds': 48.473,
+      'pod:db-0.deletedAfterSeconds': 60.413,
+      'pod:db-0.outcome': 'evicted-replaced',
+      'pod:db-0.replacement.readyAfterSeconds': 62.027,
+      'pod:db-0.replacement.node': 'rl-cat-e2e-worker2',
+      'pod:db-0.phaseWhenNotReady': 'Running',
+      'pod:web-679799b85f-9n5jf.replacement.readyAfterSeconds': 49.972,
+      'workload:db.recoveredAfterSeconds': 62.027,
+    },
+  },
+  {
     scenario: 'reboot-quick',
     why: 'docker restart: kubelet reports Ready=False itself within seconds, pods restart in place with new IPs, nothing is evicted',
     expected: {

@@ -93,3 +93,54 @@ describe('analyze/expect evaluateExpectations (power-off-past-toleration run)', 
     expect(aggregate(Array.from({ length: 20 }, (_, i) => i + 1), { fn: 'percentile', percentile: 95 })).to.equal(19);
   });
 });
+
+describe('expectation grammar: target selectors, count(), phaseWhenNotReady (kind-outage-tuned-recorded run)', () => {
+  const { analysis } = loadFixtureRun('kind-outage-tuned-recorded');
+  const evaluate = (text: string) => evaluateExpectations(analysis, [parsed(text)])[0];
+
+  it('parses pods[target=true,...] and nodes[target=true]', () => {
+    expect(parsed('pods[target=true,workload=web].outcome == evicted-replaced').subject).to.deep.equal({ scope: 'pods', selector: { target: 'true', workload: 'web' }, field: 'outcome' });
+    expect(parsed('nodes[target=false].readyAtEnd == true').subject).to.deep.equal({ scope: 'node', name: null, target: false, field: 'readyAtEnd' });
+    expect(parsed('count(nodes[target=true].noExecuteTaintAfterSeconds) <= 1').aggregate).to.deep.equal({ fn: 'count' });
+  });
+  it('pods[target=true] selects the pods that ran on the powered-off worker, target=false the others', () => {
+    const onTarget = evaluate('pods[target=true,workload=web].evictedAfterSeconds in [45, 55]');
+    expect(onTarget.passed).to.equal(true);
+    expect(onTarget.actual).to.deep.equal([49.71, 49.704]);
+    expect(evaluate('pods[target=false,workload=web].outcome == unaffected')).to.deep.include({ passed: false, message: 'no pod matches the selector' });
+  });
+  it('nodes[target=false] covers every other node: still Ready at the end, never tainted', () => {
+    expect(evaluate('nodes[target=false].readyAtEnd == true').passed).to.equal(true);
+    expect(evaluate('count(nodes[target=false].noExecuteTaintAfterSeconds) == 0')).to.deep.include({ passed: true, actual: 0 });
+  });
+  it('count() counts the selected values that happened (not null, not false)', () => {
+    const r = evaluate('count(nodes[target=true].noExecuteTaintAfterSeconds) <= 1');
+    expect(r).to.deep.include({ passed: true, actual: 1 });
+    expect(r.message).to.equal('1 of 1 (rebootlab-worker) is <= 1');
+    expect(evaluate('count(pods[workload=web].evictedAfterSeconds) == 2').passed).to.equal(true);
+    expect(evaluate('count(pods[target=true].readyAtEnd) in [0, 0]').passed).to.equal(false);
+  });
+  it('phaseWhenNotReady: pods on an unreachable node are marked Ready=False while their phase stays Running', () => {
+    expect(evaluate('pods[workload=web].phaseWhenNotReady == Running').passed).to.equal(true);
+  });
+  it('rejects a target value other than true/false and count() compared with a non-number', () => {
+    for (const [text, message] of [
+      ['pods[target=yes].outcome == unaffected', 'pods[...]: target is true or false, got "yes"'],
+      ['nodes[zone=a].readyAtEnd == true', 'nodes[...]: unknown key "zone"; allowed: name, target'],
+      ['count(pods[workload=web].outcome) == evicted-replaced', 'count(pods[workload=web].outcome) is a number; got evicted-replaced'],
+    ]) {
+      const r = parseExpectation(text);
+      expect(r.ok).to.equal(false);
+      if (!r.ok) expect(r.message).to.equal(message);
+    }
+  });
+});
+
+describe('workloads.<name>.dataProbe (kind-reboot-quick-recorded run)', () => {
+  const { analysis } = loadFixtureRun('kind-reboot-quick-recorded');
+  it('a local PersistentVolume keeps its marker across a reboot; a workload without a probe has none', () => {
+    const [db, web] = evaluateExpectations(analysis, [parsed('workloads.db.dataProbe == kept'), parsed('workloads.web.dataProbe == null')]);
+    expect(db).to.deep.include({ passed: true, actual: 'kept' });
+    expect(web.passed).to.equal(true);
+  });
+});

@@ -6,7 +6,7 @@ export class FakeCluster implements Cluster {
   readonly name = 'fake';
   readonly provider = 'kind' as const;
   readonly kubeconfigPath = '/dev/null';
-  readonly supportedActions: ReadonlySet<NodeAction> = new Set<NodeAction>(['pause', 'stop', 'restart', 'disconnect', 'stop-kubelet', 'delete-node-object']);
+  readonly supportedActions: ReadonlySet<NodeAction> = new Set<NodeAction>(['pause', 'stop', 'restart', 'disconnect', 'stop-kubelet', 'delete-node-object', 'taint-out-of-service', 'force-delete-pods', 'cordon']);
   readonly log: string[] = [];
   /** `<action> <node>` pairs whose act (or undo, with prefix `undo `) throws. */
   readonly failing = new Set<string>();

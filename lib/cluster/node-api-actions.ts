@@ -1,0 +1,121 @@
+// Node actions done through the API server alone, the same on every provider: the out-of-service taint,
+// force-deleting the pods bound to a node, and cordoning. Each is a plan for act-with-undo.ts.
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1Taint } from '@kubernetes/client-node';
+import type { NodeAction, RestoreCommand } from './provider.js';
+import { apiError, apiErrorCode } from './kube-client.js';
+
+/**
+ * The taint of non-graceful node shutdown (KEP-2268, GA in Kubernetes 1.28):
+ * `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`. Pods that do not tolerate it are force-deleted
+ * by the pod garbage collector and their volumes detached at once; an operator adds it to a node known to be
+ * down and removes it once the node is back (https://kubernetes.io/docs/concepts/cluster-administration/node-shutdown/#non-graceful-node-shutdown).
+ */
+export const OUT_OF_SERVICE_TAINT = { key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' } as const;
+
+/** The node actions implemented here, for every provider. */
+export const NODE_API_ACTIONS = ['taint-out-of-service', 'force-delete-pods', 'cordon'] as const;
+/** One of {@link NODE_API_ACTIONS}. */
+export type NodeApiAction = (typeof NODE_API_ACTIONS)[number];
+
+/** True for the actions this module implements. */
+export function isNodeApiAction(action: NodeAction): action is NodeApiAction {
+  return (NODE_API_ACTIONS as readonly string[]).includes(action);
+}
+
+/** One API-server node action: its command, its undo, and the restore command lines for pending-restore.json. */
+export interface NodeApiPlan {
+  restoreCommands: RestoreCommand[];
+  act(): Promise<void>;
+  undo(): Promise<void>;
+}
+
+const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+/**
+ * Rewrites the Node's taint list with `change` as a JSON patch guarded by a `test` of the resourceVersion, retried
+ * on conflict: NodeSpec.taints has no patch merge key, so a strategic merge patch would replace the whole list and
+ * drop the node lifecycle controller's own taints. A Node that no longer exists is left alone (nothing to taint).
+ * @throws InfraError when the API call fails five times or for another reason than a conflict.
+ */
+export async function editTaints(core: CoreV1Api, name: string, what: string, change: (taints: V1Taint[]) => V1Taint[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const node = await core.readNode({ name });
+      const body = [
+        { op: 'test', path: '/metadata/resourceVersion', value: node.metadata?.resourceVersion },
+        { op: 'add', path: '/spec/taints', value: change(node.spec?.taints ?? []) },
+      ];
+      await core.patchNode({ name, body }, jsonPatch);
+      return;
+    } catch (error) {
+      const code = apiErrorCode(error);
+      if (code === 404) return;
+      if (attempt >= 5 || (code !== 409 && code !== 422)) throw apiError(`${what} on Node ${name}`, error);
+    }
+  }
+}
+
+async function setUnschedulable(core: CoreV1Api, name: string, unschedulable: boolean): Promise<void> {
+  try {
+    await core.patchNode({ name, body: { spec: { unschedulable } } }, mergePatch);
+  } catch (error) {
+    if (apiErrorCode(error) !== 404) throw apiError(`${unschedulable ? 'cordon' : 'uncordon'} Node ${name}`, error);
+  }
+}
+
+/**
+ * Force-deletes every pod bound to `node` in every namespace (grace period 0: what
+ * `kubectl delete pod --force --grace-period=0` does), without waiting for a kubelet to confirm. This is the
+ * manual recovery of a StatefulSet pod stuck Terminating on a node that is down
+ * (https://kubernetes.io/docs/tasks/run-application/force-delete-stateful-set-pod/).
+ * Resolves to the `namespace/name` of each pod deleted. @throws InfraError when listing fails.
+ */
+export async function forceDeletePodsOn(core: CoreV1Api, node: string): Promise<string[]> {
+  let pods;
+  try {
+    pods = (await core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${node}` })).items;
+  } catch (error) {
+    throw apiError(`list pods on Node ${node}`, error);
+  }
+  const deleted: string[] = [];
+  for (const pod of pods) {
+    const name = pod.metadata?.name ?? '';
+    const namespace = pod.metadata?.namespace ?? 'default';
+    try {
+      await core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 });
+      deleted.push(`${namespace}/${name}`);
+    } catch (error) {
+      if (apiErrorCode(error) !== 404) throw apiError(`force-delete pod ${namespace}/${name}`, error);
+    }
+  }
+  return deleted;
+}
+
+/**
+ * The plan of an API-server node action on `node`:
+ * - `taint-out-of-service`: add {@link OUT_OF_SERVICE_TAINT}; undo removes it.
+ * - `force-delete-pods`: {@link forceDeletePodsOn}; no undo (a deleted pod cannot come back; its controller
+ *   makes a new one).
+ * - `cordon`: `spec.unschedulable = true` (what `kubectl cordon` does); undo uncordons.
+ * `kubeconfigPath` goes into the restore command lines (kubectl), run by `rebootlab doctor --restore`.
+ */
+export function planNodeApiAction(core: CoreV1Api, kubeconfigPath: string, node: string, action: NodeApiAction): NodeApiPlan {
+  const kubectl = (...args: string[]) => ['kubectl', '--kubeconfig', kubeconfigPath, ...args];
+  switch (action) {
+    case 'taint-out-of-service':
+      return {
+        restoreCommands: [kubectl('taint', 'node', node, `${OUT_OF_SERVICE_TAINT.key}:${OUT_OF_SERVICE_TAINT.effect}-`)],
+        act: () => editTaints(core, node, 'add out-of-service taint', (ts) => [...ts.filter((t) => t.key !== OUT_OF_SERVICE_TAINT.key), { ...OUT_OF_SERVICE_TAINT }]),
+        undo: () => editTaints(core, node, 'remove out-of-service taint', (ts) => ts.filter((t) => t.key !== OUT_OF_SERVICE_TAINT.key)),
+      };
+    case 'force-delete-pods':
+      return { restoreCommands: [], act: async () => void (await forceDeletePodsOn(core, node)), undo: async () => {} };
+    case 'cordon':
+      return {
+        restoreCommands: [kubectl('uncordon', node)],
+        act: () => setUnschedulable(core, node, true),
+        undo: () => setUnschedulable(core, node, false),
+      };
+  }
+}
