@@ -3,5 +3,6 @@ export type { ActHooks, ActionRecord, Cluster, ClusterNode, ClusterProvider, Eff
 export { getProvider, registerProvider, providerNames, type ProviderFactory, type ProviderOptions } from './registry.js';
 export { loadKubeConfig, coreApiFor, apiError, apiErrorCode } from './kube-client.js';
 export { waitForNodesReady } from './wait-nodes.js';
+export { watchList, collectionOf, objectKey, isNodeReady, isPodReady, type Collection, type CollectionKind, type CollectionScope, type ObjectsByKey, type WatchListOptions } from './watch-list.js';
 export * from './kind/index.js';
 export * from './kwok/index.js';
