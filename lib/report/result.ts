@@ -73,5 +73,6 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
     expectations,
     gaps: analysis.gaps,
     warnings: analysis.warnings,
+    ...(analysis.marks ? { marks: analysis.marks } : {}),
   };
 }
