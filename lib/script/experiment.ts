@@ -128,7 +128,9 @@ async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<voi
       if (!signal.aborted) throw error;
       progress.log('warn', `interrupted: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
-      const restoreErrors = await guard.releaseAll(); // a fault must never be left behind
+      // Restore with marks first (fault-restored in the journal), then anything else the guard holds:
+      // a fault must never be left behind.
+      const restoreErrors = [...(await lab.restoreAll()), ...(await guard.releaseAll())];
       await observer.stop();
       if (signal.aborted) journal.mark('interrupted');
       journal.mark('run-finished');

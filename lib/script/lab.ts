@@ -56,6 +56,8 @@ export class Lab {
   readonly #ctx: LabContext;
   /** Whether a `fault-injected` mark was written (the zero of every result time). */
   #faultMarked = false;
+  /** Restores of faults and node actions not yet undone, in injection order (each marks fault-restored). */
+  readonly #pending = new Set<() => Promise<void>>();
 
   constructor(ctx: LabContext) {
     this.#ctx = ctx;
@@ -124,11 +126,16 @@ export class Lab {
       },
     });
     this.applied.add(type);
-    const handle: InjectedFault = { node, type, injectedAtMs, restore: () => fault.restore() };
-    if (type === 'reboot') await fault.restore();
+    const restore = async () => {
+      await fault.restore();
+      this.#pending.delete(restore);
+    };
+    this.#pending.add(restore);
+    const handle: InjectedFault = { node, type, injectedAtMs, restore };
+    if (type === 'reboot') await restore();
     else if (holdMs !== null) {
       await realSleep(holdMs, this.#ctx.signal);
-      await fault.restore();
+      await restore();
     }
     return handle;
   }
@@ -156,12 +163,18 @@ export class Lab {
     });
     this.applied.add(action);
     const guard = this.#ctx.guard;
-    const guarded = Object.assign(async () => {
+    let restored: Promise<void> | null = null;
+    const guarded = Object.assign(() => (restored ??= (async () => {
       journal.mark('fault-restoring', { nodes: [node], detail: { type: action } });
       if (entry) await guard.release(entry);
       else await undo();
       journal.mark('fault-restored', { nodes: [node], detail: { type: action, ...(undo.record ? recordDetail(undo.record) : {}) } });
-    }, { record: undo.record }) as Undo;
+      this.#pending.delete(guarded);
+    })().catch((error: unknown) => {
+      restored = null;
+      throw error;
+    })), { record: undo.record }) as Undo;
+    this.#pending.add(guarded);
     return guarded;
   }
 
@@ -214,6 +227,17 @@ export class Lab {
    */
   mark(name: string, detail: Record<string, unknown> = {}, nodes: string[] = []): void {
     this.#ctx.journal.mark(name, { nodes, detail: { ...detail, mark: true } });
+  }
+
+  /**
+   * Restores every fault and node action still pending, newest first, with their fault-restoring/-restored
+   * marks; experiment() calls it when the body ends (also after Ctrl-C), before the guard's final pass.
+   * Resolves to the errors (empty when all succeeded).
+   */
+  async restoreAll(): Promise<unknown[]> {
+    const errors: unknown[] = [];
+    for (const restore of [...this.#pending].reverse()) await restore().catch((error: unknown) => errors.push(error));
+    return errors;
   }
 
   /** Waits `duration` (e.g. `'90s'`); ends early when the run is interrupted. @throws InputError without a unit. */
