@@ -1,5 +1,5 @@
 // Entry point of the analyzer: journal records → node, pod and workload timelines, predictions, warnings.
-import type { Observation } from '../observe/types.js';
+import type { Observation, PhaseObservation } from '../observe/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import { secondsSince } from './clock.js';
 import { buildContext } from './context.js';
@@ -8,7 +8,7 @@ import { buildPodTimelines } from './outcome.js';
 import { label } from './objects.js';
 import { buildPodFacts, WORKLOAD_LABEL } from './pod-timeline.js';
 import { predict } from './predict.js';
-import type { RunAnalysis } from './types.js';
+import type { RunAnalysis, ScriptMark } from './types.js';
 import { buildWorkloadTimelines, type WorkloadRef } from './workload-timeline.js';
 
 /** What `analyze` needs besides the journal. */
@@ -36,6 +36,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
   for (const w of workloads) {
     if (!ctx.pods.some((p) => label(p.object, WORKLOAD_LABEL) === w.name)) warnings.push(`workload ${w.name} has no pods in the journal`);
   }
+  const marks = scriptMarks(observations, ctx.faultMs);
   const restoredAfterSeconds = ctx.restoreMs === null ? null : secondsSince(ctx.faultMs, ctx.restoreMs);
   return {
     faultInjectedAtMs: ctx.faultMs,
@@ -56,5 +57,17 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     gaps: ctx.gaps,
     recovered: workloads.every((w) => w.recovered),
     warnings,
+    ...(marks.length > 0 ? { marks } : {}),
   };
+}
+
+/** Phase records a script marked (`detail.mark === true`), in seq order, timed from the fault (`faultMs`, Unix epoch milliseconds). */
+function scriptMarks(observations: readonly Observation[], faultMs: number): ScriptMark[] {
+  return observations
+    .filter((o): o is PhaseObservation => o.type === 'phase' && o.detail?.['mark'] === true)
+    .sort((a, b) => a.seq - b.seq)
+    .map((o) => {
+      const { mark: _mark, ...detail } = o.detail ?? {};
+      return { name: o.phase, afterSeconds: secondsSince(faultMs, o.receivedAtMs), nodes: o.nodes ?? [], detail };
+    });
 }

@@ -212,6 +212,20 @@ export interface StepInstant {
   afterSeconds: number;
 }
 
+/**
+ * A named instant a script marked in the journal (`lab.mark(name, detail)`, a phase record whose detail has
+ * `mark: true`), e.g. `node-recovered`. Experiments without script marks have none.
+ */
+export interface ScriptMark {
+  name: string;
+  /** Seconds since the fault injection (client receive time of the marker); negative before it. */
+  afterSeconds: number;
+  /** Nodes the mark concerns, if any. */
+  nodes: string[];
+  /** What the script recorded with it (numbers carry their unit in the key, e.g. `recoverySeconds`). */
+  detail: Record<string, unknown>;
+}
+
 /** Everything `analyze` derives from one journal. */
 export interface RunAnalysis {
   /** Client clock of the fault-injected marker, Unix epoch milliseconds: the zero of every `...Seconds`. */
@@ -234,4 +248,6 @@ export interface RunAnalysis {
   recovered: boolean;
   /** Non-fatal findings, one line each (e.g. "no fault-restored marker"). */
   warnings: string[];
+  /** Marks a script wrote, in journal order; absent when there are none (YAML experiments). */
+  marks?: ScriptMark[];
 }

@@ -49,7 +49,7 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
       'Create a cluster, inject the fault, observe, and check expectations',
       (y) =>
         y
-          .positional('experiment', { type: 'string', demandOption: true, describe: 'Experiment file (YAML)' })
+          .positional('experiment', { type: 'string', demandOption: true, describe: 'Experiment file (YAML) or scripted experiment (.ts, .js)' })
           .option('out', { type: 'string', default: DEFAULT_OUT_DIR, describe: 'Parent directory of run directories' })
           .option('set', setOption)
           .option('reuse-cluster', { type: 'boolean', default: false, describe: 'Use an existing rebootlab cluster of the same name' })
@@ -63,6 +63,15 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
           .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' }),
       async (argv) => {
+        if (/\.(m?ts|m?js)$/.test(argv.experiment)) {
+          // A scripted experiment (lib/script): type-checked, compiled and run in this process.
+          const { runScriptFile } = await import('../script/index.js');
+          const { print, progressSink } = common(argv);
+          finish(await runScriptFile({
+            scriptFile: argv.experiment, outDir: argv.out, set: argv.set, reuseCluster: argv['reuse-cluster'], keepCluster: argv['keep-cluster'], print, progressSink,
+          }));
+          return;
+        }
         const experiment = await loadExperiment(argv.experiment, { set: argv.set });
         finish(
           await (await loadRun()).runExperiment({

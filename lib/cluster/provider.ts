@@ -96,12 +96,12 @@ export interface Status {
 }
 
 /** A component a reconfiguration restarted: a control-plane static pod, or the kubelets. */
-export type ControlPlaneComponent = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet';
+export type ReconfiguredComponent = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet';
 
 /** What {@link Cluster.reconfigure} changed. */
 export interface Reconfiguration {
   /** Components whose configuration was rewritten (and which therefore restart); empty when nothing changed. */
-  restarted: ControlPlaneComponent[];
+  restarted: ReconfiguredComponent[];
   /** Client clock when the last file was written: Unix epoch, milliseconds. Components restarted after it. */
   writtenAtMs: number;
 }

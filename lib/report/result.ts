@@ -74,5 +74,6 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
     expectations,
     gaps: analysis.gaps,
     warnings: analysis.warnings,
+    ...(analysis.marks ? { marks: analysis.marks } : {}),
   };
 }

@@ -5,3 +5,7 @@ export { runDoctor, runToolchain, clusterCommand, reportCommand, readToolchainEn
 export { compareCommand } from './compare-command.js';
 export { runVariant, type RunVariantInput } from './run-variant.js';
 export { createProgress, silentProgress, type Progress, type ProgressSink } from './progress.js';
+export { ClusterSession } from './cluster-session.js';
+export { SignalHandlers } from './signal-handlers.js';
+export { prepareOutDir, summaryLine } from './run-experiment.js';
+export { workloadRefs, describeTarget } from './run-info.js';

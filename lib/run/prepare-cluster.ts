@@ -2,8 +2,7 @@
 // timeout settings actually in effect read back (they, not the requested ones, drive the predictions).
 import * as k8s from '@kubernetes/client-node';
 import type { Cluster } from '../cluster/index.js';
-import { loadKubeConfig } from '../cluster/index.js';
-import { InfraError } from '../common/errors.js';
+import { collectionOf, isNodeReady, loadKubeConfig, watchList } from '../cluster/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { ClusterSpec } from '../spec/types.js';
 import { MANAGED_BY_LABEL, WORKLOAD_NAMESPACE } from '../workloads/index.js';
@@ -24,15 +23,16 @@ export async function prepareCluster(cluster: Cluster, spec: ClusterSpec, progre
   const kc = loadKubeConfig(cluster.kubeconfigPath);
   progress.phase(`waiting for every node of ${cluster.name} to be Ready`);
   const core = kc.makeApiClient(k8s.CoreV1Api);
-  await waitForList(kc, '/api/v1/nodes', () => core.listNode(), (items) => items.length > 0 && items.every(nodeReady), NODES_READY_TIMEOUT_MS, 'every node Ready', signal);
+  await watchList(kc, collectionOf(kc, 'Node'), (nodes) => nodes.size > 0 && [...nodes.values()].every(isNodeReady),
+    { timeoutMs: NODES_READY_TIMEOUT_MS, what: 'every node Ready', signal });
   const existing = await core.listNamespace({ fieldSelector: `metadata.name=${WORKLOAD_NAMESPACE}` });
   if (existing.items.length > 0) {
     progress.phase(`deleting namespace ${WORKLOAD_NAMESPACE} left by an earlier run`);
     // Pods on a node that was down may hang in Terminating: delete them at once (grace 0).
     await core.deleteCollectionNamespacedPod({ namespace: WORKLOAD_NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
     await core.deleteNamespace({ name: WORKLOAD_NAMESPACE }).catch(() => undefined);
-    await waitForList(kc, '/api/v1/namespaces', () => core.listNamespace(), (items) => !items.some((n) => n.metadata?.name === WORKLOAD_NAMESPACE),
-      NAMESPACE_GONE_TIMEOUT_MS, `namespace ${WORKLOAD_NAMESPACE} deleted`, signal);
+    await watchList(kc, collectionOf(kc, 'Namespace', { fieldSelector: `metadata.name=${WORKLOAD_NAMESPACE}` }), (namespaces) => namespaces.size === 0,
+      { timeoutMs: NAMESPACE_GONE_TIMEOUT_MS, what: `namespace ${WORKLOAD_NAMESPACE} deleted`, signal });
   }
   // Local PersistentVolumes of an earlier run are cluster-scoped and outlive the namespace (Retain):
   // left Released, they would keep the next run's claims Pending.
@@ -40,19 +40,14 @@ export async function prepareCluster(cluster: Cluster, spec: ClusterSpec, progre
   if (leftovers.items.length > 0) {
     progress.phase(`deleting ${leftovers.items.length} PersistentVolume(s) left by an earlier run`);
     for (const pv of leftovers.items) await core.deletePersistentVolume({ name: pv.metadata!.name! }).catch(() => undefined);
-    await waitForList(kc, '/api/v1/persistentvolumes', () => core.listPersistentVolume(),
-      (items) => !items.some((pv) => pv.metadata?.labels?.[MANAGED_BY_LABEL] === 'rebootlab'), NAMESPACE_GONE_TIMEOUT_MS, 'old PersistentVolumes deleted', signal);
+    await watchList(kc, collectionOf(kc, 'PersistentVolume', { labelSelector: `${MANAGED_BY_LABEL}=rebootlab` }), (volumes) => volumes.size === 0,
+      { timeoutMs: NAMESPACE_GONE_TIMEOUT_MS, what: 'old PersistentVolumes deleted', signal });
   }
   const effective = await cluster.effectiveSettings();
   for (const path of differences(spec.settings, effective.settings)) {
     progress.log('warn', `${path}: requested ${lookup(spec.settings, path)}, in effect ${lookup(effective.settings, path)}`);
   }
   return { settings: effective.settings };
-}
-
-function nodeReady(node: k8s.KubernetesObject): boolean {
-  const conditions = (node as k8s.V1Node).status?.conditions ?? [];
-  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** Dotted paths (e.g. `kubelet.nodeLeaseDurationSeconds`) whose values differ. */
@@ -69,46 +64,4 @@ function differences(a: TimeoutSettings, b: TimeoutSettings): string[] {
 function lookup(settings: TimeoutSettings, path: string): unknown {
   const [group, key] = path.split('.') as [keyof TimeoutSettings, string];
   return (settings[group] as Record<string, unknown>)[key];
-}
-
-/**
- * Lists `path` (with `list`, the typed call for the same collection) and watches it until `done(items)` holds (never polling kubectl).
- * @throws InfraError naming `what` after `timeoutMs` milliseconds, or when `signal` aborts.
- */
-export async function waitForList(
-  kc: k8s.KubeConfig,
-  path: string,
-  list: () => Promise<k8s.KubernetesListObject<k8s.KubernetesObject>>,
-  done: (items: k8s.KubernetesObject[]) => boolean,
-  timeoutMs: number,
-  what: string,
-  signal: AbortSignal,
-): Promise<void> {
-  const items = new Map<string, k8s.KubernetesObject>();
-  const informer = k8s.makeInformer(kc, path, list);
-  const key = (o: k8s.KubernetesObject) => o.metadata?.uid ?? `${o.metadata?.namespace}/${o.metadata?.name}`;
-  await new Promise<void>((resolve, reject) => {
-    let finished = false;
-    const finish = (error?: Error) => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      void informer.stop();
-      error ? reject(error) : resolve();
-    };
-    // Only judge complete states: during the initial list, items arrive one by one (an absence test
-    // would pass before the absent object is added).
-    let listed = false;
-    const check = () => { if (listed && done([...items.values()])) finish(); };
-    const onAbort = () => finish(new InfraError(`interrupted while waiting for ${what}`));
-    const timer = setTimeout(() => finish(new InfraError(`timed out after ${timeoutMs / 1000} s waiting for ${what}`)), timeoutMs);
-    signal.addEventListener('abort', onAbort, { once: true });
-    informer.on('add', (o) => { items.set(key(o), o); check(); });
-    informer.on('update', (o) => { items.set(key(o), o); check(); });
-    informer.on('delete', (o) => { items.delete(key(o)); check(); });
-    // The informer stops on errors other than 410 Gone; restart it after a short pause.
-    informer.on('error', () => { if (!finished) setTimeout(() => { if (!finished) void informer.start(); }, 1000); });
-    informer.start().then(() => { listed = true; check(); }, (error: Error) => finish(new InfraError(`listing ${path} failed: ${error.message}`)));
-  });
 }

@@ -1,11 +1,10 @@
 // Reconfigures a cluster in place between variants of a matrix (only timeout flags differ) and waits,
 // through watches, until every restarted component runs again and the controller-manager leads again.
 import * as k8s from '@kubernetes/client-node';
-import type { Cluster, ControlPlaneComponent } from '../cluster/index.js';
-import { loadKubeConfig } from '../cluster/index.js';
+import type { Cluster, Collection, ObjectsByKey, ReconfiguredComponent } from '../cluster/index.js';
+import { collectionOf, isPodReady, loadKubeConfig, watchList } from '../cluster/index.js';
 import { InfraError } from '../common/errors.js';
 import type { ClusterSpec } from '../spec/types.js';
-import { waitForList } from './prepare-cluster.js';
 import type { Progress } from './progress.js';
 
 /** How long restarted control-plane components may take to be Ready again, milliseconds. */
@@ -13,7 +12,7 @@ const COMPONENT_READY_TIMEOUT_MS = 240_000;
 /** How long the kubelets may take to serve the new config on /configz after a restart, milliseconds. */
 const KUBELET_CONFIG_TIMEOUT_MS = 90_000;
 /** Leader-elected components whose Lease (kube-system) shows that a new process leads and works. */
-const LEADER_LEASES: Partial<Record<ControlPlaneComponent, string>> = {
+const LEADER_LEASES: Partial<Record<ReconfiguredComponent, string>> = {
   'kube-controller-manager': 'kube-controller-manager',
   'kube-scheduler': 'kube-scheduler',
 };
@@ -43,12 +42,11 @@ export async function reconfigureInPlace(
   previous: ClusterSpec | null,
   progress: Progress,
   signal: AbortSignal,
-): Promise<{ restarted: ControlPlaneComponent[]; durationMs: number } | null> {
+): Promise<{ restarted: ReconfiguredComponent[]; durationMs: number } | null> {
   if (!cluster.reconfigure) return null;
   const started = Date.now();
   const kc = loadKubeConfig(cluster.kubeconfigPath);
   const coordination = kc.makeApiClient(k8s.CoordinationV1Api);
-  const core = kc.makeApiClient(k8s.CoreV1Api);
   const leaseHolders = async () => {
     const leases = await coordination.listNamespacedLease({ namespace: 'kube-system' });
     return new Map(leases.items.map((l) => [l.metadata?.name ?? '', l.spec?.holderIdentity ?? '']));
@@ -64,28 +62,23 @@ export async function reconfigureInPlace(
     if (!controlPlane) throw new InfraError(`cluster ${cluster.name} has no control-plane node`, 'Run: rebootlab doctor');
     // The container start time has second precision: compare against the second of the rewrite.
     const writtenSecondMs = Math.floor(writtenAtMs / 1000) * 1000;
-    await waitForList(kc, '/api/v1/namespaces/kube-system/pods', () => core.listNamespacedPod({ namespace: 'kube-system' }),
-      (items) => staticPods.every((component) => {
-        const pod = items.find((p) => p.metadata?.name === `${component}-${controlPlane}`) as k8s.V1Pod | undefined;
-        const startedAt = pod?.status?.containerStatuses?.[0]?.state?.running?.startedAt;
-        const ready = pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
-        return !!ready && !!startedAt && new Date(startedAt).getTime() >= writtenSecondMs;
-      }),
-      COMPONENT_READY_TIMEOUT_MS, `${staticPods.join(', ')} restarted and Ready`, signal);
+    await waitThroughRestarts(kc, collectionOf(kc, 'Pod', { namespace: 'kube-system' }), (pods) => staticPods.every((component) => {
+      const pod = pods.get(`kube-system/${component}-${controlPlane}`);
+      const startedAt = pod?.status?.containerStatuses?.[0]?.state?.running?.startedAt;
+      return pod !== undefined && isPodReady(pod) && !!startedAt && new Date(startedAt).getTime() >= writtenSecondMs;
+    }), `${staticPods.join(', ')} restarted and Ready`, signal);
     // A restarted controller-manager waits for the old leader's Lease to expire (15 s) before its node
     // lifecycle controller runs; an apiserver restart can make it lose and re-take the lease. A renewal
     // seen after the pods are Ready proves a live leader.
     const componentsReadyAtMs = Date.now();
-    const leases = Object.entries(LEADER_LEASES).filter(([c]) => restarted.includes(c as ControlPlaneComponent) || restarted.includes('kube-apiserver'));
-    await waitForList(kc, '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases', () => coordination.listNamespacedLease({ namespace: 'kube-system' }),
-      (items) => leases.every(([component, leaseName]) => {
-        const lease = items.find((l) => l.metadata?.name === leaseName) as k8s.V1Lease | undefined;
-        const holder = lease?.spec?.holderIdentity ?? '';
-        const renewedMs = lease?.spec?.renewTime ? new Date(lease.spec.renewTime as unknown as string).getTime() : 0;
-        const newHolder = !restarted.includes(component as ControlPlaneComponent) || (holder !== '' && holder !== holdersBefore.get(leaseName));
-        return newHolder && renewedMs >= componentsReadyAtMs - 1000;
-      }),
-      COMPONENT_READY_TIMEOUT_MS, `a new ${leases.map(([, l]) => l).join(' and ')} leader`, signal);
+    const leases = Object.entries(LEADER_LEASES).filter(([c]) => restarted.includes(c as ReconfiguredComponent) || restarted.includes('kube-apiserver'));
+    await waitThroughRestarts(kc, collectionOf(kc, 'Lease', { namespace: 'kube-system' }), (all) => leases.every(([component, leaseName]) => {
+      const lease = all.get(`kube-system/${leaseName}`);
+      const holder = lease?.spec?.holderIdentity ?? '';
+      const renewedMs = lease?.spec?.renewTime ? new Date(lease.spec.renewTime as unknown as string).getTime() : 0;
+      const newHolder = !restarted.includes(component as ReconfiguredComponent) || (holder !== '' && holder !== holdersBefore.get(leaseName));
+      return newHolder && renewedMs >= componentsReadyAtMs - 1000;
+    }), `a new ${leases.map(([, l]) => l).join(' and ')} leader`, signal);
   }
 
   if (restarted.includes('kubelet')) {
@@ -104,4 +97,28 @@ export async function reconfigureInPlace(
     }
   }
   return { restarted, durationMs: Date.now() - started };
+}
+
+/**
+ * {@link watchList} that outlives an API server restart: while the apiserver is down the list fails, so the
+ * wait is started again every second until `done` holds or 240 s (COMPONENT_READY_TIMEOUT_MS) have passed.
+ * @throws InfraError from the last attempt once the time is up, or when `signal` aborts.
+ */
+async function waitThroughRestarts<T extends k8s.KubernetesObject>(
+  kc: k8s.KubeConfig,
+  collection: Collection<T>,
+  done: (objects: ObjectsByKey<T>) => boolean,
+  what: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const deadline = Date.now() + COMPONENT_READY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      await watchList(kc, collection, done, { timeoutMs: Math.max(1, deadline - Date.now()), what, signal });
+      return;
+    } catch (error) {
+      if (signal.aborted || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import * as k8s from '@kubernetes/client-node';
 import { readToolchain } from '../helpers/toolchain.js';
-import { watchUntil } from '../helpers/watch-until.js';
+import { collectionOf, watchList } from '../../lib/cluster/index.js';
 
 const CLUSTER = 'rebootlab-e2e-toolchain';
 const NAMESPACE = 'default';
@@ -43,9 +43,9 @@ describe('offline toolchain: a real kind cluster (issue 2)', function () {
 
   it('brings 4 nodes and CoreDNS to Ready within 4 minutes of the create command', async function () {
     const deadline = () => Math.max(1, createStartedAtMs + 4 * MINUTE_MS - Date.now());
-    await watchUntil<Node>(kc, '/api/v1/nodes', (nodes) => nodes.size === 4 && [...nodes.values()].every((n) => readyStatus(n) === 'True'),
+    await watchList(kc, collectionOf(kc, 'Node'), (nodes) => nodes.size === 4 && [...nodes.values()].every((n) => readyStatus(n) === 'True'),
       { timeoutMs: deadline(), what: '4 Ready nodes', describe: (nodes) => [...nodes.values()].map((n) => `${n.metadata?.name}=${readyStatus(n)}`).join(' ') });
-    const dns = await watchUntil<Pod>(kc, '/api/v1/namespaces/kube-system/pods',
+    const dns = await watchList(kc, collectionOf(kc, 'Pod', { namespace: 'kube-system' }),
       (pods) => { const c = [...pods.values()].filter((p) => p.metadata?.labels?.['k8s-app'] === 'kube-dns'); return c.length > 0 && c.every(podReady); },
       { timeoutMs: deadline(), what: 'CoreDNS Ready' });
     expect([...dns.values()].filter((p) => p.metadata?.labels?.['k8s-app'] === 'kube-dns')).to.have.length(2);
@@ -54,7 +54,7 @@ describe('offline toolchain: a real kind cluster (issue 2)', function () {
 
   it('runs a 6-replica Deployment spread 2 per worker, Ready within 4 minutes of the create command', async function () {
     await k8s.KubernetesObjectApi.makeApiClient(kc).create(spreadDeployment('spread', 6));
-    const pods = await watchUntil<Pod>(kc, `/api/v1/namespaces/${NAMESPACE}/pods`,
+    const pods = await watchList(kc, collectionOf(kc, 'Pod', { namespace: NAMESPACE }),
       (all) => [...all.values()].filter((p) => p.metadata?.labels?.app === 'spread' && podReady(p)).length === 6,
       { timeoutMs: Math.max(1, createStartedAtMs + 4 * MINUTE_MS - Date.now()), what: '6 Ready pods of Deployment spread' });
     const perNode = countBy([...pods.values()].map((p) => p.spec?.nodeName ?? ''));
@@ -77,7 +77,7 @@ describe('offline toolchain: a real kind cluster (issue 2)', function () {
     expect(before).to.have.length(2);
     const restartedAtMs = Date.now();
     await execa('docker', ['restart', worker]);
-    const after = await watchUntil<Pod>(kc, `/api/v1/namespaces/${NAMESPACE}/pods`, (all) => before.every((old) => {
+    const after = await watchList(kc, collectionOf(kc, 'Pod', { namespace: NAMESPACE }), (all) => before.every((old) => {
       const now = all.get(`${NAMESPACE}/${old.metadata?.name}`);
       return now !== undefined && podReady(now) && restarts(now) === restarts(old) + 1;
     }), { timeoutMs: 2 * MINUTE_MS, what: `pods on ${worker} Ready again with restartCount +1` });
@@ -86,8 +86,8 @@ describe('offline toolchain: a real kind cluster (issue 2)', function () {
       expect(now.metadata?.uid).to.equal(old.metadata?.uid);
       expect(now.spec?.nodeName).to.equal(worker);
     }
-    const nodes = await watchUntil<Node>(kc, '/api/v1/nodes', (all) => readyStatus(all.get(`/${worker}`)!) === 'True', { timeoutMs: 2 * MINUTE_MS, what: `${worker} Ready` });
-    expect(readyStatus(nodes.get(`/${worker}`)!)).to.equal('True');
+    const nodes = await watchList(kc, collectionOf(kc, 'Node'), (all) => readyStatus(all.get(worker)!) === 'True', { timeoutMs: 2 * MINUTE_MS, what: `${worker} Ready` });
+    expect(readyStatus(nodes.get(worker)!)).to.equal('True');
     console.log(`      pods Ready in place ${((Date.now() - restartedAtMs) / 1000).toFixed(1)} s after docker restart`);
   });
 
@@ -97,7 +97,7 @@ describe('offline toolchain: a real kind cluster (issue 2)', function () {
     await execa('docker', ['pause', worker]);
     try {
       // Default node-monitor-grace-period is 50 s on 1.34 (KEP-4662); allow for the 5 s monitor period.
-      await watchUntil<Node>(kc, '/api/v1/nodes', (all) => readyStatus(all.get(`/${worker}`)!) === 'Unknown', { timeoutMs: 70_000, what: `${worker} Ready=Unknown` });
+      await watchList(kc, collectionOf(kc, 'Node'), (all) => readyStatus(all.get(worker)!) === 'Unknown', { timeoutMs: 70_000, what: `${worker} Ready=Unknown` });
       const unknownAfterMs = Date.now() - pausedAtMs;
       expect(unknownAfterMs).to.be.within(40_000, 70_000);
       console.log(`      Ready=Unknown ${(unknownAfterMs / 1000).toFixed(1)} s after docker pause`);
@@ -105,7 +105,7 @@ describe('offline toolchain: a real kind cluster (issue 2)', function () {
     } finally {
       await execa('docker', ['unpause', worker]);
     }
-    await watchUntil<Node>(kc, '/api/v1/nodes', (all) => readyStatus(all.get(`/${worker}`)!) === 'True', { timeoutMs: MINUTE_MS, what: `${worker} Ready=True after unpause` });
+    await watchList(kc, collectionOf(kc, 'Node'), (all) => readyStatus(all.get(worker)!) === 'True', { timeoutMs: MINUTE_MS, what: `${worker} Ready=True after unpause` });
   });
 });
 

@@ -5,7 +5,7 @@ import { parse, parseDocument, stringify } from 'yaml';
 import { InfraError } from '../../common/errors.js';
 import { run } from '../../common/exec.js';
 import type { ClusterSpec } from '../../spec/types.js';
-import type { ControlPlaneComponent, Reconfiguration } from '../provider.js';
+import type { ReconfiguredComponent, Reconfiguration } from '../provider.js';
 import { docker, listNodeContainers } from './docker.js';
 import { apiServerFlags, controllerManagerFlags, kubeletConfigurationPatch } from './kubeadm-patches.js';
 
@@ -95,12 +95,12 @@ export async function reconfigureKindCluster(name: string, spec: ClusterSpec, pr
   if (!cp) throw new InfraError(`kind cluster ${name} has no control-plane container`, 'Run: rebootlab doctor');
   const removed = (component: keyof ClusterSpec['extraArgs']) =>
     Object.keys(previous?.extraArgs[component] ?? {}).filter((flag) => !(flag in spec.extraArgs[component]));
-  const manifests: [ControlPlaneComponent, Record<string, string>, string[]][] = [
+  const manifests: [ReconfiguredComponent, Record<string, string>, string[]][] = [
     ['kube-apiserver', apiServerFlags(spec), removed('apiServer')],
     ['kube-controller-manager', controllerManagerFlags(spec), removed('controllerManager')],
     ['kube-scheduler', spec.extraArgs.scheduler, removed('scheduler')],
   ];
-  const restarted: ControlPlaneComponent[] = [];
+  const restarted: ReconfiguredComponent[] = [];
   for (const [component, set, remove] of manifests) {
     const path = `${MANIFESTS}/${component}.yaml`;
     const current = await docker(['exec', cp.name, 'cat', path]);

@@ -85,6 +85,10 @@ export function renderSummary(r: Result): string {
       r.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, seconds(w.unavailableSeconds), seconds(w.unavailableAfterSeconds), seconds(w.recoveredAfterSeconds)]),
     ),
   );
+  if (r.marks && r.marks.length > 0) {
+    parts.push('## Script marks');
+    parts.push(table(['Mark', 'At', 'Nodes', 'Detail'], r.marks.map((k) => [k.name, seconds(k.afterSeconds), k.nodes.join(', '), JSON.stringify(k.detail)])));
+  }
   const s = r.spec.settings;
   parts.push('## Effective settings');
   parts.push(

@@ -1,0 +1,157 @@
+// experiment(spec, body): the composition root of a scripted experiment. Same steps and files as
+// `rebootlab run` for an experiment file — cluster, observer → observations.jsonl, faults restored by the
+// guard (also on Ctrl-C, SIGTERM, crash), analysis, result.json, summary.md, report.html, junit.xml — with the
+// script's body in place of the single fault.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { getProvider, loadKubeConfig } from '../cluster/index.js';
+import { ExitCode, InfraError, InputError, RebootlabError, formatInputIssue } from '../common/errors.js';
+import { FaultGuard, restorePending } from '../faults/index.js';
+import { openJournal, startObserver } from '../observe/index.js';
+import { rebuildReports, writeRunInfo, type Result, type RunInfo } from '../report/index.js';
+import {
+  ClusterSession, SignalHandlers, createProgress, prepareOutDir, readToolchainEnv, rebootlabVersion, silentProgress, summaryLine, workloadRefs,
+} from '../run/index.js';
+import { API_VERSION, loadExperimentText, type Experiment } from '../spec/index.js';
+import { WORKLOAD_NAMESPACE } from '../workloads/index.js';
+import { Lab } from './lab.js';
+import { recordScriptOutcome, scriptOptions, startedByCli, type ScriptRunOptions } from './options.js';
+import type { ScriptExperiment } from './types.js';
+
+const SPEC_KEYS = new Set(['name', 'description', 'cluster', 'workloads', 'expect']);
+
+/**
+ * Validates a script's spec exactly as an experiment file (same checks, messages and defaults; `--set`
+ * applied) and resolves it. The script has no `fault:` of its own: its body injects faults.
+ * @throws InputError naming the script and each bad field, one line each (exit 2).
+ */
+export function resolveScriptExperiment(spec: ScriptExperiment, scriptFile: string, set: readonly string[] = []): Experiment {
+  const unknown = Object.keys(spec ?? {}).filter((k) => !SPEC_KEYS.has(k));
+  if (unknown.length > 0) throw new InputError(`${scriptFile}: experiment(): unknown field ${unknown.join(', ')}; allowed: ${[...SPEC_KEYS].join(', ')}`);
+  const document = {
+    apiVersion: API_VERSION,
+    kind: 'Experiment',
+    metadata: { name: spec.name, ...(spec.description !== undefined ? { description: spec.description } : {}) },
+    ...(spec.cluster !== undefined ? { cluster: spec.cluster } : {}),
+    ...(spec.workloads !== undefined ? { workloads: spec.workloads } : {}),
+    // Validation needs a fault; the script's own steps replace it. power-off exists on every provider.
+    fault: { type: 'power-off', duration: '1s' },
+    ...(spec.expect !== undefined ? { expect: spec.expect } : {}),
+  };
+  try {
+    return loadExperimentText(scriptFile, stringify(document), { set }).experiment;
+  } catch (error) {
+    if (!(error instanceof InputError) || error.issues.length === 0) throw error;
+    // Line numbers would point into the generated YAML, not the script: name the field instead.
+    const issues = error.issues.map((i) => ({ ...i, line: undefined, column: undefined, path: i.path.replace(/^metadata\.name$/, 'name').replace(/^metadata\.description$/, 'description') }));
+    throw new InputError(issues.map((i) => formatInputIssue(i)).join('\n'), 'Fix the experiment({ ... }) spec of the script', { issues, cause: error });
+  }
+}
+
+/**
+ * Runs a scripted experiment: creates (or with `--reuse-cluster` attaches to) the cluster of `spec.cluster`,
+ * starts the observer (journal in `<out>/<name>-<UTC time>/observations.jsonl`), calls `body(lab)`, restores
+ * every fault still pending, and writes run.json, result.json, summary.md, report.html and junit.xml.
+ * Times in result.json are seconds since the first fault the body injected. On Ctrl-C or SIGTERM the faults are
+ * restored first, then `lab.signal` aborts (waits throw), and the run is reported as interrupted (exit 130).
+ *
+ * Started by `rebootlab run script.ts`, the CLI turns the outcome into its exit code; started directly with
+ * Node, this sets `process.exitCode` (0 passed, 1 an expectation failed, 2 bad input, 3 infrastructure, 130
+ * interrupted) and prints errors as one line.
+ * Resolves to the result, or null when the run failed before it had one (direct runs only; the CLI gets the error).
+ * @throws InputError, InfraError when started by the CLI (faults restored first).
+ */
+export async function experiment(spec: ScriptExperiment, body: (lab: Lab) => Promise<void>): Promise<Result | null> {
+  if (startedByCli()) return runScript(spec, body, scriptOptions());
+  try {
+    return await runScript(spec, body, scriptOptions());
+  } catch (error) {
+    // Started directly with Node: this is the process entry, so it reports like the CLI does.
+    const e = error instanceof RebootlabError ? error : null;
+    process.stderr.write(`error: ${e ? e.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}${e?.hint ? `\n${e.hint}` : ''}\n`);
+    process.exitCode = e ? e.exitCode : ExitCode.Infrastructure;
+    return null;
+  }
+}
+
+async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<void>, options: ScriptRunOptions): Promise<Result> {
+  const resolved = resolveScriptExperiment(spec, options.scriptFile, options.set);
+  prepareOutDir(options.outDir);
+  const progress = options.progressSink ? createProgress(options.progressSink) : silentProgress;
+  for (const report of await restorePending({ reportsDir: options.outDir })) {
+    progress.log('warn', `restored a fault left by an earlier run: ${JSON.stringify(report)}`);
+  }
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const runDir = join(options.outDir, `${resolved.metadata.name}-${stamp}`);
+  mkdirSync(runDir, { recursive: true });
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const guard = new FaultGuard({ runDir });
+  const handlers = new SignalHandlers(controller, progress);
+  handlers.install(guard);
+  const clusters = new ClusterSession(getProvider(resolved.cluster.provider), { reuseCluster: options.reuseCluster, keepCluster: options.keepCluster }, progress);
+  try {
+    const { cluster, settings } = await clusters.clusterFor(resolved.cluster, signal);
+    progress.phase(`script ${options.scriptFile} → ${runDir}`);
+    const journal = openJournal(join(runDir, 'observations.jsonl'));
+    journal.subscribe((record) => progress.onObservation(record));
+    const info: RunInfo = {
+      experiment: resolved.metadata.name,
+      variant: null,
+      repeatIndex: 0,
+      cluster: { name: cluster.name, provider: cluster.provider, kubernetesVersion: resolved.cluster.kubernetesVersion },
+      fault: { type: 'script', target: options.scriptFile, durationSeconds: null },
+      settings,
+      workloads: workloadRefs(resolved.workloads),
+      expectations: resolved.expect,
+      interrupted: false,
+      rebootlabVersion: rebootlabVersion(),
+    };
+    writeRunInfo(runDir, info);
+    journal.mark('run-started', { detail: { script: options.scriptFile } });
+    journal.mark('cluster-ready', { detail: { cluster: cluster.name, provider: cluster.provider, settings } });
+    const observer = await startObserver({
+      kubeconfigPath: cluster.kubeconfigPath, journal, namespaces: [WORKLOAD_NAMESPACE, 'kube-system'], log: (level, message) => progress.log(level, message),
+    });
+    const kubectl = join(readToolchainEnv().REBOOTLAB_KUBERNETES_BIN ?? '', 'kubectl');
+    const lab = new Lab({
+      experiment: resolved, cluster, kc: loadKubeConfig(cluster.kubeconfigPath), journal, guard, settings, runDir, signal,
+      kubectl: existsSync(kubectl) ? kubectl : 'kubectl',
+    });
+    try {
+      await observer.synced;
+      await body(lab);
+      journal.mark('settled');
+    } catch (error) {
+      // Interrupted: waits throw once the guard restored everything; report what was seen.
+      if (!signal.aborted) throw error;
+      progress.log('warn', `interrupted: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      // Restore with marks first (fault-restored in the journal), then anything else the guard holds:
+      // a fault must never be left behind.
+      const restoreErrors = [...(await lab.restoreAll()), ...(await guard.releaseAll())];
+      await observer.stop();
+      if (signal.aborted) journal.mark('interrupted');
+      journal.mark('run-finished');
+      journal.close();
+      if (restoreErrors.length > 0) {
+        const first = restoreErrors[0];
+        throw new InfraError(`restoring a node failed: ${first instanceof Error ? first.message.split('\n')[0] : String(first)}`, 'Run: rebootlab doctor --restore');
+      }
+    }
+    writeRunInfo(runDir, { ...info, fault: { ...info.fault, type: [...lab.applied].join('+') || 'none' }, interrupted: signal.aborted });
+    progress.phase('writing reports');
+    const result = await rebuildReports(runDir, { log: (level, message) => progress.log(level, message) });
+    options.print?.(summaryLine(result, runDir));
+    const exitCode = result.status === 'passed' ? ExitCode.Ok : result.status === 'failed' ? ExitCode.ExpectationFailed : ExitCode.Interrupted;
+    recordScriptOutcome({ exitCode, runDir });
+    if (!startedByCli()) process.exitCode = exitCode;
+    return result;
+  } finally {
+    await guard.releaseAll();
+    handlers.uninstall();
+    await clusters.close();
+    progress.close();
+  }
+}

@@ -1,0 +1,257 @@
+// The handle a scripted experiment acts through: deploy, inject faults and node actions (every undo
+// registered with the fault guard before acting), cluster operations, waits, marks in the journal.
+import type * as k8s from '@kubernetes/client-node';
+import {
+  drainNode, restartControlPlaneComponent, setUnschedulable, type ActionRecord, type Cluster, type ComponentRestart,
+  type ControlPlaneComponent, type NodeAction, type Undo,
+} from '../cluster/index.js';
+import { closestMatch } from '../common/did-you-mean.js';
+import { ExitCode, InputError, RebootlabError } from '../common/errors.js';
+import { FAULT_PRIMITIVES, FaultGuard, injectOnNode, realSleep, type InjectedNodeFault } from '../faults/index.js';
+import type { Journal } from '../observe/index.js';
+import type { TimeoutSettings } from '../spec/settings.js';
+import type { Experiment, FaultType } from '../spec/types.js';
+import { applyWorkloads, waitForWorkloadsReady, WORKLOAD_NAMESPACE } from '../workloads/index.js';
+import { durationMs } from './durations.js';
+import type { Duration } from './types.js';
+import { makeWaitFor, type WaitFor } from './wait-for.js';
+
+/** Options of {@link Lab.inject}. */
+export interface InjectOptions {
+  /** Keep the fault this long, then restore it before resolving (e.g. `'60s'`). Without it, restore through the returned handle. */
+  duration?: Duration;
+}
+
+/** A fault on one node, not yet restored (a reboot is restored at once). */
+export interface InjectedFault {
+  node: string;
+  type: FaultType;
+  /** Client clock when the fault's first command returned (the `fault-injected` mark): Unix epoch milliseconds. */
+  injectedAtMs: number;
+  /** Undo the fault (idempotent); also done by the guard at the end of the script, on Ctrl-C and on a crash. @throws InfraError. */
+  restore(): Promise<void>;
+}
+
+/** What the script-facing methods need from the runner. */
+export interface LabContext {
+  experiment: Experiment;
+  cluster: Cluster;
+  kc: k8s.KubeConfig;
+  journal: Journal;
+  guard: FaultGuard;
+  /** The settings in effect (durations in milliseconds). */
+  settings: TimeoutSettings;
+  runDir: string;
+  signal: AbortSignal;
+  /** kubectl binary for pending-restore.json lines (uncordon by hand after a kill -9). */
+  kubectl: string;
+}
+
+/** The scripted experiment's view of its run. Create it through `experiment()`; never directly. */
+export class Lab {
+  /** Waits built on list+watch; each takes `{ timeoutMs }` (milliseconds, default 300000). */
+  readonly waitFor: WaitFor;
+  /** Fault types and node actions applied so far, for run.json's `fault.type`. */
+  readonly applied = new Set<string>();
+  readonly #ctx: LabContext;
+  /** Whether a `fault-injected` mark was written (the zero of every result time). */
+  #faultMarked = false;
+  /** Restores of faults and node actions not yet undone, in injection order (each marks fault-restored). */
+  readonly #pending = new Set<() => Promise<void>>();
+
+  constructor(ctx: LabContext) {
+    this.#ctx = ctx;
+    this.waitFor = makeWaitFor(ctx.kc, ctx.signal);
+  }
+
+  /** The experiment as resolved (defaults filled in, `--set` applied; durations in milliseconds). */
+  get experiment(): Experiment { return this.#ctx.experiment; }
+  /** The cluster (kind or kwok) this run uses. */
+  get cluster(): Cluster { return this.#ctx.cluster; }
+  /** A KubeConfig for the cluster's own kubeconfig file, for client-node calls of your own. */
+  get kubeConfig(): k8s.KubeConfig { return this.#ctx.kc; }
+  /** Timeout settings in effect on the cluster (read back after creation; durations in milliseconds). */
+  get settings(): TimeoutSettings { return this.#ctx.settings; }
+  /** The run directory (observations.jsonl, run.json, reports). */
+  get runDir(): string { return this.#ctx.runDir; }
+  /** Aborted on Ctrl-C/SIGTERM after every fault was restored: stop starting new steps. */
+  get signal(): AbortSignal { return this.#ctx.signal; }
+
+  /** Worker node names, sorted. @throws InfraError if Docker or the API fails. */
+  async workers(): Promise<string[]> {
+    return (await this.#ctx.cluster.nodes()).filter((n) => n.role === 'worker').map((n) => n.name);
+  }
+
+  /** The control-plane node name. @throws InfraError. */
+  async controlPlane(): Promise<string> {
+    return (await this.#ctx.cluster.nodes()).find((n) => n.role === 'control-plane')!.name;
+  }
+
+  /**
+   * Deploys the experiment's workloads in namespace `rebootlab` and waits until each is ready, then marks
+   * `workloads-ready`. `placeOn` are the nodes `placement: target` workloads prefer (default: none preferred).
+   * @throws InfraError when a workload is not ready within 5 minutes.
+   */
+  async deploy(options: { placeOn?: string[] } = {}): Promise<void> {
+    this.#throwIfInterrupted();
+    await applyWorkloads(this.#ctx.kc, this.#ctx.experiment.workloads, { targetNodes: options.placeOn ?? [] });
+    await waitForWorkloadsReady(this.#ctx.kc, this.#ctx.experiment.workloads, { signal: this.#ctx.signal });
+    this.#ctx.journal.mark('workloads-ready', { nodes: options.placeOn ?? [] });
+  }
+
+  /**
+   * Injects fault `type` on `node` with the same primitives as `fault.type` in an experiment file (reboot =
+   * `docker restart`, power-off = `docker stop`, ...). Each primitive's undo is registered with the guard
+   * (and pending-restore.json) before it runs. With `duration`, waits that long and restores before resolving.
+   * A reboot is restored (a no-op undo) at once. Journal marks: fault-injecting, fault-injected, fault-restored.
+   * @throws InputError for an unknown fault type or a duration without a unit; InfraError when Docker fails.
+   */
+  async inject(type: FaultType, node: string, options: InjectOptions = {}): Promise<InjectedFault> {
+    this.#throwIfInterrupted();
+    if (!Object.hasOwn(FAULT_PRIMITIVES, type)) {
+      const near = closestMatch(String(type), Object.keys(FAULT_PRIMITIVES));
+      throw new InputError(`lab.inject: unknown fault type "${String(type)}"${near ? `; did you mean "${near}"?` : ''}`, `Fault types: ${Object.keys(FAULT_PRIMITIVES).join(', ')}`);
+    }
+    const holdMs = options.duration === undefined ? null : durationMs(options.duration, `lab.inject(${type}).duration`);
+    let injectedAtMs = Date.now();
+    const fault: InjectedNodeFault = await injectOnNode(this.#ctx.cluster, type, node, {
+      guard: this.#ctx.guard,
+      signal: this.#ctx.signal,
+      onPhase: (phase, { nodes, detail }) => {
+        if (phase === 'fault-injected') {
+          injectedAtMs = Date.now();
+          this.#faultMarked = true;
+        }
+        this.#ctx.journal.mark(phase, { nodes, detail });
+      },
+    });
+    this.applied.add(type);
+    const restore = async () => {
+      await fault.restore();
+      this.#pending.delete(restore);
+    };
+    this.#pending.add(restore);
+    const handle: InjectedFault = { node, type, injectedAtMs, restore };
+    if (type === 'reboot') await restore();
+    else if (holdMs !== null) {
+      await realSleep(holdMs, this.#ctx.signal);
+      await restore();
+    }
+    return handle;
+  }
+
+  /**
+   * Applies one node action of the cluster's provider (`cluster.supportedActions`, e.g. `pause`, `stop`,
+   * `delete-node-object`); new provider actions work here unchanged. The undo is registered with the guard
+   * before acting. Marks `fault-injected` (the first fault of the run) or `fault-step`, and `fault-restored` on undo.
+   * @throws InputError for an action the provider does not support; InfraError when it fails.
+   */
+  async act(node: string, action: NodeAction): Promise<Undo> {
+    this.#throwIfInterrupted();
+    if (!this.#ctx.cluster.supportedActions.has(action)) {
+      const near = closestMatch(String(action), [...this.#ctx.cluster.supportedActions]);
+      throw new InputError(`lab.act: node action "${String(action)}" is not supported on ${this.#ctx.cluster.provider}${near ? `; did you mean "${near}"?` : ''}`,
+        `Supported: ${[...this.#ctx.cluster.supportedActions].join(', ')}`);
+    }
+    const journal = this.#ctx.journal;
+    const first = !this.#faultMarked;
+    this.#faultMarked = true;
+    let entry: ReturnType<FaultGuard['register']> | undefined;
+    const undo = await this.#ctx.cluster.act(node, action, {
+      beforeAct: (u, record) => { entry = this.#ctx.guard.register(`${action} ${node}`, [node], u, record.restoreCommands); },
+      afterAct: (record) => journal.mark(first ? 'fault-injected' : 'fault-step', { nodes: [node], detail: { type: action, ...recordDetail(record) } }),
+    });
+    this.applied.add(action);
+    const guard = this.#ctx.guard;
+    let restored: Promise<void> | null = null;
+    const guarded = Object.assign(() => (restored ??= (async () => {
+      journal.mark('fault-restoring', { nodes: [node], detail: { type: action } });
+      if (entry) await guard.release(entry);
+      else await undo();
+      journal.mark('fault-restored', { nodes: [node], detail: { type: action, ...(undo.record ? recordDetail(undo.record) : {}) } });
+      this.#pending.delete(guarded);
+    })().catch((error: unknown) => {
+      restored = null;
+      throw error;
+    })), { record: undo.record }) as Undo;
+    this.#pending.add(guarded);
+    return guarded;
+  }
+
+  /**
+   * Cordons `node` (spec.unschedulable = true); the returned undo uncordons it. The undo is registered with
+   * the guard first, so a node is never left cordoned (Ctrl-C, crash, end of script). Marks `cordoned`.
+   * @throws InfraError when the API refuses.
+   */
+  async cordon(node: string): Promise<Undo> {
+    this.#throwIfInterrupted();
+    const { kc, guard, journal } = this.#ctx;
+    let undone: Promise<void> | null = null;
+    const uncordon = Object.assign(() => (undone ??= setUnschedulable(kc, node, false).then(() => void journal.mark('uncordoned', { nodes: [node], detail: { mark: true } }))), {}) as Undo;
+    const entry = guard.register(`cordon ${node}`, [node], uncordon, [[this.#ctx.kubectl, '--kubeconfig', this.#ctx.cluster.kubeconfigPath, 'uncordon', node]]);
+    await setUnschedulable(kc, node, true);
+    journal.mark('cordoned', { nodes: [node], detail: { mark: true } });
+    return Object.assign(() => guard.release(entry), {}) as Undo;
+  }
+
+  /**
+   * Evicts the workload pods on `node` through the Eviction API (honouring PodDisruptionBudgets, as
+   * `kubectl drain`) and waits until they are gone from it. Cordon first. Marks `drained` with the pod names.
+   * @throws InfraError when a budget blocks longer than `timeout` (default `'2m'`).
+   */
+  async drain(node: string, options: { timeout?: Duration } = {}): Promise<string[]> {
+    this.#throwIfInterrupted();
+    const timeoutMs = durationMs(options.timeout ?? '2m', 'lab.drain.timeout');
+    const pods = await drainNode(this.#ctx.kc, node, { namespace: WORKLOAD_NAMESPACE, timeoutMs, signal: this.#ctx.signal });
+    this.#ctx.journal.mark('drained', { nodes: [node], detail: { mark: true, pods } });
+    return pods;
+  }
+
+  /**
+   * Restarts a control-plane component's static pod (a cluster operation; kind only) and resolves once it is
+   * Ready again. Marks `<component>-stopped` and `<component>-ready` with the seconds it took.
+   * @throws InputError on kwok; InfraError when Docker fails or it is not Ready within 2 minutes.
+   */
+  async restartControlPlane(component: ControlPlaneComponent): Promise<ComponentRestart> {
+    this.#throwIfInterrupted();
+    const restart = await restartControlPlaneComponent(this.#ctx.cluster, component, { signal: this.#ctx.signal });
+    this.applied.add(`restart-${component}`);
+    this.#ctx.journal.mark(`${component}-stopped`, { nodes: [restart.node], atMs: restart.stoppedAtMs, detail: { mark: true, restartCountBefore: restart.restartCountBefore } });
+    this.#ctx.journal.mark(`${component}-ready`, { nodes: [restart.node], detail: { mark: true, restartCountAfter: restart.restartCountAfter, downSeconds: (restart.readyAtMs - restart.stoppedAtMs) / 1000 } });
+    return restart;
+  }
+
+  /**
+   * Writes a named mark into the journal; result.json lists it under `marks` with its time (seconds since the
+   * first fault). Put units in detail keys, e.g. `{ recoverySeconds: 12.3 }`.
+   */
+  mark(name: string, detail: Record<string, unknown> = {}, nodes: string[] = []): void {
+    this.#ctx.journal.mark(name, { nodes, detail: { ...detail, mark: true } });
+  }
+
+  /**
+   * Restores every fault and node action still pending, newest first, with their fault-restoring/-restored
+   * marks; experiment() calls it when the body ends (also after Ctrl-C), before the guard's final pass.
+   * Resolves to the errors (empty when all succeeded).
+   */
+  async restoreAll(): Promise<unknown[]> {
+    const errors: unknown[] = [];
+    for (const restore of [...this.#pending].reverse()) await restore().catch((error: unknown) => errors.push(error));
+    return errors;
+  }
+
+  /** Waits `duration` (e.g. `'90s'`); ends early when the run is interrupted. @throws InputError without a unit. */
+  async sleep(duration: Duration): Promise<void> {
+    await realSleep(durationMs(duration, 'lab.sleep'), this.#ctx.signal);
+    this.#throwIfInterrupted();
+  }
+
+  /** After Ctrl-C the guard has restored every fault: no step may start a new one. */
+  #throwIfInterrupted(): void {
+    if (this.#ctx.signal.aborted) throw new RebootlabError('interrupted: faults restored, no further step runs', ExitCode.Interrupted);
+  }
+}
+
+function recordDetail(r: ActionRecord): Record<string, unknown> {
+  return { action: r.action, container: r.container, ipBefore: r.ipBefore, ipAfter: r.ipAfter, ipAfterUndo: r.ipAfterUndo, actedAtMs: r.actedAtMs, undoneAtMs: r.undoneAtMs };
+}

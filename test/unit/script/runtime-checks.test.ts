@@ -1,0 +1,44 @@
+// The same mistakes in plain JavaScript (no compiler) are clear runtime errors: InputError, exit 2, one line.
+import { expect } from 'chai';
+import { ExitCode, InputError } from '../../../lib/common/errors.js';
+import { durationMs, resolveScriptExperiment, type Duration, type ScriptExperiment } from '../../../lib/script/index.js';
+
+describe('scripted experiments: runtime checks', function () {
+  it('converts durations with a unit to milliseconds', function () {
+    expect(durationMs('90s', 'lab.sleep')).to.equal(90_000);
+    expect(durationMs('1m30s', 'lab.sleep')).to.equal(90_000);
+    expect(durationMs('500ms', 'lab.sleep')).to.equal(500);
+  });
+
+  it('rejects a duration without a unit, naming the call and the fix', function () {
+    expect(() => durationMs('90' as Duration, 'lab.sleep')).to.throw(InputError, 'lab.sleep: "90" is not a duration with a unit; write "90s"');
+    expect(() => durationMs(90 as unknown as Duration, 'lab.inject(power-off).duration')).to.throw(InputError, 'lab.inject(power-off).duration: 90 is not a duration with a unit; write "90s"');
+  });
+
+  it('validates the spec like an experiment file, naming the script and the field', function () {
+    const spec = { name: 'x', cluster: { controllerManager: { nodeMonitorGracePeriod: '20' } } } as unknown as ScriptExperiment;
+    let error: unknown;
+    try {
+      resolveScriptExperiment(spec, 'experiments/x.ts');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.be.instanceOf(InputError);
+    expect((error as InputError).exitCode).to.equal(ExitCode.BadInput);
+    const issue = (error as InputError).issues[0];
+    expect(issue.file).to.equal('experiments/x.ts');
+    expect(issue.line).to.equal(undefined);
+    expect(issue.path).to.equal('cluster.controllerManager.nodeMonitorGracePeriod');
+  });
+
+  it('rejects a field scripts do not have (fault: belongs in the body)', function () {
+    expect(() => resolveScriptExperiment({ name: 'x', fault: { type: 'reboot' } } as unknown as ScriptExperiment, 'x.js'))
+      .to.throw(InputError, 'x.js: experiment(): unknown field fault');
+  });
+
+  it('resolves defaults and --set overrides', function () {
+    const e = resolveScriptExperiment({ name: 'x', cluster: { workers: 2, controllerManager: { nodeMonitorGracePeriod: '20s' } } }, 'x.ts', ['cluster.name=rl-api-unit']);
+    expect(e.cluster.name).to.equal('rl-api-unit');
+    expect(e.cluster.settings.controllerManager.nodeMonitorGracePeriodMs).to.equal(20_000);
+  });
+});
