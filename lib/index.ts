@@ -10,7 +10,7 @@ export type { FaultType, WorkloadSpec, Experiment, ClusterSpec } from './spec/in
 export type { Workload, PodDisruptionBudget, Toleration } from './spec/v1alpha1/types.js';
 export type { TimeoutSettings } from './spec/settings.js';
 export {
-  watchList, collectionOf, isNodeReady, isPodReady, restartControlPlaneComponent, setUnschedulable, drainNode,
+  watchList, collectionOf, isNodeReady, isPodReady, restartControlPlaneComponent, drainNode,
   type ActionRecord, type Cluster, type ClusterNode, type Collection, type CollectionKind, type ComponentRestart, type ControlPlaneComponent,
   type NodeAction, type ObjectsByKey, type Undo,
 } from './cluster/index.js';

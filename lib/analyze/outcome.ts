@@ -25,7 +25,8 @@ export function decideOutcome(pod: PodFacts, replacement: Replacement | null, no
 /**
  * Give every evicted pod at most one replacement: a new pod of the same workload first seen after the fault,
  * preferring one with the same name (a StatefulSet recreates `web-0` as `web-0`), else the earliest one first
- * seen after the eviction. Evicted pods are served in eviction order, so the first evicted gets the first new pod.
+ * seen after the pod stopped counting for its controller (evictedSeq: deletionTimestamp, Failed phase or deletion).
+ * Evicted pods are served in that order, so the first to stop counting gets the first new pod.
  */
 export function linkReplacements(ctx: RunContext, pods: PodFacts[]): Map<string, Replacement> {
   const candidates = buildReplacementCandidates(ctx);

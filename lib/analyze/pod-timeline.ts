@@ -24,13 +24,21 @@ export const WORKLOAD_LABEL = 'rebootlab.dev/workload';
 /** A pod's records plus the facts the outcome rules need; `outcome` and `replacement` are decided later. */
 export interface PodFacts extends Omit<PodTimeline, 'outcome' | 'replacement'> {
   records: ObjectObservation[];
-  /** Journal seq of the first record with a deletionTimestamp or of the deletion, or null. */
+  /**
+   * Journal seq from which the pod's controller no longer counts it, or null: the first record after the fault
+   * with a deletionTimestamp, a terminal phase (Failed/Succeeded) or the deletion. A ReplicaSet replaces a pod
+   * that turned Failed at once, before its deletion (pod garbage collection marks an orphaned pod Failed, then
+   * deletes it), so a replacement may appear between the two.
+   */
   evictedSeq: number | null;
   /** Phase of the last record ("Pending", "Running", …). */
   phaseAtEnd: string | null;
   /** Whether the pod was ever Ready after the fault. */
   readyAfterFault: boolean;
 }
+
+/** Pod phases after which a controller treats the pod as gone (it does not run again). */
+const TERMINAL_PHASES = new Set(['Failed', 'Succeeded']);
 
 function isObserved(records: ObjectObservation[], ctx: RunContext): boolean {
   const before = records.filter((r) => r.seq < ctx.faultSeq).at(-1);
@@ -50,6 +58,7 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
     else if (notReady && !readyAgain && isReady(rec.object)) readyAgain = rec;
   }
   const evicted = after.find((r) => r.verb === 'DELETED' || deletionTimestamp(r.object) !== null);
+  const inactive = after.find((r) => r.verb === 'DELETED' || deletionTimestamp(r.object) !== null || TERMINAL_PHASES.has(phase(r.object) ?? ''));
   const deleted = after.find((r) => r.verb === 'DELETED');
   const ltt = notReady ? condition(notReady.object, 'Ready')?.lastTransitionTime : undefined;
   const f = ctx.faultMs;
@@ -82,7 +91,8 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
       tolerations: tolerations(before.object),
     },
     readyAtEnd: last.verb !== 'DELETED' && isReady(last.object) && deletionTimestamp(last.object) === null,
-    evictedSeq: evicted ? evicted.seq : null,
+    // Only a pod that was evicted or deleted is paired with a replacement; it is paired from when it stopped counting.
+    evictedSeq: evicted && inactive ? inactive.seq : null,
     phaseAtEnd: last.verb === 'DELETED' ? null : phase(last.object),
     readyAfterFault: live.some((r) => isReady(r.object)),
   };

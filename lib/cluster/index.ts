@@ -4,7 +4,7 @@ export { getProvider, registerProvider, providerNames, type ProviderFactory, typ
 export { loadKubeConfig, coreApiFor, apiError, apiErrorCode } from './kube-client.js';
 export { waitForNodesReady } from './wait-nodes.js';
 export { watchList, collectionOf, objectKey, isNodeReady, isPodReady, type Collection, type CollectionKind, type CollectionScope, type ObjectsByKey, type WatchListOptions } from './watch-list.js';
-export { setUnschedulable, drainNode, type DrainOptions } from './node-ops.js';
+export { drainNode, type DrainOptions } from './node-ops.js';
 export { restartControlPlaneComponent, type ComponentRestart, type ControlPlaneComponent, type RestartComponentOptions } from './restart-component.js';
 export * from './kind/index.js';
 export * from './kwok/index.js';

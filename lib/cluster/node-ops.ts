@@ -1,5 +1,5 @@
-// Node operations through the Kubernetes API that are not faults: cordon/uncordon (spec.unschedulable)
-// and draining a node through the Eviction API, which honours PodDisruptionBudgets.
+// Draining a node through the Eviction API, which honours PodDisruptionBudgets (cordoning is the `cordon`
+// node action, ./node-api-actions.ts).
 import * as k8s from '@kubernetes/client-node';
 import { InfraError } from '../common/errors.js';
 import { apiError, apiErrorCode } from './kube-client.js';
@@ -7,22 +7,6 @@ import { collectionOf, watchList } from './watch-list.js';
 
 /** Wait between eviction attempts a PodDisruptionBudget refused (HTTP 429), milliseconds; `kubectl drain` waits 5 s. */
 const EVICTION_RETRY_MS = 1_000;
-
-const mergePatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
-
-/**
- * Sets `spec.unschedulable` of `node` (`kubectl cordon` = true, `uncordon` = false). The node lifecycle
- * controller then adds or removes the `node.kubernetes.io/unschedulable:NoSchedule` taint
- * (https://kubernetes.io/docs/reference/labels-annotations-taints/#node-kubernetes-io-unschedulable).
- * @throws InfraError when the API refuses (e.g. the Node does not exist).
- */
-export async function setUnschedulable(kc: k8s.KubeConfig, node: string, unschedulable: boolean): Promise<void> {
-  try {
-    await kc.makeApiClient(k8s.CoreV1Api).patchNode({ name: node, body: { spec: { unschedulable } } }, mergePatch);
-  } catch (error) {
-    throw apiError(`${unschedulable ? 'cordon' : 'uncordon'} Node ${node}`, error);
-  }
-}
 
 /** Options of {@link drainNode}. */
 export interface DrainOptions {

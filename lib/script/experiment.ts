@@ -2,7 +2,7 @@
 // `rebootlab run` for an experiment file — cluster, observer → observations.jsonl, faults restored by the
 // guard (also on Ctrl-C, SIGTERM, crash), analysis, result.json, summary.md, report.html, junit.xml — with the
 // script's body in place of the single fault.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { getProvider, loadKubeConfig } from '../cluster/index.js';
@@ -11,7 +11,7 @@ import { FaultGuard, restorePending } from '../faults/index.js';
 import { openJournal, startObserver } from '../observe/index.js';
 import { rebuildReports, writeRunInfo, type Result, type RunInfo } from '../report/index.js';
 import {
-  ClusterSession, SignalHandlers, createProgress, prepareOutDir, readToolchainEnv, rebootlabVersion, silentProgress, summaryLine, workloadRefs,
+  ClusterSession, SignalHandlers, createProgress, prepareOutDir, rebootlabVersion, silentProgress, summaryLine, workloadRefs,
 } from '../run/index.js';
 import { API_VERSION, loadExperimentText, type Experiment } from '../spec/index.js';
 import { WORKLOAD_NAMESPACE } from '../workloads/index.js';
@@ -114,10 +114,8 @@ async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<voi
     const observer = await startObserver({
       kubeconfigPath: cluster.kubeconfigPath, journal, namespaces: [WORKLOAD_NAMESPACE, 'kube-system'], log: (level, message) => progress.log(level, message),
     });
-    const kubectl = join(readToolchainEnv().REBOOTLAB_KUBERNETES_BIN ?? '', 'kubectl');
     const lab = new Lab({
       experiment: resolved, cluster, kc: loadKubeConfig(cluster.kubeconfigPath), journal, guard, settings, runDir, signal,
-      kubectl: existsSync(kubectl) ? kubectl : 'kubectl',
     });
     try {
       await observer.synced;

@@ -2,7 +2,7 @@
 // registered with the fault guard before acting), cluster operations, waits, marks in the journal.
 import type * as k8s from '@kubernetes/client-node';
 import {
-  drainNode, restartControlPlaneComponent, setUnschedulable, type ActionRecord, type Cluster, type ComponentRestart,
+  drainNode, restartControlPlaneComponent, type ActionRecord, type Cluster, type ComponentRestart,
   type ControlPlaneComponent, type NodeAction, type Undo,
 } from '../cluster/index.js';
 import { closestMatch } from '../common/did-you-mean.js';
@@ -43,8 +43,6 @@ export interface LabContext {
   settings: TimeoutSettings;
   runDir: string;
   signal: AbortSignal;
-  /** kubectl binary for pending-restore.json lines (uncordon by hand after a kill -9). */
-  kubectl: string;
 }
 
 /** The scripted experiment's view of its run. Create it through `experiment()`; never directly. */
@@ -185,13 +183,15 @@ export class Lab {
    */
   async cordon(node: string): Promise<Undo> {
     this.#throwIfInterrupted();
-    const { kc, guard, journal } = this.#ctx;
-    let undone: Promise<void> | null = null;
-    const uncordon = Object.assign(() => (undone ??= setUnschedulable(kc, node, false).then(() => void journal.mark('uncordoned', { nodes: [node], detail: { mark: true } }))), {}) as Undo;
-    const entry = guard.register(`cordon ${node}`, [node], uncordon, [[this.#ctx.kubectl, '--kubeconfig', this.#ctx.cluster.kubeconfigPath, 'uncordon', node]]);
-    await setUnschedulable(kc, node, true);
+    const { guard, journal } = this.#ctx;
+    let entry: ReturnType<FaultGuard['register']> | undefined;
+    // The cluster's `cordon` node action (the same one a YAML step uses); its undo uncordons.
+    await this.#ctx.cluster.act(node, 'cordon', {
+      beforeAct: (undo, record) => { entry = guard.register(`cordon ${node}`, [node], undo, record.restoreCommands); },
+    });
     journal.mark('cordoned', { nodes: [node], detail: { mark: true } });
-    return Object.assign(() => guard.release(entry), {}) as Undo;
+    let uncordoned: Promise<void> | null = null;
+    return Object.assign(() => (uncordoned ??= guard.release(entry!).then(() => void journal.mark('uncordoned', { nodes: [node], detail: { mark: true } }))), {}) as Undo;
   }
 
   /**

@@ -79,6 +79,19 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-node-delete-podgc-recorded',
+    why: 'recorded on a real kind cluster (experiments/node-delete-tuned.yaml): power-off and the Node object deleted at once; pod garbage collection marks each orphaned pod Failed at ≈43 s (its 40 s quarantine), the ReplicaSet creates a replacement at once, and only then is the pod deleted: both web pods are paired, each with its own replacement',
+    expected: {
+      'pod:web-8cf899bcf-k85dq.outcome': 'evicted-replaced',
+      'pod:web-8cf899bcf-k85dq.replacement.name': 'web-8cf899bcf-j99rr',
+      'pod:web-8cf899bcf-7p765.outcome': 'evicted-replaced',
+      'pod:web-8cf899bcf-7p765.replacement.name': 'web-8cf899bcf-57xwb',
+      'pod:web-8cf899bcf-7p765.evictedAfterSeconds': 43.634,
+      'pod:solo.outcome': 'evicted-lost',
+      'workload:web.recoveredAfterSeconds': 45.733,
+    },
+  },
+  {
     scenario: 'reboot-quick',
     why: 'docker restart: kubelet reports Ready=False itself within seconds, pods restart in place with new IPs, nothing is evicted',
     expected: {
