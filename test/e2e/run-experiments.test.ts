@@ -4,32 +4,19 @@
 import { expect } from 'chai';
 import { execa } from 'execa';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readJournal } from '../../lib/observe/index.js';
-import type { Result } from '../../lib/report/index.js';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
+import { nodeContainersIn, readResult, runDirIn, waitForPhase } from '../helpers/run-dirs.js';
 import { readToolchain } from '../helpers/toolchain.js';
 
 const MINUTE_MS = 60_000;
 const CLUSTER = 'rebootlab-e2e-run';
 
-/** The single run directory under `out` (a plain experiment writes `<name>-<time>/`). */
-function runDirIn(out: string): string {
-  const dirs = readdirSync(out);
-  expect(dirs, `run directories in ${out}`).to.have.length(1);
-  return join(out, dirs[0]);
-}
 
-function readResult(runDir: string): Result {
-  return JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as Result;
-}
 
-async function containersIn(state: 'paused' | 'exited'): Promise<string[]> {
-  const { stdout } = await execa('docker', ['ps', '-a', '--filter', `status=${state}`, '--filter', `label=io.x-k8s.kind.cluster=${CLUSTER}`, '--format', '{{.Names}}']);
-  return stdout.split('\n').filter(Boolean);
-}
 
 describe('rebootlab run on kind (issue 3)', function () {
   this.timeout(20 * MINUTE_MS);
@@ -69,11 +56,11 @@ describe('rebootlab run on kind (issue 3)', function () {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     await waitForPhase(dir, 'fault-injected', 5 * MINUTE_MS);
-    expect(await containersIn('paused')).to.have.length(1);
+    expect(await nodeContainersIn(CLUSTER, 'paused')).to.have.length(1);
     child.kill('SIGINT');
     const code = await exited;
     expect(code, stderr).to.equal(130);
-    expect(await containersIn('paused')).to.deep.equal([]);
+    expect(await nodeContainersIn(CLUSTER, 'paused')).to.deep.equal([]);
     const journal = readJournal(join(runDirIn(dir), 'observations.jsonl'));
     expect(journal.some((r) => r.type === 'phase' && r.phase === 'fault-restored')).to.equal(true);
     expect(existsSync(join(runDirIn(dir), 'pending-restore.json'))).to.equal(false);
@@ -91,10 +78,10 @@ describe('rebootlab run on kind (issue 3)', function () {
     const records = readJournal(join(runDir, 'observations.jsonl'));
     expect(records.length).to.be.at.least(lines.length - 1); // at most a torn last line
     expect(records.some((r) => r.type === 'phase' && r.phase === 'fault-injected')).to.equal(true);
-    expect(await containersIn('paused')).to.have.length(1);
+    expect(await nodeContainersIn(CLUSTER, 'paused')).to.have.length(1);
     const doctor = await runCli(['doctor', '--restore', '--reports', dir], { timeoutMs: 2 * MINUTE_MS });
     expect(doctor.stdout).to.contain('restored fault');
-    expect(await containersIn('paused')).to.deep.equal([]);
+    expect(await nodeContainersIn(CLUSTER, 'paused')).to.deep.equal([]);
   });
 
   it('outage-tuned on the reused default cluster, reconfigured in place: Deployment pods replaced 45–55 s after a power-off, the standalone pod gone for good', async function () {
@@ -114,19 +101,7 @@ describe('rebootlab run on kind (issue 3)', function () {
       expect(pod.evictedAfterSeconds).to.be.within(45, 55);
     }
     expect(result.pods.find((p) => p.workload === 'solo')!.outcome).to.equal('evicted-lost');
-    expect(await containersIn('exited')).to.deep.equal([]);
+    expect(await nodeContainersIn(CLUSTER, 'exited')).to.deep.equal([]);
   });
 });
 
-/** Resolves once the run directory under `out` has a journal containing `phase`. */
-async function waitForPhase(out: string, phase: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const dirs = existsSync(out) ? readdirSync(out) : [];
-    const journal = dirs.length === 1 ? join(out, dirs[0], 'observations.jsonl') : null;
-    // Reading the journal file the run appends to is the test's own observation channel, not cluster state.
-    if (journal && existsSync(journal) && readJournal(journal).some((r) => r.type === 'phase' && r.phase === phase)) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`no ${phase} in ${out} within ${timeoutMs} ms`);
-}

@@ -4,32 +4,21 @@
 import { expect } from 'chai';
 import { execa } from 'execa';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readJournal } from '../../lib/observe/index.js';
 import type { Result } from '../../lib/report/index.js';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
+import { nodeContainersIn, readResult, runDirIn, waitForPhase } from '../helpers/run-dirs.js';
 import { readToolchain } from '../helpers/toolchain.js';
 
 const MINUTE_MS = 60_000;
 const CLUSTER = process.env.REBOOTLAB_E2E_SCRIPTS_CLUSTER ?? 'rl-api-e2e';
 const REPORT_FILES = ['observations.jsonl', 'run.json', 'result.json', 'summary.md', 'report.html', 'junit.xml'];
 
-function runDirIn(out: string): string {
-  const dirs = readdirSync(out);
-  expect(dirs, `run directories in ${out}`).to.have.length(1);
-  return join(out, dirs[0]);
-}
 
-function readResult(runDir: string): Result {
-  return JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as Result;
-}
 
-async function nodeContainersIn(state: 'paused' | 'exited'): Promise<string[]> {
-  const { stdout } = await execa('docker', ['ps', '-a', '--filter', `status=${state}`, '--filter', `label=io.x-k8s.kind.cluster=${CLUSTER}`, '--format', '{{.Names}}']);
-  return stdout.split('\n').filter(Boolean);
-}
 
 function marks(result: Result, name: string) {
   return (result.marks ?? []).filter((m) => m.name === name);
@@ -80,12 +69,12 @@ describe('scripted experiments on kind (issue 7)', function () {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     await waitForPhase(dir, 'fault-injected', 6 * MINUTE_MS);
-    expect(await nodeContainersIn('exited'), 'the powered-off worker').to.have.length(1);
+    expect(await nodeContainersIn(CLUSTER, 'exited'), 'the powered-off worker').to.have.length(1);
     child.kill('SIGINT');
     const code = await exited;
     expect(code, stderr).to.equal(130);
-    expect(await nodeContainersIn('exited')).to.deep.equal([]);
-    expect(await nodeContainersIn('paused')).to.deep.equal([]);
+    expect(await nodeContainersIn(CLUSTER, 'exited')).to.deep.equal([]);
+    expect(await nodeContainersIn(CLUSTER, 'paused')).to.deep.equal([]);
     const runDir = runDirIn(dir);
     expect(existsSync(join(runDir, 'pending-restore.json'))).to.equal(false);
     const journal = readJournal(join(runDir, 'observations.jsonl'));
@@ -119,18 +108,7 @@ describe('scripted experiments on kind (issue 7)', function () {
     }
     console.log(`      taint ${result.nodes.find((n) => n.faultTarget)!.noExecuteTaintAfterSeconds} s, KCM stopped ${restarted.afterSeconds} s, ` +
       `Ready again ${marks(result, 'kube-controller-manager-ready')[0]?.afterSeconds} s, web evicted ${result.pods.filter((p) => p.workload === 'web').map((p) => p.evictedAfterSeconds).join(', ')} s`);
-    expect(await nodeContainersIn('exited')).to.deep.equal([]);
+    expect(await nodeContainersIn(CLUSTER, 'exited')).to.deep.equal([]);
   });
 });
 
-/** Resolves once the run directory under `out` has a journal containing `phase` (the run's own file, not cluster state). */
-async function waitForPhase(out: string, phase: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const dirs = existsSync(out) ? readdirSync(out) : [];
-    const journal = dirs.length === 1 ? join(out, dirs[0], 'observations.jsonl') : null;
-    if (journal && existsSync(journal) && readJournal(journal).some((r) => r.type === 'phase' && r.phase === phase)) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`no ${phase} in ${out} within ${timeoutMs} ms`);
-}

@@ -1,0 +1,42 @@
+// What the e2e tests read of a finished or running `rebootlab run`: its run directory, result.json, journal
+// phases, and the kind node containers Docker reports in a given state.
+import { expect } from 'chai';
+import { execa } from 'execa';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readJournal } from '../../lib/observe/index.js';
+import type { Result } from '../../lib/report/index.js';
+
+/** The single run directory under `out` (a plain experiment or script writes `<name>-<time>/`). */
+export function runDirIn(out: string): string {
+  const dirs = readdirSync(out);
+  expect(dirs, `run directories in ${out}`).to.have.length(1);
+  return join(out, dirs[0]!);
+}
+
+/** `<runDir>/result.json`, parsed. */
+export function readResult(runDir: string): Result {
+  return JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as Result;
+}
+
+/** Names of the node containers of kind cluster `cluster` that Docker lists in `state`. */
+export async function nodeContainersIn(cluster: string, state: 'paused' | 'exited'): Promise<string[]> {
+  const { stdout } = await execa('docker', ['ps', '-a', '--filter', `status=${state}`, '--filter', `label=io.x-k8s.kind.cluster=${cluster}`, '--format', '{{.Names}}']);
+  return stdout.split('\n').filter(Boolean);
+}
+
+/**
+ * Resolves once the run directory under `out` has a journal containing phase `phase`; reading the file the run
+ * appends to is the test's own observation channel, not cluster state. Checks every 500 ms.
+ * @throws Error after `timeoutMs` milliseconds.
+ */
+export async function waitForPhase(out: string, phase: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const dirs = existsSync(out) ? readdirSync(out) : [];
+    const journal = dirs.length === 1 ? join(out, dirs[0]!, 'observations.jsonl') : null;
+    if (journal && existsSync(journal) && readJournal(journal).some((r) => r.type === 'phase' && r.phase === phase)) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`no ${phase} in ${out} within ${timeoutMs} ms`);
+}
