@@ -2,7 +2,7 @@
 // one cluster shape run back to back on one cluster (--reuse-cluster): 1 control plane + 2 workers with grace
 // 20 s, lease 20 s and tolerations 30 s; the zone and graceful-shutdown experiments need clusters of their own.
 // Each test asserts exit code 0 and the key figures of result.json. `slow:` tests (REBOOTLAB_SLOW=1) watch
-// the zone outage for 15 minutes.
+// the zone outage for 15 minutes and run the unhealthyZoneThreshold 0.8 variant on a cluster of its own.
 import { expect } from 'chai';
 import { execa } from 'execa';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -135,7 +135,9 @@ describe('scenario catalog on kind (issue 6)', function () {
       for (const r of results) {
         const [web] = podsOf(r, 'web');
         expect(r.nodes.find((n) => n.faultTarget)!.notReadyAfterSeconds, r.spec.fault.type).to.be.within(14, 26);
-        expect(web.deletedAfterSeconds! - web.replacement!.readyAfterSeconds!, `${r.spec.fault.type}: overlap of old and new pod, seconds`).to.be.above(20);
+        // The old pod is deleted only once its kubelet runs again and confirms it; its replacement was Ready long before.
+        expect(web.deletedAfterSeconds!, `${r.spec.fault.type}: old pod deleted after the kubelet is back`).to.be.at.least(r.summary.faultRestoredAfterSeconds!);
+        expect(web.deletedAfterSeconds! - web.replacement!.readyAfterSeconds!, `${r.spec.fault.type}: overlap of old and new pod, seconds`).to.be.above(5);
       }
     });
   });
@@ -150,7 +152,8 @@ describe('scenario catalog on kind (issue 6)', function () {
       expect(podsOf(r, 'web').filter((p) => p.evictedAfterSeconds !== null).length).to.be.at.most(2);
     });
 
-    it('7 unhealthyZoneThreshold 0.8: the zone stays Normal, every worker tainted and every pod evicted', async function () {
+    // A second 3-worker cluster (another controller-manager flag): slow, to keep the tuned catalog within 30 minutes.
+    (slow ? it : it.skip)('slow: 7 unhealthyZoneThreshold 0.8: the zone stays Normal, every worker tainted and every pod evicted', async function () {
       await deleteCluster(`${SHARED}-zone08`);
       const [r] = await run('zone-disruption-threshold-08', `${SHARED}-zone08`);
       await deleteCluster(`${SHARED}-zone08`);

@@ -30,6 +30,21 @@ export interface DockerActionContext {
   now?: () => number;
 }
 
+/** Attempts of an undo that may meet a node still booting, and the pause between them (milliseconds). */
+const UNDO_ATTEMPTS = 10;
+const UNDO_RETRY_DELAY_MS = 2_000;
+
+/** Whether the Node object `node` exists; false without an API client in the context (then the undo acts anyway). */
+async function nodeObjectExists(ctx: DockerActionContext, node: string): Promise<boolean> {
+  if (!ctx.nodeApi) return false;
+  try {
+    await ctx.nodeApi.core().readNode({ name: node });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 interface Plan {
   restoreCommands: RestoreCommand[];
   act(): Promise<void>;
@@ -106,12 +121,23 @@ function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefo
       };
     case 'delete-node-object':
       // The kubelet registers its Node only at start; restarting it re-creates the object. A stopped
-      // container needs nothing: starting it starts the kubelet, which registers.
+      // container needs nothing: starting it starts the kubelet, which registers. Nor does a Node that is
+      // back already (a node restarted meanwhile registered itself). Right after `docker start`, systemd may
+      // not answer yet: retry.
       return {
         restoreCommands: [exec('systemctl', 'restart', 'kubelet')],
         act: () => ctx.deleteNodeObject(c),
         undo: async () => {
-          if (await isRunning(c)) await docker(exec('systemctl', 'restart', 'kubelet').slice(1));
+          for (let attempt = 1; ; attempt++) {
+            if (!(await isRunning(c)) || (await nodeObjectExists(ctx, c))) return;
+            try {
+              await docker(exec('systemctl', 'restart', 'kubelet').slice(1));
+              return;
+            } catch (error) {
+              if (attempt >= UNDO_ATTEMPTS) throw error;
+              await new Promise((resolve) => setTimeout(resolve, UNDO_RETRY_DELAY_MS));
+            }
+          }
         },
       };
     default:
