@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { PodTimeline } from '../../lib/analyze/index.js';
 import type { Result } from '../../lib/report/index.js';
 import { runCli } from '../helpers/run-cli.js';
+import { nodeContainersIn } from '../helpers/run-dirs.js';
 import { readToolchain } from '../helpers/toolchain.js';
 
 const MINUTE_MS = 60_000;
@@ -33,10 +34,6 @@ function resultsIn(out: string): Result[] {
 const podsOf = (r: Result, workload: string): PodTimeline[] => r.pods.filter((p) => p.workload === workload);
 const onTarget = (r: Result, p: PodTimeline): boolean => p.nodeBefore !== null && r.spec.fault.nodes.includes(p.nodeBefore);
 
-async function nodeContainersIn(cluster: string, state: 'paused' | 'exited'): Promise<string[]> {
-  const { stdout } = await execa('docker', ['ps', '-a', '--filter', `status=${state}`, '--filter', `label=io.x-k8s.kind.cluster=${cluster}`, '--format', '{{.Names}}']);
-  return stdout.split('\n').filter(Boolean);
-}
 
 describe('scenario catalog on kind (issue 6)', function () {
   this.timeout(15 * MINUTE_MS);
