@@ -1,11 +1,16 @@
 // The act/undo protocol every provider's node actions share: hand an idempotent undo to the caller's
 // beforeAct hook BEFORE touching the node, act, and stamp the ActionRecord when each command returned.
-import type { ActHooks, ActionRecord, Undo } from './provider.js';
+import type { ActHooks, ActionRecord, RestoreCommand, Undo } from './provider.js';
 
 /** One reversible step on a node: the command and the command that reverts it. */
 export interface ActionPlan {
   act(): Promise<void>;
   undo(): Promise<void>;
+}
+
+/** A provider's plan of one node action: the plan plus the command lines that undo it by hand (pending-restore.json). */
+export interface NodeActionPlan extends ActionPlan {
+  restoreCommands: RestoreCommand[];
 }
 
 /** Provider-specific follow-ups, run after the record was stamped (e.g. reading the container IP). */

@@ -1,7 +1,8 @@
 // Node actions done through the API server alone, the same on every provider: the out-of-service taint,
 // force-deleting the pods bound to a node, and cordoning. Each is a plan for act-with-undo.ts.
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1Taint } from '@kubernetes/client-node';
-import type { NodeAction, RestoreCommand } from './provider.js';
+import type { NodeActionPlan } from './act-with-undo.js';
+import type { NodeAction } from './provider.js';
 import { apiError, apiErrorCode } from './kube-client.js';
 
 /**
@@ -20,13 +21,6 @@ export type NodeApiAction = (typeof NODE_API_ACTIONS)[number];
 /** True for the actions this module implements. */
 export function isNodeApiAction(action: NodeAction): action is NodeApiAction {
   return (NODE_API_ACTIONS as readonly string[]).includes(action);
-}
-
-/** One API-server node action: its command, its undo, and the restore command lines for pending-restore.json. */
-export interface NodeApiPlan {
-  restoreCommands: RestoreCommand[];
-  act(): Promise<void>;
-  undo(): Promise<void>;
 }
 
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
@@ -100,7 +94,7 @@ export async function forceDeletePodsOn(core: CoreV1Api, node: string): Promise<
  * - `cordon`: `spec.unschedulable = true` (what `kubectl cordon` does); undo uncordons.
  * `kubeconfigPath` goes into the restore command lines (kubectl), run by `rebootlab doctor --restore`.
  */
-export function planNodeApiAction(core: CoreV1Api, kubeconfigPath: string, node: string, action: NodeApiAction): NodeApiPlan {
+export function planNodeApiAction(core: CoreV1Api, kubeconfigPath: string, node: string, action: NodeApiAction): NodeActionPlan {
   const kubectl = (...args: string[]) => ['kubectl', '--kubeconfig', kubeconfigPath, ...args];
   switch (action) {
     case 'taint-out-of-service':

@@ -95,8 +95,11 @@ export interface Status {
   step(message: string): void;
 }
 
+/** Control-plane components that run as kubeadm static pods on kind. */
+export type ControlPlaneComponent = 'kube-controller-manager' | 'kube-scheduler' | 'kube-apiserver';
+
 /** A component a reconfiguration restarted: a control-plane static pod, or the kubelets. */
-export type ReconfiguredComponent = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet';
+export type ReconfiguredComponent = ControlPlaneComponent | 'kubelet';
 
 /** What {@link Cluster.reconfigure} changed. */
 export interface Reconfiguration {

@@ -3,11 +3,10 @@
 import { InputError } from '../common/errors.js';
 import { docker } from './kind/docker.js';
 import { loadKubeConfig } from './kube-client.js';
-import type { Cluster } from './provider.js';
-import { collectionOf, isPodReady, watchList } from './watch-list.js';
+import type { Cluster, ControlPlaneComponent } from './provider.js';
 
-/** Control-plane components that run as kubeadm static pods on kind. */
-export type ControlPlaneComponent = 'kube-controller-manager' | 'kube-scheduler' | 'kube-apiserver';
+export type { ControlPlaneComponent } from './provider.js';
+import { collectionOf, isPodReady, watchList } from './watch-list.js';
 
 /** What a restart did; instants are the client clock, Unix epoch milliseconds. */
 export interface ComponentRestart {

@@ -1,11 +1,11 @@
 // Node actions on kind node containers through Docker: each returns its undo, handed to the caller's
 // beforeAct hook before the container is touched, and records the container IP before and after.
-import { actWithUndo } from '../act-with-undo.js';
+import { actWithUndo, type NodeActionPlan } from '../act-with-undo.js';
 import { InputError } from '../../common/errors.js';
 import { CommandError } from '../../common/exec.js';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
-import type { ActHooks, ActionRecord, NodeAction, RestoreCommand, Undo } from '../provider.js';
+import type { ActHooks, ActionRecord, NodeAction, Undo } from '../provider.js';
 import { assertOwned, containerIP, docker, toClusterNode } from './docker.js';
 
 /** Actions the kind provider supports (`stop-heartbeat` is not one): Docker primitives plus the API-server actions. */
@@ -45,12 +45,6 @@ async function nodeObjectExists(ctx: DockerActionContext, node: string): Promise
   }
 }
 
-interface Plan {
-  restoreCommands: RestoreCommand[];
-  act(): Promise<void>;
-  undo(): Promise<void>;
-}
-
 async function isRunning(container: string): Promise<boolean> {
   try {
     return (await docker(['inspect', '--format', '{{.State.Running}}', container])) === 'true';
@@ -77,7 +71,7 @@ async function reconnect(network: string, container: string, ip: string | null):
   await docker(['network', 'connect', network, container]);
 }
 
-function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefore: string | null): Plan {
+function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefore: string | null): NodeActionPlan {
   const exec = (...args: string[]) => ['docker', 'exec', c, ...args];
   if (isNodeApiAction(action)) {
     if (!ctx.nodeApi) throw new InputError(`node action ${action} needs the cluster's API (DockerActionContext.nodeApi)`);

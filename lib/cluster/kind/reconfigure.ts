@@ -23,9 +23,8 @@ const KUBELET_CONFIG = '/var/lib/kubelet/config.yaml';
  */
 export function rewriteStaticPodFlags(manifestYaml: string, set: Record<string, string>, remove: readonly string[] = []): string | null {
   const doc = parseDocument(manifestYaml);
-  const command = doc.getIn(['spec', 'containers', 0, 'command']) as { items?: { value?: unknown }[] } | undefined;
-  const items = (doc.toJS() as { spec?: { containers?: { command?: unknown[] }[] } })?.spec?.containers?.[0]?.command;
-  if (!command || !Array.isArray(items)) throw new Error('not a static Pod manifest: spec.containers[0].command missing');
+  const items = (doc.toJS() as { spec?: { containers?: { command?: unknown[] }[] } } | null)?.spec?.containers?.[0]?.command;
+  if (!Array.isArray(items)) throw new Error('not a static Pod manifest: spec.containers[0].command missing');
   const args = items.map(String);
   const pending = new Map(Object.entries(set));
   const next: string[] = [];

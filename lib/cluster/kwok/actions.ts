@@ -1,12 +1,12 @@
 // Node faults on simulated nodes, through the API server only: heartbeat loss (kwok stops managing the
 // node), deleting the Node object, and the out-of-service taint. Each resolves to its idempotent undo.
-import { actWithUndo } from '../act-with-undo.js';
+import { actWithUndo, type NodeActionPlan } from '../act-with-undo.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node, type V1Taint } from '@kubernetes/client-node';
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { InputError } from '../../common/errors.js';
-import type { ActHooks, ActionRecord, NodeAction, RestoreCommand, Undo } from '../provider.js';
+import type { ActHooks, ActionRecord, NodeAction, Undo } from '../provider.js';
 import { apiError, apiErrorCode } from '../kube-client.js';
 import { isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
 import { KWOK_MANAGED_LABEL, KWOK_MANAGED_VALUE } from './flags.js';
@@ -28,14 +28,7 @@ export interface KwokActionContext {
   now?: () => number;
 }
 
-interface Plan {
-  restoreCommands: RestoreCommand[];
-  act(): Promise<void>;
-  undo(): Promise<void>;
-}
-
 const strategic = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
-const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 
 async function patchNode(core: CoreV1Api, name: string, body: object, what: string): Promise<void> {
   try {
@@ -54,7 +47,7 @@ function reRegistrable(node: V1Node): V1Node {
   return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels, annotations }, spec };
 }
 
-function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: NodeAction): Plan {
+function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: NodeAction): NodeActionPlan {
   const name = node.metadata!.name!;
   if (isNodeApiAction(action)) return planNodeApiAction(core, ctx.kubeconfigPath, name, action);
   const kubectl = (...args: string[]) => ['kubectl', '--kubeconfig', ctx.kubeconfigPath, ...args];
