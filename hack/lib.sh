@@ -4,23 +4,28 @@
 # Errors inside $(...) must stop the script too.
 shopt -s inherit_errexit
 
-# Pinned versions. Changing one changes the cache key of everything built from it.
-: "${KIND_VERSION:=v0.30.0}"
-: "${KUBERNETES_VERSION:=v1.34.4}"
-# kubeadm v1.34 expects etcd 3.6.5-0 (cmd/kubeadm/app/constants/constants.go, SupportedEtcdVersion[34]).
-: "${ETCD_VERSION:=v3.6.5}"
-: "${ETCD_IMAGE_TAG:=3.6.5-0}"
-# kubeadm v1.34 expects CoreDNS v1.12.1 (constants.go, CoreDNSVersion).
-: "${COREDNS_VERSION:=v1.12.1}"
-# kubeadm v1.34 expects pause 3.10.1 (constants.go, PauseVersion).
-: "${PAUSE_IMAGE_TAG:=3.10.1}"
-: "${LOCAL_PATH_PROVISIONER_VERSION:=v0.0.30}"
-: "${KWOK_VERSION:=v0.7.0}"
-: "${DEBIAN_SUITE:=bookworm}"
+HACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+# Pinned versions, written once in versions.json at the repository root (lib/common/versions.ts reads it too).
+# Changing one changes the cache key of everything built from it. Each can be overridden from the environment.
+pin() {
+  node -e 'const v = require(process.argv[1])[process.argv[2]]; if (!v) process.exit(1); process.stdout.write(v)' \
+    "$HACK_DIR/../versions.json" "$1" || { printf 'ERROR: versions.json has no "%s"\n' "$1" >&2; exit 3; }
+}
+: "${KIND_VERSION:=$(pin kind)}"
+: "${KUBERNETES_VERSION:=$(pin kubernetes)}"
+# kubeadm v1.34 expects etcd 3.6.5-0, CoreDNS v1.12.1 and pause 3.10.1 (cmd/kubeadm/app/constants/constants.go:
+# SupportedEtcdVersion[34], CoreDNSVersion, PauseVersion).
+: "${ETCD_VERSION:=$(pin etcd)}"
+: "${ETCD_IMAGE_TAG:=$(pin etcdImageTag)}"
+: "${COREDNS_VERSION:=$(pin coredns)}"
+: "${PAUSE_IMAGE_TAG:=$(pin pauseImageTag)}"
+: "${LOCAL_PATH_PROVISIONER_VERSION:=$(pin localPathProvisioner)}"
+: "${KWOK_VERSION:=$(pin kwok)}"
+: "${DEBIAN_SUITE:=$(pin debianSuite)}"
 
 : "${REBOOTLAB_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/rebootlab}"
 export REBOOTLAB_CACHE
-HACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export PATH="/usr/local/go/bin:$PATH"
 
 log() { printf '[toolchain %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }

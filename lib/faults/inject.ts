@@ -4,6 +4,7 @@ import type { ActionRecord, Cluster, NodeAction } from '../cluster/provider.js';
 import type { FaultSpec, FaultType } from '../spec/types.js';
 import { InputError } from '../common/errors.js';
 import type { FaultGuard, GuardEntry } from './guard.js';
+import { abortableSleep, type Sleep } from '../common/sleep.js';
 
 /** The node primitives of each fault type, in the order they are applied (undone in reverse). */
 export const FAULT_PRIMITIVES: Readonly<Record<FaultType, readonly NodeAction[]>> = {
@@ -51,20 +52,9 @@ export type FaultPhase = 'fault-injecting' | 'fault-injected' | 'fault-step' | '
 export type FaultPhaseCallback = (phase: FaultPhase, info: { nodes: string[]; detail: Record<string, unknown> }) => void;
 
 /** Waits `ms` milliseconds, or until `signal` aborts (then resolves early). Injected so unit tests never sleep. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
+export type { Sleep } from '../common/sleep.js';
 /** Default {@link Sleep}: a timer, resolved early on abort. */
-export const realSleep: Sleep = (ms, signal) =>
-  new Promise((resolve) => {
-    if (signal?.aborted || ms <= 0) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+export const realSleep: Sleep = abortableSleep;
 
 /** Options of {@link injectFault} and {@link runFault}. */
 export interface FaultOptions {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { cacheDir, getProvider, kindBinary, providerNames } from '../cluster/index.js';
+import { readToolchainEnv } from '../common/cache.js';
+import { VERSIONS } from '../common/versions.js';
 import { ExitCode, InfraError, InputError } from '../common/errors.js';
 import { canRun, run } from '../common/exec.js';
 import { PENDING_RESTORE_FILE, restorePending } from '../faults/index.js';
@@ -57,7 +59,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   const kindVersion = await run(kind, ['version'], { timeoutMs: 15_000 }).catch(() => null);
   checks.push(kindVersion ? { name: 'kind', ok: true, detail: `${kind}: ${kindVersion.trim()}` } : { name: 'kind', ok: false, detail: `${kind} not found`, fix });
   const env = readToolchainEnv();
-  const image = env.REBOOTLAB_NODE_IMAGE ?? 'rebootlab/node:v1.34.4';
+  const image = env.REBOOTLAB_NODE_IMAGE ?? `rebootlab/node:${VERSIONS.kubernetes}`;
   const hasImage = dockerVersion !== '' && (await canRun('docker', ['image', 'inspect', image]));
   checks.push(hasImage ? { name: 'node image', ok: true, detail: image } : { name: 'node image', ok: false, detail: `${image} not present`, fix });
   const go = await run('go', ['version'], { timeoutMs: 15_000 }).catch(() => null);
@@ -101,13 +103,6 @@ function findPendingRestores(reportsDir: string): string[] {
   };
   visit(reportsDir, 2);
   return found;
-}
-
-/** The key=value lines hack/toolchain.sh writes to $REBOOTLAB_CACHE/toolchain.env; empty when absent. */
-export function readToolchainEnv(): Record<string, string> {
-  const file = join(cacheDir(), 'toolchain.env');
-  if (!existsSync(file)) return {};
-  return Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
 }
 
 /**

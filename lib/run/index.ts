@@ -1,7 +1,8 @@
 // Composition root: the commands the CLI runs, built from every module upstream.
 export type * from './options.js';
 export { runExperiment, rebootlabVersion } from './run-experiment.js';
-export { runDoctor, runToolchain, clusterCommand, reportCommand, readToolchainEnv, type DoctorCheck } from './commands.js';
+export { runDoctor, runToolchain, clusterCommand, reportCommand, type DoctorCheck } from './commands.js';
+export { readToolchainEnv } from '../common/cache.js';
 export { compareCommand } from './compare-command.js';
 export { runVariant, type RunVariantInput } from './run-variant.js';
 export { createProgress, silentProgress, type Progress, type ProgressSink } from './progress.js';

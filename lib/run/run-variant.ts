@@ -1,5 +1,6 @@
 // One run of one experiment variant on a cluster: workloads → observer → fault → observe → reports.
 import { mkdirSync } from 'node:fs';
+import { abortableSleep } from '../common/sleep.js';
 import { join } from 'node:path';
 import type { Cluster } from '../cluster/index.js';
 import { loadKubeConfig } from '../cluster/index.js';
@@ -220,29 +221,16 @@ async function observeUntilDone(input: RunVariantInput, records: readonly Observ
         .every((p) => p.evictedAfterSeconds !== null || p.deletedAfterSeconds !== null)));
       if (workloadsSettled && nodesBack && (effectsSeen || sinceFaultMs >= detectionWindowMs)) {
         input.progress.phase(`recovered; settling ${observe.settleMs / 1000} s`);
-        await sleep(observe.settleMs, input.signal);
+        await abortableSleep(observe.settleMs, input.signal);
         return;
       }
     }
-    await sleep(Math.min(RECOVERY_CHECK_INTERVAL_MS, Math.max(0, deadlineMs - Date.now())), input.signal);
+    await abortableSleep(Math.min(RECOVERY_CHECK_INTERVAL_MS, Math.max(0, deadlineMs - Date.now())), input.signal);
   }
   if (observe.until === 'recovered' && !input.signal.aborted) {
     journal.mark('observe-timeout', { detail: { timeoutMs: observe.timeoutMs } });
     input.progress.log('warn', `not recovered ${observe.timeoutMs / 1000} s after the fault (observe.timeout); reporting what was seen`);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 function throwIfAborted(signal: AbortSignal): void {

@@ -1,5 +1,5 @@
-// Issue 3 acceptance: `rebootlab run` end to end on real kind clusters — the shipped quick-reboot and
-// tuned-outage experiments pass their expectations, Ctrl-C during a freeze leaves no paused node, and a
+// Issue 3 acceptance: `rebootlab run` end to end on real kind clusters — the shipped tuned-outage experiment
+// passes its expectations (reboot-quick runs in readme-fresh-clone.test.ts, exactly as the README says), Ctrl-C during a freeze leaves no paused node, and a
 // kill -9 leaves observations.jsonl readable with the fault restorable by `rebootlab doctor --restore`.
 import { expect } from 'chai';
 import { execa } from 'execa';
@@ -27,26 +27,6 @@ describe('rebootlab run on kind (issue 3)', function () {
   after(async function () {
     await execa(toolchain.kind, ['delete', 'cluster', '--name', CLUSTER], { reject: false });
     if (!process.env.REBOOTLAB_KEEP_REPORTS) rmSync(out, { recursive: true, force: true });
-  });
-
-  it('reboot-quick: every pod on the rebooted worker restarts in place (same name and node, restartCount +1)', async function () {
-    const res = await runCli(['run', 'experiments/reboot-quick.yaml', '--out', outFor('reboot'), '--set', `cluster.name=${CLUSTER}`, '--keep-cluster'], { timeoutMs: 15 * MINUTE_MS });
-    const runDir = runDirIn(outFor('reboot'));
-    const result = readResult(runDir);
-    expect(res.exitCode, res.stderr + res.stdout).to.equal(0);
-    expect(result.status).to.equal('passed');
-    const web = result.pods.filter((p) => p.workload === 'web');
-    expect(web).to.have.length(2);
-    for (const pod of web) {
-      expect(pod.outcome).to.equal('restarted-in-place');
-      expect(pod.restartCountDelta).to.equal(1);
-      expect(pod.nodeAfter).to.equal(pod.nodeBefore);
-      expect(pod.podIPBefore, 'pod IP before').to.be.a('string');
-      expect(pod.podIPAfter, 'pod IP after').to.be.a('string');
-    }
-    const target = result.nodes.find((n) => n.faultTarget)!;
-    expect(target.readyAtEnd).to.equal(true);
-    for (const file of ['observations.jsonl', 'run.json', 'result.json', 'summary.md']) expect(existsSync(join(runDir, file)), file).to.equal(true);
   });
 
   it('Ctrl-C during a freeze restores the paused node, exits 130 and keeps the observations', async function () {

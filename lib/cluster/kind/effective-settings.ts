@@ -3,7 +3,7 @@
 import { parse } from 'yaml';
 import { DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } from '../../spec/settings.js';
 import type { EffectiveSettings } from '../provider.js';
-import { parseGoDuration } from './durations.js';
+import { parseGoDuration } from '../../common/units.js';
 
 /**
  * The flags of a static pod manifest's first container `command` (and `args`), `--name=value` →

@@ -1,7 +1,8 @@
 // The kubeadm ClusterConfiguration and KubeletConfiguration patches that put a cluster's timeout
 // settings into effect; kind merges them into the kubeadm config it generates for every node.
 import type { ClusterSpec } from '../../spec/types.js';
-import { formatGoDuration } from './durations.js';
+import { formatGoDuration } from '../../common/units.js';
+import { VERSIONS } from '../../common/versions.js';
 
 /**
  * kubeadm config API version of the document kind generates, which a patch must match in shape.
@@ -9,8 +10,8 @@ import { formatGoDuration } from './durations.js';
  */
 export type KubeadmApiVersion = 'v1beta3' | 'v1beta4';
 
-/** The kind release rebootlab's toolchain pins (hack/lib.sh KIND_VERSION). */
-export const PINNED_KIND_VERSION = 'v0.30.0';
+/** The kind release rebootlab's toolchain pins (versions.json). */
+export const PINNED_KIND_VERSION = VERSIONS.kind;
 
 /** `v1.34.4` → [1, 34, 4]; missing parts are 0. */
 export function parseVersion(version: string): [number, number, number] {

@@ -7,7 +7,8 @@ import type { ClusterSpec } from '../../spec/types.js';
 import type { Cluster, ClusterProvider, Status } from '../provider.js';
 import { KindCluster } from './cluster.js';
 import { renderKindConfig } from './config.js';
-import { cacheDir, ensureKindTools, kindBinary, resolveNodeImage, TOOLCHAIN_HINT } from './tools.js';
+import { cacheDir } from '../../common/cache.js';
+import { ensureKindTools, kindBinary, resolveNodeImage, TOOLCHAIN_HINT } from './tools.js';
 
 /** Options of {@link createKindProvider}. */
 export interface KindProviderOptions {

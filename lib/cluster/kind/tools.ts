@@ -1,19 +1,14 @@
 // Finds the tools the kind provider runs (docker, kind) and the node image to boot.
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { InfraError } from '../../common/errors.js';
+import { cacheDir } from '../../common/cache.js';
 import { canRun, run } from '../../common/exec.js';
 import { PINNED_KIND_VERSION } from './kubeadm-patches.js';
 
 /** What to run after a missing tool. */
 export const TOOLCHAIN_HINT = 'Run: npm run toolchain';
 
-/** rebootlab's cache directory: `$REBOOTLAB_CACHE`, else `$XDG_CACHE_HOME/rebootlab`, else `~/.cache/rebootlab`. */
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env['REBOOTLAB_CACHE']) return env['REBOOTLAB_CACHE'];
-  return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'rebootlab');
-}
 
 /**
  * The kind binary: `$REBOOTLAB_KIND`, else `$REBOOTLAB_CACHE/bin/kind-v0.30.0/kind` when it exists,

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { parse } from 'yaml';
-import { formatDurationMs } from '../../common/units.js';
+import { formatGoDuration } from '../../common/units.js';
 import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, Undo } from '../provider.js';
 import { apiError, loadKubeConfig } from '../kube-client.js';
 import { toEffectiveSettings } from '../kind/index.js';
@@ -74,8 +74,8 @@ export class KwokCluster implements Cluster {
       const docs = (await readFile(kwokFlags['config'] ?? this.files.kwokConfig, 'utf8')).split(/^---$/m).map((d) => parse(d));
       const delay = docs.find((d) => d?.metadata?.name === 'node-heartbeat')?.spec?.delay;
       if (delay) {
-        kubelet['nodeStatusReportFrequency'] = formatDurationMs(delay.durationMilliseconds);
-        kubelet['nodeStatusUpdateFrequency'] = formatDurationMs(delay.jitterDurationMilliseconds - delay.durationMilliseconds);
+        kubelet['nodeStatusReportFrequency'] = formatGoDuration(delay.durationMilliseconds);
+        kubelet['nodeStatusUpdateFrequency'] = formatGoDuration(delay.jitterDurationMilliseconds - delay.durationMilliseconds);
       }
     } catch {
       /* no stage file: the two frequencies are reported missing */

@@ -1,6 +1,6 @@
 // Command lines of the kwok tier's processes (etcd, kube-apiserver, kube-controller-manager,
 // kube-scheduler, kwok), rendered from the cluster spec: pure, so the timeout flags can be unit-tested.
-import { formatDurationMs } from '../../common/units.js';
+import { formatGoDuration } from '../../common/units.js';
 import type { ClusterSpec } from '../../spec/types.js';
 import type { ClusterFiles } from './paths.js';
 
@@ -96,9 +96,9 @@ export function controllerManagerArgs(spec: ClusterSpec, files: ClusterFiles, sc
     'service-account-private-key-file': files.serviceAccountKey,
     'use-service-account-credentials': 'true',
     'cluster-name': spec.name,
-    'node-monitor-period': formatDurationMs(cm.nodeMonitorPeriodMs),
-    'node-monitor-grace-period': formatDurationMs(cm.nodeMonitorGracePeriodMs),
-    'node-startup-grace-period': formatDurationMs(cm.nodeStartupGracePeriodMs),
+    'node-monitor-period': formatGoDuration(cm.nodeMonitorPeriodMs),
+    'node-monitor-grace-period': formatGoDuration(cm.nodeMonitorGracePeriodMs),
+    'node-startup-grace-period': formatGoDuration(cm.nodeStartupGracePeriodMs),
     'node-eviction-rate': String(cm.nodeEvictionRate),
     'secondary-node-eviction-rate': String(cm.secondaryNodeEvictionRate),
     'unhealthy-zone-threshold': String(cm.unhealthyZoneThreshold),

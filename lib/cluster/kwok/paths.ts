@@ -1,8 +1,9 @@
 // Where a kwok cluster keeps its files, and where the toolchain's binaries are.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InfraError } from '../../common/errors.js';
-import { cacheDir } from '../kind/index.js';
+import { cacheDir, readToolchainEnv } from '../../common/cache.js';
+import { VERSIONS } from '../../common/versions.js';
 
 /** What to run when a binary is missing. */
 export const KWOK_TOOLCHAIN_HINT = 'Run: npm run toolchain (builds etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok)';
@@ -73,31 +74,23 @@ export interface KwokBinaries {
   kwok: string;
 }
 
-/** `KEY=value` lines of `$REBOOTLAB_CACHE/toolchain.env`, or {} when the file does not exist. */
-function readToolchainEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const file = join(cacheDir(env), 'toolchain.env');
-  if (!existsSync(file)) return {};
-  const pairs = readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('='));
-  return Object.fromEntries(pairs.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1).trim()]));
-}
-
 /**
  * Finds the binaries: each of `REBOOTLAB_ETCD`, `REBOOTLAB_KUBERNETES_BIN` (a directory), `REBOOTLAB_KWOK` from
  * the environment, else from `$REBOOTLAB_CACHE/toolchain.env`, else the pinned cache paths
- * (`bin/etcd-v3.6.5/etcd`, `bin/kubernetes-v1.34.4/`, `bin/kwok-v0.7.0/kwok`).
+ * (`bin/etcd-<etcd>/etcd`, `bin/kubernetes-<kubernetes>/`, `bin/kwok-<kwok>/kwok`, versions from versions.json).
  * @throws InfraError naming every binary that does not exist, with {@link KWOK_TOOLCHAIN_HINT}.
  */
 export function findKwokBinaries(env: NodeJS.ProcessEnv = process.env): KwokBinaries {
   const file = readToolchainEnv(env);
   const pick = (key: string, fallback: string) => env[key] || file[key] || fallback;
   const bin = join(cacheDir(env), 'bin');
-  const kube = pick('REBOOTLAB_KUBERNETES_BIN', join(bin, 'kubernetes-v1.34.4'));
+  const kube = pick('REBOOTLAB_KUBERNETES_BIN', join(bin, `kubernetes-${VERSIONS.kubernetes}`));
   const binaries: KwokBinaries = {
-    etcd: pick('REBOOTLAB_ETCD', join(bin, 'etcd-v3.6.5', 'etcd')),
+    etcd: pick('REBOOTLAB_ETCD', join(bin, `etcd-${VERSIONS.etcd}`, 'etcd')),
     kubeApiServer: join(kube, 'kube-apiserver'),
     kubeControllerManager: join(kube, 'kube-controller-manager'),
     kubeScheduler: join(kube, 'kube-scheduler'),
-    kwok: pick('REBOOTLAB_KWOK', join(bin, 'kwok-v0.7.0', 'kwok')),
+    kwok: pick('REBOOTLAB_KWOK', join(bin, `kwok-${VERSIONS.kwok}`, 'kwok')),
   };
   const missing = Object.values(binaries).filter((p) => !existsSync(p));
   if (missing.length > 0) throw new InfraError(`kwok provider: missing ${missing.join(', ')}`, KWOK_TOOLCHAIN_HINT);

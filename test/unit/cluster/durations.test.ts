@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatGoDuration, parseGoDuration } from '../../../lib/cluster/kind/durations.js';
+import { formatGoDuration, parseGoDuration } from '../../../lib/common/units.js';
 
 describe('formatGoDuration', () => {
   const cases: [number, string][] = [

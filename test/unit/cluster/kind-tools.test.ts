@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toClusterNode, type ContainerInspect } from '../../../lib/cluster/kind/docker.js';
-import { cacheDir, kindBinary } from '../../../lib/cluster/kind/tools.js';
+import { cacheDir } from '../../../lib/common/cache.js';
+import { kindBinary } from '../../../lib/cluster/kind/tools.js';
 
 describe('kindBinary', () => {
   let dir: string;

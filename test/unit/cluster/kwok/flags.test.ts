@@ -9,7 +9,7 @@ describe('kwok component flags', () => {
   it('passes every controller-manager timeout setting with its Kubernetes flag name and unit', () => {
     const args = controllerManagerArgs(kwokSpec(), files, noScale);
     expect(args).to.include.members([
-      '--node-monitor-period=2s', '--node-monitor-grace-period=20s', '--node-startup-grace-period=1m',
+      '--node-monitor-period=2s', '--node-monitor-grace-period=20s', '--node-startup-grace-period=1m0s',
       '--node-eviction-rate=0.5', '--secondary-node-eviction-rate=0.01', '--unhealthy-zone-threshold=0.55',
       '--large-cluster-size-threshold=50', '--leader-elect=false', '--v=2',
     ]);

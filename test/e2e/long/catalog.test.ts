@@ -8,11 +8,11 @@ import { execa } from 'execa';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PodTimeline } from '../../lib/analyze/index.js';
-import type { Result } from '../../lib/report/index.js';
-import { runCli } from '../helpers/run-cli.js';
-import { nodeContainersIn } from '../helpers/run-dirs.js';
-import { readToolchain } from '../helpers/toolchain.js';
+import type { PodTimeline } from '../../../lib/analyze/index.js';
+import type { Result } from '../../../lib/report/index.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { nodeContainersIn } from '../../helpers/run-dirs.js';
+import { readToolchain } from '../../helpers/toolchain.js';
 
 const MINUTE_MS = 60_000;
 const SHARED = 'rl-cat-e2e';

@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readJournal } from '../../lib/observe/index.js';
-import type { Result } from '../../lib/report/index.js';
-import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
-import { nodeContainersIn, readResult, runDirIn, waitForPhase } from '../helpers/run-dirs.js';
-import { readToolchain } from '../helpers/toolchain.js';
+import { readJournal } from '../../../lib/observe/index.js';
+import type { Result } from '../../../lib/report/index.js';
+import { REPO_ROOT, runCli } from '../../helpers/run-cli.js';
+import { nodeContainersIn, readResult, runDirIn, waitForPhase } from '../../helpers/run-dirs.js';
+import { readToolchain } from '../../helpers/toolchain.js';
 
 const MINUTE_MS = 60_000;
 const CLUSTER = process.env.REBOOTLAB_E2E_SCRIPTS_CLUSTER ?? 'rl-api-e2e';
