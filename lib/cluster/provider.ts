@@ -16,7 +16,7 @@ export type { ProviderName } from '../spec/types.js';
  * every pod bound to the node with grace period 0 (no undo), `cordon` = mark it unschedulable (undo uncordons).
  */
 export type NodeAction =
-  | 'pause' | 'stop' | 'restart' | 'disconnect' | 'stop-kubelet' | 'stop-heartbeat' | 'delete-node-object'
+  | 'pause' | 'stop' | 'restart' | 'disconnect' | 'stop-kubelet' | 'restart-kubelet' | 'stop-runtime' | 'stop-heartbeat' | 'delete-node-object'
   | 'taint-out-of-service' | 'force-delete-pods' | 'cordon';
 
 /** Undoes one applied NodeAction. Idempotent: a second call does nothing. @throws InfraError if restoring fails. */

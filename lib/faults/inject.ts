@@ -1,7 +1,7 @@
 // Fault type → node primitives, injected on each target (staggered), restored after the duration,
 // with phase markers at each step. Every undo is registered with the guard before its action runs.
 import type { ActionRecord, Cluster, NodeAction } from '../cluster/provider.js';
-import type { FaultSpec, FaultType } from '../spec/types.js';
+import { INSTANT_FAULT_TYPES, type FaultSpec, type FaultType } from '../spec/types.js';
 import { InputError } from '../common/errors.js';
 import type { FaultGuard, GuardEntry } from './guard.js';
 import { abortableSleep, type Sleep } from '../common/sleep.js';
@@ -12,6 +12,8 @@ export const FAULT_PRIMITIVES: Readonly<Record<FaultType, readonly NodeAction[]>
   'power-off': ['stop'],
   freeze: ['pause'],
   'kubelet-stop': ['stop-kubelet'],
+  'kubelet-restart': ['restart-kubelet'],
+  'runtime-stop': ['stop-runtime'],
   'network-partition': ['disconnect'],
   'node-delete': ['stop', 'delete-node-object'],
 };
@@ -129,7 +131,7 @@ export async function injectOnNode(cluster: Cluster, type: FaultType, node: stri
 
 /**
  * Runs a whole fault on `targets`: node i is hit `i × fault.staggerMs` milliseconds after the first,
- * and restored `fault.durationMs` milliseconds after its own injection. A reboot is "restored" at once
+ * and restored `fault.durationMs` milliseconds after its own injection. An instant fault (reboot, kubelet-restart) is "restored" at once
  * (its undo is a no-op). With no duration (node-delete without one) the node stays faulted: the
  * returned handles must be restored by the caller (at the end of the run), and stay in the guard meanwhile.
  * Once `options.signal` aborts, no further node is hit and running waits end early (then restored); a
@@ -158,7 +160,7 @@ export async function runFault(
       const handle: InjectedNodeFault = { ...injected, restore: () => (endWait(), injected.restore()) };
       options.onInjected?.(handle);
       try {
-        if (fault.type === 'reboot') return await injected.restore();
+        if (INSTANT_FAULT_TYPES.includes(fault.type)) return await injected.restore();
         if (fault.durationMs === null) {
           stillFaulted.push(handle);
           return;

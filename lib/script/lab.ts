@@ -10,7 +10,7 @@ import { ExitCode, InputError, RebootlabError } from '../common/errors.js';
 import { FAULT_PRIMITIVES, FaultGuard, injectOnNode, realSleep, type InjectedNodeFault } from '../faults/index.js';
 import type { Journal } from '../observe/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
-import type { Experiment, FaultType } from '../spec/types.js';
+import { INSTANT_FAULT_TYPES, type Experiment, type FaultType } from '../spec/types.js';
 import { applyWorkloads, waitForWorkloadsReady, WORKLOAD_NAMESPACE } from '../workloads/index.js';
 import { durationMs } from './durations.js';
 import type { Duration } from './types.js';
@@ -130,7 +130,7 @@ export class Lab {
     };
     this.#pending.add(restore);
     const handle: InjectedFault = { node, type, injectedAtMs, restore };
-    if (type === 'reboot') await restore();
+    if (INSTANT_FAULT_TYPES.includes(type)) await restore();
     else if (holdMs !== null) {
       await realSleep(holdMs, this.#ctx.signal);
       await restore();

@@ -1,6 +1,6 @@
 // Public surface of lib/spec: loading experiment files and the resolved experiment types.
 export type * from './types.js';
-export { API_VERSION, DEFAULT_WORKLOAD_IMAGE, FAULT_TYPES_WITH_DURATION } from './types.js';
+export { API_VERSION, DEFAULT_WORKLOAD_IMAGE, FAULT_TYPES_WITH_DURATION, INSTANT_FAULT_TYPES } from './types.js';
 export { DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } from './settings.js';
 export { loadExperiment, loadExperimentText, type LoadOptions } from './load.js';
 export {

@@ -2,7 +2,7 @@
 // removed or shadowed flags, duplicate names, and the expectation grammar.
 import type { InputIssue } from '../common/errors.js';
 import { parseDurationMs } from '../common/units.js';
-import { FAULT_TYPES_WITH_DURATION, type FaultType } from './types.js';
+import { FAULT_TYPES_WITH_DURATION, INSTANT_FAULT_TYPES, type FaultType } from './types.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from './settings.js';
 import { NAMED_KUBELET_FIELDS, NAMED_SETTING_FLAGS, REMOVED_FLAGS, minorVersion } from './flag-rules.js';
 import { DEFAULT_CLUSTER_NAME, DEFAULT_KUBERNETES_VERSION } from './defaults.js';
@@ -34,8 +34,9 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
  * cluster is created rather than failing mid-run.
  */
 function checkSimulated(data: Obj, report: Report): void {
-  if (isObj(data.fault) && data.fault.type === 'reboot') {
-    report(['fault', 'type'], 'reboot cannot be simulated with provider kwok; use power-off, freeze, kubelet-stop, network-partition or node-delete (all become heartbeat loss)');
+  if (isObj(data.fault) && ['reboot', 'kubelet-restart', 'runtime-stop'].includes(String(data.fault.type))) {
+    // These need a kubelet and containers that outlive it; kwok simulates neither.
+    report(['fault', 'type'], `${String(data.fault.type)} cannot be simulated with provider kwok; use power-off, freeze, kubelet-stop, network-partition or node-delete (all become heartbeat loss)`);
   }
   if (Array.isArray(data.workloads)) {
     data.workloads.forEach((w, i) => {
@@ -140,7 +141,7 @@ function checkFault(fault: Obj, cluster: Obj, report: Report): void {
   const type = fault.type as FaultType;
   const needsDuration = FAULT_TYPES_WITH_DURATION.includes(type);
   if (needsDuration && fault.duration === undefined) report(['fault', 'duration'], `is required for ${type}`);
-  if (type === 'reboot' && fault.duration !== undefined) report(['fault', 'duration'], 'a reboot has no duration; use type power-off for a timed outage');
+  if (INSTANT_FAULT_TYPES.includes(type) && fault.duration !== undefined) report(['fault', 'duration'], `a ${type} is over at once and has no duration; use type ${type === 'reboot' ? 'power-off' : 'kubelet-stop'} for a timed outage`);
   if (needsDuration && durationMs(fault.duration) === 0) report(['fault', 'duration'], 'must be greater than 0s');
   const allowControlPlane = fault.allowControlPlane === true;
   const clusterName = typeof cluster.name === 'string' ? cluster.name : DEFAULT_CLUSTER_NAME;
@@ -202,7 +203,7 @@ function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, repo
       report(at('after'), `${afterMs / 1000}s is not before the end of the observation (${until === 'duration' ? 'observe.duration' : 'observe.timeout'} ${endMs / 1000}s); the step would never run`);
     }
     if (step.action === 'restore') {
-      if (fault.type === 'reboot') report(at('action'), 'a reboot is over at once; restore needs a fault that lasts (power-off, freeze, kubelet-stop, network-partition, node-delete)');
+      if (INSTANT_FAULT_TYPES.includes(fault.type as FaultType)) report(at('action'), `a ${String(fault.type)} is over at once; restore needs a fault that lasts (power-off, freeze, kubelet-stop, runtime-stop, network-partition, node-delete)`);
       const faultMs = durationMs(fault.duration);
       if (faultMs !== null && afterMs >= faultMs) report(at('after'), `${afterMs / 1000}s is not before the end of fault.duration (${faultMs / 1000}s); the fault is restored by then`);
     }

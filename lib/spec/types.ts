@@ -20,13 +20,18 @@ export type Placement = 'target' | 'spread' | 'any';
 export type VolumeType = 'emptyDir' | 'emptyDir-memory' | 'hostPath' | 'pvc' | 'local-pv';
 /**
  * Node faults: reboot = `docker restart`; power-off = stop, wait, start; freeze = pause, wait, unpause;
- * kubelet-stop = `systemctl stop kubelet`, wait, start; network-partition = disconnect from the
- * cluster network, wait, reconnect; node-delete = stop the container, delete the Node object, start
- * the container again after the duration (if one is given; otherwise at the end of the run).
+ * kubelet-stop = `systemctl stop kubelet`, wait, start; kubelet-restart = `systemctl restart kubelet` (containers
+ * keep running); runtime-stop = `systemctl stop containerd`, wait, start (the kubelet stays up and reports the node
+ * NotReady itself, so the not-ready taint and toleration apply; running containers keep serving through their
+ * shims); network-partition = disconnect from the cluster network, wait, reconnect; node-delete = stop the
+ * container, delete the Node object, start the container again after the duration (if one is given; otherwise at
+ * the end of the run).
  */
-export type FaultType = 'reboot' | 'power-off' | 'freeze' | 'kubelet-stop' | 'network-partition' | 'node-delete';
+export type FaultType = 'reboot' | 'power-off' | 'freeze' | 'kubelet-stop' | 'kubelet-restart' | 'runtime-stop' | 'network-partition' | 'node-delete';
 /** Fault types that need a `duration`. */
-export const FAULT_TYPES_WITH_DURATION: readonly FaultType[] = ['power-off', 'freeze', 'kubelet-stop', 'network-partition'];
+export const FAULT_TYPES_WITH_DURATION: readonly FaultType[] = ['power-off', 'freeze', 'kubelet-stop', 'runtime-stop', 'network-partition'];
+/** Fault types that are over as soon as their command returned: no duration, nothing to restore later. */
+export const INSTANT_FAULT_TYPES: readonly FaultType[] = ['reboot', 'kubelet-restart'];
 /** When observation ends: once every workload recovered (then `settle`), or after a fixed duration. */
 export type ObserveUntil = 'recovered' | 'duration';
 

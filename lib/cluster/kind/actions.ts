@@ -10,7 +10,7 @@ import { assertOwned, containerIP, docker, toClusterNode } from './docker.js';
 
 /** Actions the kind provider supports (`stop-heartbeat` is not one): Docker primitives plus the API-server actions. */
 export const DOCKER_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>([
-  'pause', 'stop', 'restart', 'disconnect', 'stop-kubelet', 'delete-node-object', 'taint-out-of-service', 'force-delete-pods', 'cordon',
+  'pause', 'stop', 'restart', 'disconnect', 'stop-kubelet', 'restart-kubelet', 'stop-runtime', 'delete-node-object', 'taint-out-of-service', 'force-delete-pods', 'cordon',
 ]);
 
 /** Where and how Docker node actions run. */
@@ -112,6 +112,16 @@ function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefo
         restoreCommands: [exec('systemctl', 'start', 'kubelet')],
         act: async () => void (await docker(exec('systemctl', 'stop', 'kubelet').slice(1))),
         undo: async () => void (await docker(exec('systemctl', 'start', 'kubelet').slice(1))),
+      };
+    case 'restart-kubelet':
+      // Over when systemctl returns; the kubelet comes back by itself, so there is nothing to undo.
+      return { restoreCommands: [], act: async () => void (await docker(exec('systemctl', 'restart', 'kubelet').slice(1))), undo: async () => {} };
+    case 'stop-runtime':
+      // containerd only: its shims keep the containers running, and the kubelet, still up, reports the runtime down.
+      return {
+        restoreCommands: [exec('systemctl', 'start', 'containerd')],
+        act: async () => void (await docker(exec('systemctl', 'stop', 'containerd').slice(1))),
+        undo: async () => void (await docker(exec('systemctl', 'start', 'containerd').slice(1))),
       };
     case 'delete-node-object':
       // The kubelet registers its Node only at start; restarting it re-creates the object. A stopped

@@ -213,7 +213,7 @@ export interface PodDisruptionBudget {
 
 /** The fault to inject. */
 export interface Fault {
-  type: 'reboot' | 'power-off' | 'freeze' | 'kubelet-stop' | 'network-partition' | 'node-delete';
+  type: 'reboot' | 'power-off' | 'freeze' | 'kubelet-stop' | 'kubelet-restart' | 'runtime-stop' | 'network-partition' | 'node-delete';
   /** A node name, `worker-with-most-pods` (default), or `{selector: "k=v,..."}`. */
   target?: string | TargetSelector;
   /**
@@ -222,7 +222,7 @@ export interface Fault {
    * @asType integer
    */
   count?: number;
-  /** How long the fault lasts; required for power-off, freeze, kubelet-stop, network-partition. */
+  /** How long the fault lasts; required for power-off, freeze, kubelet-stop, runtime-stop, network-partition. */
   duration?: Duration;
   /** Delay between successive nodes, default 0s. */
   stagger?: Duration;
