@@ -7,6 +7,7 @@ import type {
   Observation,
   PhaseName,
   PhaseObservation,
+  ProbeObservation,
 } from './types.js';
 
 /** A record before the journal stamps it: the journal sets `seq` and `type`; `receivedAtMs` defaults to now. */
@@ -28,6 +29,8 @@ export interface Journal {
   appendObject(record: NewObservation<ObjectObservation>): ObjectObservation;
   /** Append a gap record (a watch that broke and was re-listed). @throws InfraError if the write fails. */
   appendGap(record: NewObservation<GapObservation>): GapObservation;
+  /** Append one probe request's outcome (lib/observe/prober.ts). @throws InfraError if the write fails. */
+  appendProbe(record: NewObservation<ProbeObservation>): ProbeObservation;
   /**
    * Mark a run phase, e.g. `mark('fault-injected', { nodes: ['kind-worker'] })`; stamped with the client
    * clock (Unix epoch milliseconds) unless `atMs` is given. @throws InfraError if the write fails.
@@ -90,6 +93,7 @@ export function openJournal(path: string, options: OpenJournalOptions = {}): Jou
     },
     appendObject: (record) => write<ObjectObservation>({ ...record, type: 'object' }),
     appendGap: (record) => write<GapObservation>({ ...record, type: 'gap' }),
+    appendProbe: (record) => write<ProbeObservation>({ ...record, type: 'probe' }),
     mark: (phase, opts = {}) =>
       write<PhaseObservation>({
         type: 'phase',

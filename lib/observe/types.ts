@@ -67,5 +67,28 @@ export interface GapObservation extends ObservationBase {
   reason: string;
 }
 
+/** How one probe request ended: an HTTP 2xx answer, an HTTP error status, or a connection-level failure. */
+export type ProbeOutcome = 'ok' | 'http-error' | 'refused' | 'reset' | 'timeout' | 'unreachable' | 'error';
+
+/**
+ * One request of a traffic prober (experiment `probes:`), written when it ended. `receivedAtMs` is when the
+ * answer or the error arrived; `sentAtMs` when the request was started (both client clock, Unix epoch ms).
+ */
+export interface ProbeObservation extends ObservationBase {
+  type: 'probe';
+  /** The probe's name (experiment `probes[].name`). */
+  probe: string;
+  sentAtMs: number;
+  /** Milliseconds from send to the answer or the error. */
+  latencyMs: number;
+  outcome: ProbeOutcome;
+  /** HTTP status, when an answer arrived. */
+  status?: number;
+  /** The pod that answered (the workload server names itself), when an answer arrived. */
+  pod?: string;
+  /** Node error code or message, for failures (e.g. `ECONNREFUSED`). */
+  error?: string;
+}
+
 /** One line of observations.jsonl. */
-export type Observation = ObjectObservation | PhaseObservation | GapObservation;
+export type Observation = ObjectObservation | PhaseObservation | GapObservation | ProbeObservation;

@@ -1,0 +1,104 @@
+// A traffic prober: HTTP requests at a fixed rate to one URL (a Service reached through a node that is not a fault
+// target), each outcome journaled as it ends. This is what a Service's clients see, as opposed to the API's view.
+import { request } from 'node:http';
+import type { Journal } from './journal.js';
+import type { ProbeOutcome } from './types.js';
+
+/** What to probe and how often. */
+export interface ProberOptions {
+  /** The probe's name, written into every record. */
+  name: string;
+  /** `http://<host>:<port>/`; a new TCP connection per request, as a client without keep-alive. */
+  url: string;
+  /** Requests started per second (not waiting for answers): 1000 / rate milliseconds apart. */
+  ratePerSecond: number;
+  /** A request still unanswered after this many milliseconds counts as `timeout`. */
+  timeoutMs: number;
+  /** Client clock, Unix epoch milliseconds; default Date.now (tests). */
+  nowMs?: () => number;
+}
+
+/** A running prober. */
+export interface Prober {
+  /** Requests started so far. */
+  readonly sent: number;
+  /** Stop sending; resolves once every request in flight has ended and been journaled. */
+  stop(): Promise<void>;
+}
+
+/** Node error codes → outcome: what a client library would call the failure. */
+const ERROR_OUTCOMES: Record<string, ProbeOutcome> = {
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+  ETIMEDOUT: 'timeout',
+};
+
+/** `pod=<name> …` as the workload server (hack/node-helpers/cmd/rebootlab-workload) answers GET /. */
+function podOf(body: string): string | undefined {
+  return /^pod=(\S+)/.exec(body)?.[1];
+}
+
+/**
+ * Starts probing `options.url` at once and every 1000 / ratePerSecond ms after. Every request ends in exactly one
+ * journal record (`appendProbe`), so the count of records equals `sent` after `stop()`.
+ * @throws RangeError when ratePerSecond or timeoutMs is not positive.
+ */
+export function startProber(journal: Pick<Journal, 'appendProbe'>, options: ProberOptions): Prober {
+  if (!(options.ratePerSecond > 0)) throw new RangeError(`prober ${options.name}: ratePerSecond must be > 0`);
+  if (!(options.timeoutMs > 0)) throw new RangeError(`prober ${options.name}: timeoutMs must be > 0`);
+  const now = options.nowMs ?? Date.now;
+  const inFlight = new Set<Promise<void>>();
+  let sent = 0;
+  const fire = () => {
+    sent += 1;
+    const done = probeOnce(options.url, options.timeoutMs, now).then((r) => {
+      journal.appendProbe({ probe: options.name, ...r, receivedAtMs: r.sentAtMs + r.latencyMs });
+    });
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+  };
+  fire();
+  const timer = setInterval(fire, 1000 / options.ratePerSecond);
+  return {
+    get sent() {
+      return sent;
+    },
+    async stop() {
+      clearInterval(timer);
+      await Promise.all([...inFlight]);
+    },
+  };
+}
+
+/** One request: resolves (never rejects) to its outcome. */
+function probeOnce(url: string, timeoutMs: number, now: () => number): Promise<{ sentAtMs: number; latencyMs: number; outcome: ProbeOutcome; status?: number; pod?: string; error?: string }> {
+  const sentAtMs = now();
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: { outcome: ProbeOutcome; status?: number; pod?: string; error?: string }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve({ sentAtMs, latencyMs: Math.max(0, now() - sentAtMs), ...result });
+    };
+    const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        const pod = podOf(body);
+        finish({ outcome: status >= 200 && status < 300 ? 'ok' : 'http-error', status, ...(pod ? { pod } : {}) });
+      });
+      res.on('error', (error: NodeJS.ErrnoException) => finish({ outcome: ERROR_OUTCOMES[error.code ?? ''] ?? 'reset', error: error.code ?? error.message }));
+    });
+    // The whole request, connect included: a SYN to a frozen pod gets no answer at all.
+    const timer = setTimeout(() => finish({ outcome: 'timeout', error: `no answer in ${timeoutMs} ms` }), timeoutMs);
+    req.on('error', (error: NodeJS.ErrnoException) => finish({ outcome: ERROR_OUTCOMES[error.code ?? ''] ?? 'error', error: error.code ?? error.message }));
+    req.end();
+  });
+}

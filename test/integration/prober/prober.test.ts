@@ -1,0 +1,91 @@
+// The traffic prober against real HTTP servers on loopback: each failure a client can meet (refused, reset,
+// timeout, HTTP error) is classified, the answering pod is read from the body, and every request sent ends in
+// exactly one journal record.
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openJournal, readJournal, startProber, type ProbeObservation } from '../../../lib/observe/index.js';
+
+const listen = (server: Server | TcpServer): Promise<string> =>
+  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)));
+const close = (server: Server | TcpServer): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
+
+describe('traffic prober (integration, loopback)', function () {
+  this.timeout(20_000);
+  let dir: string;
+  const servers: (Server | TcpServer)[] = [];
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'rebootlab-prober-')); });
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await close(s).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Probes `url` for `durationMs` at `rate`/s and returns the journaled records. */
+  async function probe(url: string, rate: number, durationMs: number, timeoutMs = 500): Promise<{ sent: number; records: ProbeObservation[] }> {
+    const path = join(dir, 'observations.jsonl');
+    const journal = openJournal(path);
+    const prober = startProber(journal, { name: 'web', url, ratePerSecond: rate, timeoutMs });
+    await new Promise((r) => setTimeout(r, durationMs));
+    await prober.stop();
+    journal.close();
+    return { sent: prober.sent, records: readJournal(path).filter((r): r is ProbeObservation => r.type === 'probe') };
+  }
+
+  it('ok: reads the answering pod from the body; one record per request sent at the requested rate', async () => {
+    const server = createServer((_req, res) => res.end('pod=web-7d9c-abc startedAt=2026-12-01T00:00:00Z\n'));
+    servers.push(server);
+    const { sent, records } = await probe(await listen(server), 20, 1_000);
+    expect(sent).to.be.within(19, 22);
+    expect(records).to.have.length(sent);
+    for (const r of records) {
+      expect(r.outcome).to.equal('ok');
+      expect(r.status).to.equal(200);
+      expect(r.pod).to.equal('web-7d9c-abc');
+      expect(r.probe).to.equal('web');
+      expect(r.receivedAtMs - r.sentAtMs).to.equal(r.latencyMs);
+    }
+    const sends = records.map((r) => r.sentAtMs).sort((a, b) => a - b);
+    expect(sends.at(-1)! - sends[0]!).to.be.within(850, 1_100);
+  });
+
+  it('http-error: a 503 answer', async () => {
+    const server = createServer((_req, res) => { res.statusCode = 503; res.end('no'); });
+    servers.push(server);
+    const { records } = await probe(await listen(server), 10, 250);
+    expect(records.length).to.be.at.least(2);
+    expect(records.every((r) => r.outcome === 'http-error' && r.status === 503)).to.equal(true);
+  });
+
+  it('refused: nothing listens on the port', async () => {
+    const server = createServer();
+    const url = await listen(server);
+    await close(server);
+    const { records } = await probe(url, 10, 250);
+    expect(records.length).to.be.at.least(2);
+    expect(records.every((r) => r.outcome === 'refused' && r.error === 'ECONNREFUSED')).to.equal(true);
+  });
+
+  it('reset: the server closes the connection without an answer', async () => {
+    const server = createTcpServer((socket) => socket.resetAndDestroy());
+    servers.push(server);
+    const { records } = await probe(await listen(server), 10, 250);
+    expect(records.length).to.be.at.least(2);
+    expect(records.every((r) => r.outcome === 'reset'), JSON.stringify(records[0])).to.equal(true);
+  });
+
+  it('timeout: the server accepts and never answers; the latency is the timeout', async () => {
+    const sockets: import('node:net').Socket[] = [];
+    const server = createTcpServer((socket) => void sockets.push(socket));
+    servers.push(server);
+    const { records } = await probe(await listen(server), 10, 250, 300);
+    for (const s of sockets) s.destroy();
+    expect(records.length).to.be.at.least(2);
+    for (const r of records) {
+      expect(r.outcome).to.equal('timeout');
+      expect(r.latencyMs).to.be.within(290, 450);
+    }
+  });
+});
