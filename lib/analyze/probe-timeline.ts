@@ -1,0 +1,104 @@
+// What a Service's clients saw: each traffic prober's requests (journal `probe` records) summed up around the fault.
+import type { Observation, ProbeObservation, ProbeOutcome } from '../observe/types.js';
+import { secondsSince } from './clock.js';
+
+/** Latency percentiles of the answered (ok) requests in one span, milliseconds; null without answers. */
+export interface LatencySummary {
+  count: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+}
+
+/** One pod that answered the prober. */
+export interface ProbeBackend {
+  pod: string;
+  answered: number;
+  /** Send time of its first and last answered request, seconds since the fault. */
+  firstAfterSeconds: number;
+  lastAfterSeconds: number;
+}
+
+/** One prober's summary (result.json `probes[]`). Times are seconds since the fault, by each request's send time. */
+export interface ProbeSummary {
+  name: string;
+  sent: number;
+  /** Requests answered with HTTP 2xx. */
+  answered: number;
+  /** Requests that failed in any way (HTTP error, refused, reset, timeout, unreachable). */
+  errors: number;
+  /** errors / sent, 0 when nothing was sent. */
+  errorRatio: number;
+  /** Count per outcome. */
+  outcomes: Partial<Record<ProbeOutcome, number>>;
+  /** Whole seconds (since the fault) in which at least one request failed. */
+  errorSeconds: number;
+  /** Send time of the first / last failed request at or after the fault; null when none failed. */
+  firstErrorAfterSeconds: number | null;
+  lastErrorAfterSeconds: number | null;
+  /** Latency of answered requests before the fault, during it (until restored, or the end), and after the restore. */
+  latency: { before: LatencySummary; during: LatencySummary; after: LatencySummary };
+  /** Pods that answered, in order of their first answer. */
+  backends: ProbeBackend[];
+}
+
+/** The `q` quantile (0…1) of sorted numbers by nearest rank; null for none. */
+function quantile(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+function latencyOf(records: readonly ProbeObservation[]): LatencySummary {
+  const ms = records.filter((r) => r.outcome === 'ok').map((r) => r.latencyMs).sort((a, b) => a - b);
+  return { count: ms.length, p50Ms: quantile(ms, 0.5), p99Ms: quantile(ms, 0.99) };
+}
+
+/**
+ * Summarizes every prober of the journal. `faultMs` is the zero of the times and `restoreMs` the end of the fault
+ * (both Unix epoch milliseconds, client clock; `restoreMs` null when the fault lasted to the end). Pure.
+ * @returns one summary per probe name, in order of first appearance.
+ */
+export function buildProbeSummaries(observations: readonly Observation[], faultMs: number, restoreMs: number | null): ProbeSummary[] {
+  const byName = new Map<string, ProbeObservation[]>();
+  for (const o of observations) {
+    if (o.type !== 'probe') continue;
+    const list = byName.get(o.probe) ?? [];
+    list.push(o);
+    byName.set(o.probe, list);
+  }
+  return [...byName.entries()].map(([name, unsorted]) => {
+    const records = [...unsorted].sort((a, b) => a.sentAtMs - b.sentAtMs);
+    const failed = records.filter((r) => r.outcome !== 'ok');
+    const failedSinceFault = failed.filter((r) => r.sentAtMs >= faultMs);
+    const outcomes: Partial<Record<ProbeOutcome, number>> = {};
+    for (const r of records) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
+    const errorSecondBuckets = new Set(failed.map((r) => Math.floor((r.sentAtMs - faultMs) / 1000)));
+    const backends = new Map<string, ProbeBackend>();
+    for (const r of records) {
+      if (r.outcome !== 'ok' || !r.pod) continue;
+      const at = secondsSince(faultMs, r.sentAtMs);
+      const b = backends.get(r.pod);
+      if (b) {
+        b.answered += 1;
+        b.lastAfterSeconds = at;
+      } else backends.set(r.pod, { pod: r.pod, answered: 1, firstAfterSeconds: at, lastAfterSeconds: at });
+    }
+    const duringEnd = restoreMs ?? Number.POSITIVE_INFINITY;
+    return {
+      name,
+      sent: records.length,
+      answered: records.length - failed.length,
+      errors: failed.length,
+      errorRatio: records.length === 0 ? 0 : Math.round((failed.length / records.length) * 10_000) / 10_000,
+      outcomes,
+      errorSeconds: errorSecondBuckets.size,
+      firstErrorAfterSeconds: failedSinceFault.length > 0 ? secondsSince(faultMs, failedSinceFault[0]!.sentAtMs) : null,
+      lastErrorAfterSeconds: failedSinceFault.length > 0 ? secondsSince(faultMs, failedSinceFault.at(-1)!.sentAtMs) : null,
+      latency: {
+        before: latencyOf(records.filter((r) => r.sentAtMs < faultMs)),
+        during: latencyOf(records.filter((r) => r.sentAtMs >= faultMs && r.sentAtMs < duringEnd)),
+        after: latencyOf(records.filter((r) => r.sentAtMs >= duringEnd)),
+      },
+      backends: [...backends.values()],
+    };
+  });
+}
