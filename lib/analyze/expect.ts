@@ -36,6 +36,7 @@ const NODE_VALUES: Record<NodeField, (n: NodeTimeline) => ExpectedValue> = {
   notReadyReceivedAfterSeconds: (n) => n.notReadyReceivedAfterSeconds,
   readyAgainAfterSeconds: (n) => n.readyAgainAfterSeconds,
   noExecuteTaintAfterSeconds: (n) => n.noExecuteTaintAfterSeconds,
+  outOfServiceTaintAfterSeconds: (n) => n.outOfServiceTaintAfterSeconds,
   noScheduleTaintAfterSeconds: (n) => n.noScheduleTaintAfterSeconds,
   lastLeaseRenewAfterSeconds: (n) => n.lastLeaseRenewBeforeDetection?.afterSeconds ?? null,
   deletedAfterSeconds: (n) => n.deletedAfterSeconds,

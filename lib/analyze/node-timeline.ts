@@ -12,6 +12,9 @@ export const NODE_FAILURE_TAINT_KEYS: readonly string[] = [
   'node.kubernetes.io/out-of-service',
 ];
 
+/** Taint keys the node lifecycle controller itself adds for a NotReady node (not the admin's out-of-service taint). */
+export const LIFECYCLE_TAINT_KEYS: readonly string[] = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
+
 const taintId = (t: { key: string; effect: string }): string => `${t.key}:${t.effect}`;
 
 function taintChanges(ctx: RunContext, before: ObjectObservation | undefined, after: ObjectObservation[]): TaintChange[] {
@@ -90,8 +93,8 @@ function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], l
   const last = records.at(-1);
   const lastLive = records.filter((r) => r.verb !== 'DELETED').at(-1);
   const changes = taintChanges(ctx, before, after.filter((r) => r.uid === originalUid));
-  const firstAdded = (effect: string): number | null => {
-    const c = changes.find((x) => x.effect === effect && NODE_FAILURE_TAINT_KEYS.includes(x.key) && x.addedAfterSeconds !== null);
+  const firstAdded = (effect: string, keys: readonly string[]): number | null => {
+    const c = changes.find((x) => x.effect === effect && keys.includes(x.key) && x.addedAfterSeconds !== null);
     return c ? c.addedAfterSeconds : null;
   };
   const detectionMs = notReadyCond?.lastTransitionTime ? Date.parse(notReadyCond.lastTransitionTime) : (ctx.restoreMs ?? ctx.endMs);
@@ -112,8 +115,9 @@ function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], l
     readyAgainAfterSeconds: readyAgainCond ? serverSecondsSince(ctx.faultMs, readyAgainCond.lastTransitionTime) : null,
     readyAgainReceivedAfterSeconds: readyAgain ? secondsSince(ctx.faultMs, readyAgain.receivedAtMs) : null,
     taints: changes,
-    noExecuteTaintAfterSeconds: firstAdded('NoExecute'),
-    noScheduleTaintAfterSeconds: firstAdded('NoSchedule'),
+    noExecuteTaintAfterSeconds: firstAdded('NoExecute', LIFECYCLE_TAINT_KEYS),
+    outOfServiceTaintAfterSeconds: firstAdded('NoExecute', ['node.kubernetes.io/out-of-service']),
+    noScheduleTaintAfterSeconds: firstAdded('NoSchedule', LIFECYCLE_TAINT_KEYS),
     internalIPBefore: ipBefore,
     internalIPAfter: ipAfter,
     internalIPChanged: ipBefore !== null && ipAfter !== null && ipBefore !== ipAfter,

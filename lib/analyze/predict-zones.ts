@@ -39,6 +39,8 @@ interface Detection {
   node: NodeTimeline;
   atSeconds: number;
   key: string;
+  /** Set when the zone's limiter went to rate 0 (or master disruption mode began) while this node was queued. */
+  stranded?: { why: string; atSeconds: number };
 }
 
 interface Zone {
@@ -50,8 +52,8 @@ interface Zone {
   nextTokenAt: number;
   /** Nodes detected and waiting for a token, in queue order. */
   queue: Detection[];
-  /** What set the last token use, for the cause of the next queued taint. */
-  lastTaint: { node: string; atSeconds: number } | null;
+  /** What the next token counts from (the last taint, or a limiter swap that drained the bucket): the cause of the next queued taint. */
+  tokenCause: { event: string; atSeconds: number } | null;
 }
 
 /** Result of {@link predictNoExecuteTaints}. */
@@ -79,7 +81,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
   const zones = new Map<string, Zone>();
   for (const n of nodes) {
     if (!n.countsForZoneState) continue;
-    const z = zones.get(n.zone) ?? { name: n.zone, members: [], state: 'Normal' as ZoneState, rate: settings.controllerManager.nodeEvictionRate, nextTokenAt: -Infinity, queue: [], lastTaint: null };
+    const z = zones.get(n.zone) ?? { name: n.zone, members: [], state: 'Normal' as ZoneState, rate: settings.controllerManager.nodeEvictionRate, nextTokenAt: -Infinity, queue: [], tokenCause: null };
     z.members.push(n);
     zones.set(n.zone, z);
   }
@@ -94,8 +96,15 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
     if (last && d.atSeconds - last.atSeconds <= SAME_PASS_SECONDS) last.detections.push(d);
     else passes.push({ atSeconds: d.atSeconds, detections: [d] });
   }
+  // A node Ready again or deleted changes its zone's NotReady count: the next pass re-evaluates the zone state.
+  for (const d of detections) {
+    for (const back of [d.node.readyAgainReceivedAfterSeconds, d.node.deletedAfterSeconds]) {
+      if (back !== null && back > d.atSeconds && !passes.some((p) => Math.abs(p.atSeconds - back) <= SAME_PASS_SECONDS)) passes.push({ atSeconds: back, detections: [] });
+    }
+  }
+  passes.sort((a, b) => a.atSeconds - b.atSeconds);
   const notReadyAt = (n: NodeTimeline, t: number): boolean =>
-    n.notReadyReceivedAfterSeconds !== null && n.notReadyReceivedAfterSeconds <= t + SAME_PASS_SECONDS &&
+    n.notReadyReceivedAfterSeconds !== null && n.notReadyReceivedAfterSeconds <= t + SAME_PASS_SECONDS / 2 &&
     (n.readyAgainReceivedAfterSeconds === null || n.readyAgainReceivedAfterSeconds > t) && (n.deletedAfterSeconds === null || n.deletedAfterSeconds > t);
   const flagRate = (r: number) => (r === settings.controllerManager.nodeEvictionRate ? `--node-eviction-rate ${r}/s` : r === 0 ? 'rate 0' : `--secondary-node-eviction-rate ${r}/s`);
   let masterDisruption = false;
@@ -112,15 +121,22 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
     // The next token counts from when this taint really happened when it was seen near its prediction.
     const usedAt = observed !== null && Math.abs(observed - at) <= 2 ? observed : at;
     z.nextTokenAt = usedAt + (z.rate > 0 ? 1 / z.rate : Infinity);
-    z.lastTaint = { node: d.node.name, atSeconds: usedAt };
+    z.tokenCause = { event: `previous NoExecute taint in zone "${z.name}" (on ${d.node.name}, received)`, atSeconds: usedAt };
   };
   const drain = (z: Zone, until: number): void => {
-    while (z.queue.length > 0 && z.rate > 0 && !masterDisruption && z.nextTokenAt < until) {
+    while (z.queue.length > 0 && z.rate > 0 && !masterDisruption && Math.max(z.nextTokenAt, leftMasterDisruptionAt ?? -Infinity) < until) {
       const d = z.queue.shift() as Detection;
-      const at = Math.max(z.nextTokenAt, d.atSeconds);
-      if (gone(d, at)) continue;
-      const prev = z.lastTaint;
-      emitTaint(z, d, at, prev ? causeOf(`previous NoExecute taint in zone "${z.name}" (on ${prev.node}, received)`, prev.atSeconds) : causeOf(`${d.node.name} NotReady (received)`, d.atSeconds),
+      const at = Math.max(z.nextTokenAt, d.atSeconds, leftMasterDisruptionAt ?? -Infinity);
+      if (gone(d, at)) {
+        items.push(leftQueue(d, z));
+        continue;
+      }
+      if (leftMasterDisruptionAt !== null) {
+        items.push({ ...notTainted(d, 'left master disruption mode', d.atSeconds), expected: true, notModelled: `not modelled: the controller left master disruption mode at ${s(leftMasterDisruptionAt)} and re-queues NotReady nodes` });
+        continue;
+      }
+      const prev = z.tokenCause;
+      emitTaint(z, d, at, prev && prev.atSeconds >= d.atSeconds ? causeOf(prev.event, prev.atSeconds) : causeOf(`${d.node.name} NotReady (received)`, d.atSeconds),
         `zone "${z.name}" token bucket: one node per ${s(round3(1 / z.rate))} (${flagRate(z.rate)}, burst 1); ${d.node.name} waited for the next token`);
     }
   };
@@ -164,10 +180,21 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
       if (newRate !== z.rate) {
         z.rate = newRate;
         z.nextTokenAt = hadToken ? -Infinity : newRate > 0 ? t + 1 / newRate : Infinity;
+        if (!hadToken && newRate > 0) z.tokenCause = { event: `zone "${z.name}" ${st}: limiter swapped to ${flagRate(newRate)} with an empty bucket`, atSeconds: t };
+        if (newRate <= 0) for (const d of z.queue) d.stranded ??= { why: `zone "${z.name}" ${st} (${down}/${z.members.length} NotReady) at rate 0`, atSeconds: t };
       }
       zoneStates.push({ zone: z.name, atSeconds: round3(t), state: st, evictionRatePerSecond: allFull ? 0 : newRate, notReady: down, total: z.members.length });
     }
-    if (allFull && !masterDisruption) masterDisruption = true;
+    if (allFull && !masterDisruption) {
+      masterDisruption = true;
+      for (const z of zones.values()) for (const d of z.queue) d.stranded ??= { why: 'every zone FullDisruption: master disruption mode taints nothing', atSeconds: t };
+      // A taint placed in this very pass races the end-of-pass removal: it may show for a moment, or not at all.
+      for (const item of items) {
+        if (item.event === 'no-execute-taint' && item.expected && item.window !== null && item.window.fromSeconds >= t - 0.2) {
+          item.notModelled = `not modelled: every zone became FullDisruption in the same monitor pass (${s(t)}); master disruption mode removes NoExecute taints at once, so this taint may show for a moment or not at all`;
+        }
+      }
+    }
     else if (!allFull && masterDisruption) {
       masterDisruption = false;
       leftMasterDisruptionAt = t;
@@ -176,7 +203,10 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
   for (const z of zones.values()) drain(z, endSeconds);
   for (const z of zones.values()) {
     for (const d of z.queue) {
-      if (gone(d, endSeconds)) continue;
+      if (gone(d, endSeconds)) {
+        items.push(leftQueue(d, z));
+        continue;
+      }
       if (masterDisruption) items.push(notTainted(d, 'every zone is FullDisruption: master disruption mode taints nothing (node lifecycle controller)', d.atSeconds));
       else if (leftMasterDisruptionAt !== null) items.push({ ...notTainted(d, 'left master disruption mode', d.atSeconds), notModelled: `not modelled: the controller left master disruption mode at ${s(leftMasterDisruptionAt)} and re-queues NotReady nodes` });
       else if (z.rate <= 0) items.push(notTainted(d, `zone "${z.name}" is ${z.state} (${z.state === 'PartialDisruption' ? `NotReady ≥ --unhealthy-zone-threshold ${settings.controllerManager.unhealthyZoneThreshold} and more than 2; a zone of ≤ --large-cluster-size-threshold ${settings.controllerManager.largeClusterSizeThreshold} nodes gets rate 0` : 'rate 0'}): no token ever comes`, d.atSeconds));
@@ -196,6 +226,13 @@ function gone(d: Detection, t: number): boolean {
   const back = d.node.readyAgainReceivedAfterSeconds;
   const deleted = d.node.deletedAfterSeconds;
   return (back !== null && back <= t) || (deleted !== null && deleted <= t);
+}
+
+/** "Not tainted": the node was Ready again (or deleted) before its zone had a token for it. */
+function leftQueue(d: Detection, z: Zone): ItemDraft {
+  const back = d.node.readyAgainReceivedAfterSeconds ?? d.node.deletedAfterSeconds ?? 0;
+  const why = d.stranded ? `${d.stranded.why} from ${s(d.stranded.atSeconds)}` : `zone "${z.name}" had no token yet`;
+  return notTainted(d, `${why}, and the node was Ready again or deleted at ${s(back)} first (the controller drops it from the tainting queue)`, d.atSeconds);
 }
 
 function tainted(d: Detection, t: number): boolean {

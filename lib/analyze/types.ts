@@ -52,9 +52,14 @@ export interface NodeTimeline {
   readyAgainReceivedAfterSeconds: number | null;
   /** Taints added or removed after the fault, in order of appearance. */
   taints: TaintChange[];
-  /** First NoExecute taint added (unreachable, not-ready or out-of-service), seconds since fault (addedAfterSeconds). */
+  /**
+   * First NoExecute taint the node lifecycle controller added (unreachable or not-ready; never the admin's
+   * out-of-service taint), seconds since time zero (addedAfterSeconds: server timeAdded, 1 s resolution).
+   */
   noExecuteTaintAfterSeconds: number | null;
-  /** First NoSchedule taint added, seconds since fault. */
+  /** `node.kubernetes.io/out-of-service:NoExecute` added (a remediation step or tool), seconds since time zero. */
+  outOfServiceTaintAfterSeconds: number | null;
+  /** First NoSchedule taint the node lifecycle controller added (unreachable or not-ready), seconds since time zero. */
   noScheduleTaintAfterSeconds: number | null;
   internalIPBefore: string | null;
   internalIPAfter: string | null;

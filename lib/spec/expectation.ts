@@ -62,6 +62,7 @@ export const NODE_FIELDS = {
   notReadyReceivedAfterSeconds: 'number',
   readyAgainAfterSeconds: 'number',
   noExecuteTaintAfterSeconds: 'number',
+  outOfServiceTaintAfterSeconds: 'number',
   noScheduleTaintAfterSeconds: 'number',
   lastLeaseRenewAfterSeconds: 'number',
   deletedAfterSeconds: 'number',

@@ -32,10 +32,10 @@ export function predictedTable(r: Result, items = r.predictions.items, tableName
 /** One row per node. */
 export function nodesTable(r: Result): VNode {
   return renderTable(
-    ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
+    ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint (unreachable/not-ready)', 'Out-of-service taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
     r.nodes.map((n) => [
       n.name, n.faultTarget ? 'yes' : '', s(n.lastLeaseRenewBeforeDetection?.afterSeconds), s(n.notReadyAfterSeconds), s(n.notReadyReceivedAfterSeconds),
-      n.notReadyStatus ? `${n.notReadyStatus} (${n.notReadyReason ?? ''})` : '', s(n.noScheduleTaintAfterSeconds), s(n.noExecuteTaintAfterSeconds),
+      n.notReadyStatus ? `${n.notReadyStatus} (${n.notReadyReason ?? ''})` : '', s(n.noScheduleTaintAfterSeconds), s(n.noExecuteTaintAfterSeconds), s(n.outOfServiceTaintAfterSeconds),
       s(n.readyAgainAfterSeconds), `${n.internalIPBefore ?? '—'} → ${n.internalIPAfter ?? '—'}`, s(n.deletedAfterSeconds), s(n.recreatedAfterSeconds),
     ]),
     { 'data-table': 'nodes' },

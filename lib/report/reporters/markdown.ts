@@ -48,11 +48,11 @@ export function renderSummary(r: Result): string {
   parts.push('## Nodes');
   parts.push(
     table(
-      ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
+      ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint (unreachable/not-ready)', 'Out-of-service taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
       r.nodes.map((n) => [
         n.name, n.faultTarget ? 'yes' : '', seconds(n.lastLeaseRenewBeforeDetection?.afterSeconds), seconds(n.notReadyAfterSeconds),
         seconds(n.notReadyReceivedAfterSeconds), n.notReadyStatus ? `${n.notReadyStatus} (${n.notReadyReason ?? ''})` : '',
-        seconds(n.noScheduleTaintAfterSeconds), seconds(n.noExecuteTaintAfterSeconds), seconds(n.readyAgainAfterSeconds),
+        seconds(n.noScheduleTaintAfterSeconds), seconds(n.noExecuteTaintAfterSeconds), seconds(n.outOfServiceTaintAfterSeconds), seconds(n.readyAgainAfterSeconds),
         `${n.internalIPBefore ?? '—'} → ${n.internalIPAfter ?? '—'}`, seconds(n.deletedAfterSeconds), seconds(n.recreatedAfterSeconds),
       ]),
     ),

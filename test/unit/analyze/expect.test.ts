@@ -1,6 +1,7 @@
 // Tests for the expectation language: parsing (lib/spec/expectation.ts) and evaluation (lib/analyze/expect.ts).
 import { expect } from 'chai';
 import { aggregate, evaluateExpectations } from '../../../lib/analyze/expect.js';
+import { analyze } from '../../../lib/analyze/analyze.js';
 import { parseExpectation, type Expectation } from '../../../lib/spec/expectation.js';
 import { loadFixtureRun } from './fixture-runs.js';
 
@@ -143,5 +144,32 @@ describe('workloads.<name>.dataProbe (kind-reboot-quick-recorded run)', () => {
     const [db, web] = evaluateExpectations(analysis, [parsed('workloads.db.dataProbe == kept'), parsed('workloads.web.dataProbe == null')]);
     expect(db).to.deep.include({ passed: true, actual: 'kept' });
     expect(web.passed).to.equal(true);
+  });
+});
+
+describe('count(predictions.<list>) (kind-outage-tuned-recorded run and an edited copy with a miss)', () => {
+  it('parses count(predictions.missed) and rejects unknown prediction fields and uncounted lists with one line', () => {
+    expect(parsed('count(predictions.missed) == 0').subject).to.deep.equal({ scope: 'predictions', field: 'missed' });
+    for (const [text, message] of [
+      ['count(predictions.misses) == 0', 'predictions: unknown field "misses"; allowed: missed, held, open, notModelled, items (inside count(), e.g. count(predictions.missed) == 0)'],
+      ['predictions.missed == 0', 'predictions.missed is a list of predictions; count it, e.g. count(predictions.missed) == 0'],
+    ]) {
+      const r = parseExpectation(text);
+      expect(r.ok).to.equal(false);
+      if (!r.ok) expect(r.message).to.equal(message);
+    }
+  });
+
+  it('counts the missed, held and not-modelled items of a run', () => {
+    const run = loadFixtureRun('kind-outage-tuned-recorded');
+    const [missed, held] = evaluateExpectations(run.analysis, [parsed('count(predictions.missed) == 0'), parsed('count(predictions.held) >= 10')]);
+    expect(missed).to.deep.include({ passed: true, actual: 0 });
+    expect(held.passed, held.message).to.equal(true);
+    // The same journal with the eviction moved 10 s later than its window: one miss, named in the message.
+    const moved = run.observations.map((o) => (o.type === 'object' && o.kind === 'Pod' && o.name === 'solo' && o.receivedAtMs > run.analysis.faultInjectedAtMs + 50_000 ? { ...o, receivedAtMs: o.receivedAtMs + 10_000 } : o));
+    const edited = analyze(moved, { settings: run.info.settings, workloads: run.info.workloads });
+    const [r] = evaluateExpectations(edited, [parsed('count(predictions.missed) == 0')]);
+    expect(r.passed).to.equal(false);
+    expect(r.message).to.include('pod-eviction (node.kubernetes.io/unreachable) of rebootlab/solo');
   });
 });
