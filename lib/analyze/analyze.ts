@@ -1,5 +1,5 @@
 // Entry point of the analyzer: journal records → node, pod and workload timelines, predictions, warnings.
-import type { Observation, PhaseObservation } from '../observe/types.js';
+import { CONTROLLER_MANAGER_LEASE, type Observation, type PhaseObservation } from '../observe/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds, secondsSince, serverSecondsSince } from './clock.js';
 import { buildContext, groupBy, type RunContext } from './context.js';
@@ -113,8 +113,6 @@ function leaseRenewals(ctx: RunContext): Map<string, number[]> {
   return byNode;
 }
 
-/** Name of the kube-controller-manager leader election Lease in kube-system. */
-export const CONTROLLER_MANAGER_LEASE = 'kube-controller-manager';
 
 /**
  * Instants after time zero at which the kube-controller-manager leader Lease (kube-system) changed holderIdentity,
@@ -124,7 +122,7 @@ function controllerManagerLeaderChanges(ctx: RunContext): number[] {
   const changes: number[] = [];
   let holder: string | null = null;
   for (const rec of ctx.leases) {
-    if (rec.namespace !== 'kube-system' || rec.name !== CONTROLLER_MANAGER_LEASE || rec.verb === 'DELETED') continue;
+    if (rec.namespace !== CONTROLLER_MANAGER_LEASE.namespace || rec.name !== CONTROLLER_MANAGER_LEASE.name || rec.verb === 'DELETED') continue;
     const spec = (rec.object as { spec?: { holderIdentity?: unknown } }).spec;
     const current = typeof spec?.holderIdentity === 'string' ? spec.holderIdentity : null;
     if (holder !== null && current !== null && current !== holder && rec.seq > ctx.faultSeq) changes.push(secondsSince(ctx.faultMs, rec.receivedAtMs));
