@@ -35,7 +35,7 @@ export type PodOutcome = (typeof POD_OUTCOMES)[number];
 /** Value type of an assertable field; `list` fields are only counted (`count(predictions.missed) == 0`). */
 export type FieldType = 'number' | 'boolean' | 'outcome' | 'string' | 'list';
 
-/** Fields of `pods[...]`; `...Seconds` are seconds since the fault injection. */
+/** Fields of `pods[...]`; `...Seconds` are seconds since time zero (the start of the first fault command). */
 export const POD_FIELDS = {
   outcome: 'outcome',
   restartCountBefore: 'number',
@@ -56,7 +56,7 @@ export const POD_FIELDS = {
   phaseWhenNotReady: 'string',
 } as const satisfies Record<string, FieldType>;
 
-/** Fields of `node` (the fault target) and `nodes[name=x]`; `...Seconds` are seconds since the fault injection. */
+/** Fields of `node` (the fault target) and `nodes[name=x]`; `...Seconds` are seconds since time zero (the start of the first fault command). */
 export const NODE_FIELDS = {
   notReadyAfterSeconds: 'number',
   notReadyReceivedAfterSeconds: 'number',

@@ -6,7 +6,7 @@ import { parseExpectation } from '../../spec/expectation.js';
 import type { Result } from '../result-types.js';
 import { objectLanes, type Lane, type Marker, type Segment } from './html-lanes.js';
 
-/** Everything html-timeline.ts draws. Every time is seconds since the fault injection. */
+/** Everything html-timeline.ts draws. Every time is seconds since time zero (the start of the first fault command). */
 export interface TimelineModel {
   /** Left edge of the axis, seconds since the fault (≤ 0). */
   fromSeconds: number;
