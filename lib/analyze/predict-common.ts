@@ -1,9 +1,11 @@
 // Shared vocabulary of the causal model: rounding, item construction, judging an item against what was observed.
 import type { PredictionCause, PredictionItem, Window } from './types.js';
 
-/** Taint keys of node failures (https://kubernetes.io/docs/reference/labels-annotations-taints/). */
+/** Taint the node lifecycle controller adds when a node's Ready condition is Unknown (https://kubernetes.io/docs/reference/labels-annotations-taints/). */
 export const UNREACHABLE_TAINT = 'node.kubernetes.io/unreachable';
+/** Taint the node lifecycle controller adds when the kubelet reports Ready=False. */
 export const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
+/** Taint an admin or remediation tool adds for a node that is shut down (KEP-2268 non-graceful node shutdown). */
 export const OUT_OF_SERVICE_TAINT = 'node.kubernetes.io/out-of-service';
 
 /**
@@ -45,7 +47,7 @@ export function judge(item: ItemDraft, endSeconds: number): boolean | null {
   return endSeconds > w.toSeconds ? false : null;
 }
 
-/** Seconds as text with its unit, at most millisecond precision: `seconds(20) === "20 s"`. */
-export function s(seconds: number): string {
+/** Seconds as text with its unit, at most millisecond precision: `secondsText(20) === "20 s"`. */
+export function secondsText(seconds: number): string {
   return `${round3(seconds)} s`;
 }

@@ -1,7 +1,7 @@
 // Causal model, node part: when the node lifecycle controller marks a silent node Unknown, and its NoSchedule taint.
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds } from './clock.js';
-import { causeOf, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, s, UNREACHABLE_TAINT, windowOf, type ItemDraft } from './predict-common.js';
+import { causeOf, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft } from './predict-common.js';
 import type { FaultInstant, NodeTimeline, TaintChange } from './types.js';
 
 /**
@@ -56,7 +56,7 @@ export function predictDetection(input: DetectionInput): ItemDraft[] {
   const { settings, node, fault } = input;
   const grace = msToSeconds(settings.controllerManager.nodeMonitorGracePeriodMs);
   const monitor = msToSeconds(settings.controllerManager.nodeMonitorPeriodMs);
-  const flag = `kube-controller-manager --node-monitor-grace-period ${s(grace)}, --node-monitor-period ${s(monitor)}`;
+  const flag = `kube-controller-manager --node-monitor-grace-period ${secondsText(grace)}, --node-monitor-period ${secondsText(monitor)}`;
   const items: ItemDraft[] = [];
   const observedUnknown = node.notReadyStatus === 'Unknown' ? node.notReadyAfterSeconds : null;
   const base = { node: node.name, pod: null, taintKey: null } as const;
@@ -92,9 +92,9 @@ export function predictDetection(input: DetectionInput): ItemDraft[] {
     }
     const leader = input.leaderChanges.find((l) => l > renewal && l < window.toSeconds);
     if (leader !== undefined) {
-      items.push({ ...base, event: 'node-not-ready', expected: true, window: null, observedSeconds: observedUnknown, cause, because, notModelled: `not modelled: kube-controller-manager leader changed at ${s(leader)}; the new leader restarts the grace period from its own first pass` });
+      items.push({ ...base, event: 'node-not-ready', expected: true, window: null, observedSeconds: observedUnknown, cause, because, notModelled: `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader restarts the grace period from its own first pass` });
     } else if (next !== null && next <= renewal + grace + 2 * monitor) {
-      items.push({ ...base, event: 'node-not-ready', expected: true, window, observedSeconds: observedUnknown, cause, because, notModelled: `not modelled: the heartbeat resumed ${s(next - renewal)} after this renewal, within the monitor passes' uncertainty (grace … grace + 2 × monitor period); whether a pass fell in between is not observable` });
+      items.push({ ...base, event: 'node-not-ready', expected: true, window, observedSeconds: observedUnknown, cause, because, notModelled: `not modelled: the heartbeat resumed ${secondsText(next - renewal)} after this renewal, within the monitor passes' uncertainty (grace … grace + 2 × monitor period); whether a pass fell in between is not observable` });
     } else {
       items.push({ ...base, event: 'node-not-ready', expected: true, window, observedSeconds: observedUnknown, cause, because });
     }
@@ -111,7 +111,7 @@ export function predictDetection(input: DetectionInput): ItemDraft[] {
   items.push({
     ...base, event: 'node-not-ready', expected: false, window: null, observedSeconds: observedUnknown,
     cause: causeOf(`last Lease renewal of ${node.name} (server renewTime)`, input.renewals[input.renewals.length - 1]),
-    because: `the Lease was never left unrenewed longer than the grace period (longest gap ${s(round3(longestGap))}; ${flag})`,
+    because: `the Lease was never left unrenewed longer than the grace period (longest gap ${secondsText(round3(longestGap))}; ${flag})`,
   });
   return items;
 }

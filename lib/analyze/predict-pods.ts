@@ -1,7 +1,7 @@
 // Causal model, pod part: taint-based evictions, pod garbage collection, force-delete steps and replacements,
 // each derived from the observed node event it follows.
 import { matchesToleration } from './objects.js';
-import { causeOf, OBSERVATION_LATENCY_SECONDS, OUT_OF_SERVICE_TAINT, s, windowOf, type ItemDraft } from './predict-common.js';
+import { causeOf, OBSERVATION_LATENCY_SECONDS, OUT_OF_SERVICE_TAINT, secondsText, windowOf, type ItemDraft } from './predict-common.js';
 import type { NodeTimeline, PodTimeline, StepInstant } from './types.js';
 
 /** PodGC runs every 20 s (pkg/controller/podgc/gc_controller.go `gcCheckPeriod`), seconds. */
@@ -81,12 +81,12 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
   if (pod.stoppedCountingAfterSeconds !== null && scheduled && pod.stoppedCountingAfterSeconds < scheduled.start && pod.evictedAfterSeconds !== null && pod.evictedAfterSeconds < scheduled.start) return null;
   if (scheduled) {
     const leader = leaderChanges.find((l) => l > scheduled.start && l < scheduled.trigger + OBSERVATION_LATENCY_SECONDS);
-    const what = scheduled.seconds === 0 && toleration(pod, scheduled.key) === 'untolerated' ? `${scheduled.key}:NoExecute not tolerated: evicted at once` : `${scheduled.key}:NoExecute + ${s(scheduled.seconds)} toleration${defaultFlag(scheduled.key)}`;
+    const what = scheduled.seconds === 0 && toleration(pod, scheduled.key) === 'untolerated' ? `${scheduled.key}:NoExecute not tolerated: evicted at once` : `${scheduled.key}:NoExecute + ${secondsText(scheduled.seconds)} toleration${defaultFlag(scheduled.key)}`;
     const item: ItemDraft = {
       ...base, taintKey: scheduled.key, expected: true, window: windowOf(scheduled.trigger - 0.1, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS),
       cause: causeOf(`NoExecute taint change on ${node.name} seen by the taint eviction controller (received)`, scheduled.start), because: what,
     };
-    if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${s(leader)}; the new leader's taint eviction controller schedules evictions from its own start`;
+    if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader's taint eviction controller schedules evictions from its own start`;
     return item;
   }
   if (cancelledAt !== null) {
@@ -134,7 +134,7 @@ export function predictPods(input: PodsInput): ItemDraft[] {
     let eviction = evictionItem(pod, node, input.leaderChanges);
     // A pod force-deleted (no deletionTimestamp seen first: a step or PodGC) before its eviction is gone, not evicted.
     if (eviction && forceDeletedAt !== null && (!eviction.expected || (eviction.window !== null && forceDeletedAt < eviction.window.fromSeconds))) {
-      eviction = eviction.expected ? null : { ...eviction, observedSeconds: null, because: `${eviction.because}; the pod was force-deleted at ${s(forceDeletedAt)} (not an eviction)` };
+      eviction = eviction.expected ? null : { ...eviction, observedSeconds: null, because: `${eviction.because}; the pod was force-deleted at ${secondsText(forceDeletedAt)} (not an eviction)` };
     }
     if (eviction) items.push(eviction);
     else if (input.targets.includes(node.name) && !node.taints.some((t) => t.effect === 'NoExecute') && node.deletedAfterSeconds === null) {

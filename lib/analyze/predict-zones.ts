@@ -2,7 +2,7 @@
 // controller's per-zone token buckets and zone states over the observed detections.
 import type { TimeoutSettings } from '../spec/settings.js';
 import { firstTaint } from './predict-detection.js';
-import { causeOf, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, s, UNREACHABLE_TAINT, windowOf, type ItemDraft } from './predict-common.js';
+import { causeOf, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft } from './predict-common.js';
 import type { NodeTimeline, ZoneStateChange } from './types.js';
 
 /** Detections closer than this are taken as one monitor pass, seconds (a pass updates its nodes within milliseconds). */
@@ -116,7 +116,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
       event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true,
       window: windowOf(at - 0.1, at + OBSERVATION_LATENCY_SECONDS), observedSeconds: observed, cause, because,
     };
-    if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${s(leader)}; the new leader re-queues NotReady nodes`;
+    if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader re-queues NotReady nodes`;
     items.push(item);
     // The next token counts from when this taint really happened when it was seen near its prediction.
     const usedAt = observed !== null && Math.abs(observed - at) <= 2 ? observed : at;
@@ -132,12 +132,12 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
         continue;
       }
       if (leftMasterDisruptionAt !== null) {
-        items.push({ ...notTainted(d, 'left master disruption mode', d.atSeconds), expected: true, notModelled: `not modelled: the controller left master disruption mode at ${s(leftMasterDisruptionAt)} and re-queues NotReady nodes` });
+        items.push({ ...notTainted(d, 'left master disruption mode', d.atSeconds), expected: true, notModelled: `not modelled: the controller left master disruption mode at ${secondsText(leftMasterDisruptionAt)} and re-queues NotReady nodes` });
         continue;
       }
       const prev = z.tokenCause;
       emitTaint(z, d, at, prev && prev.atSeconds >= d.atSeconds ? causeOf(prev.event, prev.atSeconds) : causeOf(`${d.node.name} NotReady (received)`, d.atSeconds),
-        `zone "${z.name}" token bucket: one node per ${s(round3(1 / z.rate))} (${flagRate(z.rate)}, burst 1); ${d.node.name} waited for the next token`);
+        `zone "${z.name}" token bucket: one node per ${secondsText(round3(1 / z.rate))} (${flagRate(z.rate)}, burst 1); ${d.node.name} waited for the next token`);
     }
   };
   for (const pass of passes) {
@@ -191,7 +191,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
       // A taint placed in this very pass races the end-of-pass removal: it may show for a moment, or not at all.
       for (const item of items) {
         if (item.event === 'no-execute-taint' && item.expected && item.window !== null && item.window.fromSeconds >= t - 0.2) {
-          item.notModelled = `not modelled: every zone became FullDisruption in the same monitor pass (${s(t)}); master disruption mode removes NoExecute taints at once, so this taint may show for a moment or not at all`;
+          item.notModelled = `not modelled: every zone became FullDisruption in the same monitor pass (${secondsText(t)}); master disruption mode removes NoExecute taints at once, so this taint may show for a moment or not at all`;
         }
       }
     }
@@ -208,7 +208,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
         continue;
       }
       if (masterDisruption) items.push(notTainted(d, 'every zone is FullDisruption: master disruption mode taints nothing (node lifecycle controller)', d.atSeconds));
-      else if (leftMasterDisruptionAt !== null) items.push({ ...notTainted(d, 'left master disruption mode', d.atSeconds), notModelled: `not modelled: the controller left master disruption mode at ${s(leftMasterDisruptionAt)} and re-queues NotReady nodes` });
+      else if (leftMasterDisruptionAt !== null) items.push({ ...notTainted(d, 'left master disruption mode', d.atSeconds), notModelled: `not modelled: the controller left master disruption mode at ${secondsText(leftMasterDisruptionAt)} and re-queues NotReady nodes` });
       else if (z.rate <= 0) items.push(notTainted(d, `zone "${z.name}" is ${z.state} (${z.state === 'PartialDisruption' ? `NotReady ≥ --unhealthy-zone-threshold ${settings.controllerManager.unhealthyZoneThreshold} and more than 2; a zone of ≤ --large-cluster-size-threshold ${settings.controllerManager.largeClusterSizeThreshold} nodes gets rate 0` : 'rate 0'}): no token ever comes`, d.atSeconds));
       else {
         // Still waiting at the end of the journal: the token comes after it.
@@ -231,8 +231,8 @@ function gone(d: Detection, t: number): boolean {
 /** "Not tainted": the node was Ready again (or deleted) before its zone had a token for it. */
 function leftQueue(d: Detection, z: Zone): ItemDraft {
   const back = d.node.readyAgainReceivedAfterSeconds ?? d.node.deletedAfterSeconds ?? 0;
-  const why = d.stranded ? `${d.stranded.why} from ${s(d.stranded.atSeconds)}` : `zone "${z.name}" had no token yet`;
-  return notTainted(d, `${why}, and the node was Ready again or deleted at ${s(back)} first (the controller drops it from the tainting queue)`, d.atSeconds);
+  const why = d.stranded ? `${d.stranded.why} from ${secondsText(d.stranded.atSeconds)}` : `zone "${z.name}" had no token yet`;
+  return notTainted(d, `${why}, and the node was Ready again or deleted at ${secondsText(back)} first (the controller drops it from the tainting queue)`, d.atSeconds);
 }
 
 function tainted(d: Detection, t: number): boolean {
