@@ -151,6 +151,15 @@ describe('analyze/predict mechanisms', () => {
         expect(replay.items.filter((i) => !i.expected)).to.have.length(29);
       });
 
+      it('two zones, z1 fully down (2 of 2) and z2 healthy: z1 FullDisruption keeps --node-eviction-rate (no master disruption mode), the second node 10 s after the first', () => {
+        const nodes = [...zone(2, 0), ...zone(0, 3).map((n) => ({ ...n, zone: 'z2' }))];
+        const replay = predictNoExecuteTaints(outage.info.settings, nodes, 400, []);
+        expect(replay.zoneStates).to.deep.equal([{ zone: 'z1', atSeconds: detected, state: 'FullDisruption', evictionRatePerSecond: 0.1, notReady: 2, total: 2 }]);
+        const tainted = replay.items.filter((i) => i.expected);
+        expect(tainted.map((i) => i.node)).to.deep.equal(['down-00', 'down-01']);
+        expect(tainted[1].window?.fromSeconds).to.be.closeTo(firstTaint + 10 - 0.1, 0.001);
+      });
+
       it('2 of 51 NotReady in one pass (zone stays Normal): the second waits one --node-eviction-rate token, 10 s after the first taint as observed', () => {
         const replay = predictNoExecuteTaints(outage.info.settings, zone(2, 49), 400, []);
         expect(replay.zoneStates).to.deep.equal([]);
