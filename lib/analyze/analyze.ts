@@ -1,14 +1,15 @@
 // Entry point of the analyzer: journal records → node, pod and workload timelines, predictions, warnings.
-import type { Observation, PhaseObservation } from '../observe/types.js';
+import { CONTROLLER_MANAGER_LEASE, type Observation, type PhaseObservation } from '../observe/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
-import { secondsSince } from './clock.js';
-import { buildContext } from './context.js';
-import { buildNodeTimelines } from './node-timeline.js';
+import { msToSeconds, secondsSince, serverSecondsSince } from './clock.js';
+import { buildContext, groupBy, type RunContext } from './context.js';
+import { buildNodeTimelines, lastRenewBefore, nodeLeases } from './node-timeline.js';
+import { renewTime } from './objects.js';
 import { buildPodTimelines } from './outcome.js';
 import { label } from './objects.js';
 import { buildPodFacts, WORKLOAD_LABEL } from './pod-timeline.js';
 import { predict } from './predict.js';
-import type { RunAnalysis, ScriptMark } from './types.js';
+import type { FaultInstant, RunAnalysis, ScriptMark, StepInstant } from './types.js';
 import { buildWorkloadTimelines, type WorkloadRef } from './workload-timeline.js';
 
 /** What `analyze` needs besides the journal. */
@@ -21,7 +22,8 @@ export interface AnalyzeOptions {
 
 /**
  * Analyze one run's journal. Pure: no cluster, no network, no clock; the same records give the same result.
- * Times are seconds since the `fault-injected` marker (millisecond precision); its `nodes` are the targets.
+ * Times are seconds since time zero, the first `fault-injecting` marker (the first fault command started; the first
+ * `fault-injected` marker in journals without one), millisecond precision. The markers' `nodes` are the targets.
  * @throws InputError if the journal has no fault-injected marker.
  */
 export function analyze(observations: readonly Observation[], options: AnalyzeOptions): RunAnalysis {
@@ -38,27 +40,95 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
   }
   const marks = scriptMarks(observations, ctx.faultMs);
   const restoredAfterSeconds = ctx.restoreMs === null ? null : secondsSince(ctx.faultMs, ctx.restoreMs);
+  const endSeconds = secondsSince(ctx.faultMs, ctx.endMs);
+  const steps = ctx.steps.map((p) => stepInstant(p, ctx.faultMs));
+  const faults = faultInstants(ctx);
+  const leaderChanges = controllerManagerLeaderChanges(ctx);
+  if (leaderChanges.length > 0) warnings.push(`kube-controller-manager leader changed at ${leaderChanges.map((s) => `${s} s`).join(', ')}: predictions counting across it are not modelled`);
   return {
     faultInjectedAtMs: ctx.faultMs,
+    timeZero: ctx.timeZero,
+    faults,
     faultRestoredAfterSeconds: restoredAfterSeconds,
-    endAfterSeconds: secondsSince(ctx.faultMs, ctx.endMs),
+    endAfterSeconds: endSeconds,
     endAtMs: ctx.endMs,
-    steps: ctx.steps.map((p) => ({
-      index: typeof p.detail?.index === 'number' ? p.detail.index : -1,
-      action: typeof p.detail?.action === 'string' ? p.detail.action : 'unknown',
-      node: p.nodes?.[0] ?? null,
-      afterSeconds: secondsSince(ctx.faultMs, p.receivedAtMs),
-    })),
+    steps,
     targets: ctx.targets,
     nodes,
     pods,
     workloads,
-    predictions: predict(options.settings, { targets: ctx.targets, targetOffsetSeconds: ctx.targetOffsetSeconds, clusterNodes: nodes.length, restoredAfterSeconds, pods }),
+    predictions: predict(options.settings, { nodes, pods, faults, steps, leaseRenewals: leaseRenewals(ctx), leaderChanges, endSeconds }),
     gaps: ctx.gaps,
     recovered: workloads.every((w) => w.recovered),
     warnings,
     ...(marks.length > 0 ? { marks } : {}),
   };
+}
+
+/** A `step` marker as a StepInstant; its start is the marker minus the action's duration the runner journaled. */
+function stepInstant(p: PhaseObservation, faultMs: number): StepInstant {
+  const afterSeconds = secondsSince(faultMs, p.receivedAtMs);
+  const planned = p.detail?.afterSeconds;
+  const acted = p.detail?.actedAfterSeconds;
+  const duration = typeof planned === 'number' && typeof acted === 'number' && acted >= planned ? acted - planned : 0;
+  return {
+    index: typeof p.detail?.index === 'number' ? p.detail.index : -1,
+    action: typeof p.detail?.action === 'string' ? p.detail.action : 'unknown',
+    node: p.nodes?.[0] ?? null,
+    afterSeconds,
+    startedAfterSeconds: Math.round((afterSeconds - duration) * 1000) / 1000,
+  };
+}
+
+/** The fault markers of each target as FaultInstants, with the node's last Lease renewal before the command returned. */
+function faultInstants(ctx: RunContext): FaultInstant[] {
+  const leases = groupBy(nodeLeases(ctx), (r) => r.name);
+  return ctx.faults.map((f) => {
+    const limitMs = f.effectiveAtMs ?? f.issuedAtMs;
+    return {
+      node: f.node,
+      type: f.type,
+      issuedAtMs: f.issuedAtMs,
+      issuedAfterSeconds: secondsSince(ctx.faultMs, f.issuedAtMs),
+      effectiveAtMs: f.effectiveAtMs,
+      effectiveAfterSeconds: f.effectiveAtMs === null ? null : secondsSince(ctx.faultMs, f.effectiveAtMs),
+      commandSeconds: f.effectiveAtMs === null ? null : msToSeconds(f.effectiveAtMs - f.issuedAtMs),
+      restoredAfterSeconds: f.restoredAtMs === null ? null : secondsSince(ctx.faultMs, f.restoredAtMs),
+      lastLeaseRenewBeforeFault: lastRenewBefore(ctx, leases.get(f.node) ?? [], limitMs),
+    };
+  });
+}
+
+/** Per node, its journaled Lease renewTimes (server clock), seconds since time zero, ascending and distinct. */
+function leaseRenewals(ctx: RunContext): Map<string, number[]> {
+  const byNode = new Map<string, number[]>();
+  for (const rec of nodeLeases(ctx)) {
+    const at = serverSecondsSince(ctx.faultMs, renewTime(rec.object));
+    if (at === null) continue;
+    const list = byNode.get(rec.name) ?? [];
+    list.push(at);
+    byNode.set(rec.name, list);
+  }
+  for (const [name, list] of byNode) byNode.set(name, [...new Set(list)].sort((a, b) => a - b));
+  return byNode;
+}
+
+
+/**
+ * Instants after time zero at which the kube-controller-manager leader Lease (kube-system) changed holderIdentity,
+ * client receive time in seconds since time zero. Empty when that Lease is not journaled.
+ */
+function controllerManagerLeaderChanges(ctx: RunContext): number[] {
+  const changes: number[] = [];
+  let holder: string | null = null;
+  for (const rec of ctx.leases) {
+    if (rec.namespace !== CONTROLLER_MANAGER_LEASE.namespace || rec.name !== CONTROLLER_MANAGER_LEASE.name || rec.verb === 'DELETED') continue;
+    const spec = (rec.object as { spec?: { holderIdentity?: unknown } }).spec;
+    const current = typeof spec?.holderIdentity === 'string' ? spec.holderIdentity : null;
+    if (holder !== null && current !== null && current !== holder && rec.seq > ctx.faultSeq) changes.push(secondsSince(ctx.faultMs, rec.receivedAtMs));
+    if (current !== null) holder = current;
+  }
+  return changes;
 }
 
 /** Phase records a script marked (`detail.mark === true`), in seq order, timed from the fault (`faultMs`, Unix epoch milliseconds). */

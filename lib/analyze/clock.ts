@@ -1,4 +1,4 @@
-// Converts instants into the results' unit: seconds since the fault injection, millisecond precision.
+// Converts instants into the results' unit: seconds since time zero (the start of the first fault command), millisecond precision.
 
 /**
  * Seconds from `faultMs` to `atMs` (both Unix epoch milliseconds), rounded to the millisecond:

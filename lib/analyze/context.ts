@@ -6,17 +6,25 @@ import type { GapSpan } from './types.js';
 
 /** The journal sorted and indexed for the timeline builders. */
 export interface RunContext {
-  /** Client clock of the fault-injected marker, Unix epoch milliseconds. */
+  /**
+   * Time zero of every figure, Unix epoch milliseconds (client clock): the first `fault-injecting` marker, written
+   * just before the first fault command started. Journals older than that marker fall back to the first
+   * `fault-injected` marker (the command returned), with a warning.
+   */
   faultMs: number;
-  /** Journal `seq` of the fault-injected marker: records with a smaller seq describe the state before the fault. */
+  /** Journal `seq` of that marker: records with a smaller seq describe the state before the fault. */
   faultSeq: number;
+  /** Which marker time zero is: `fault-injecting` (command started) or `fault-injected` (old journals: command returned). */
+  timeZero: 'fault-injecting' | 'fault-injected';
+  /** One entry per fault target, in the order the fault hit them. */
+  faults: FaultMarkers[];
   /** Client clock of the fault-restored marker, Unix epoch milliseconds, or null. */
   restoreMs: number | null;
   /** Client clock of the last record, Unix epoch milliseconds. */
   endMs: number;
   /** Target nodes of every fault-injected marker, in marker order (the first marker's nodes first). */
   targets: string[];
-  /** Per target, seconds from the first fault-injected marker to the marker naming it (0 for the first; > 0 for staggered faults). */
+  /** Per target, seconds from time zero to the start of its own fault command (0 for the first; > 0 for staggered faults). */
   targetOffsetSeconds: Map<string, number>;
   /** Object records of each kind, in seq order. */
   nodes: ObjectObservation[];
@@ -30,28 +38,41 @@ export interface RunContext {
   warnings: string[];
 }
 
+/** The journal markers of the fault on one target node; instants are Unix epoch milliseconds (client clock). */
+export interface FaultMarkers {
+  node: string;
+  /** Fault type from the marker's detail (`power-off`, `reboot`, …), or null when the marker does not say. */
+  type: string | null;
+  /** The node's `fault-injecting` marker (its first command started), or the `fault-injected` one in old journals. */
+  issuedAtMs: number;
+  /** The node's `fault-injected` marker (the first command returned), or null when the command never returned. */
+  effectiveAtMs: number | null;
+  /** The node's `fault-restored` marker (undo commands returned), or null when it was not restored. */
+  restoredAtMs: number | null;
+}
+
 /**
- * Sort `observations` by seq and locate the first `fault-injected` marker (the zero of every time) and the first
- * `fault-restored` marker after it. Targets are the `nodes` of every fault-injected marker: a staggered fault
- * marks each node as it is hit.
+ * Sort `observations` by seq and locate time zero: the first `fault-injecting` marker (the first fault command
+ * started; the kubelet of a stopped node stops heartbeating near the command's start, not its return), else the
+ * first `fault-injected` marker with a warning. Targets are the `nodes` of every fault-injecting/-injected marker:
+ * a staggered fault marks each node as it is hit.
  * @throws InputError if the journal has no fault-injected marker (nothing to measure from).
  */
 export function buildContext(observations: readonly Observation[]): RunContext {
   const sorted = [...observations].sort((a, b) => a.seq - b.seq);
   const phases = sorted.filter((o): o is PhaseObservation => o.type === 'phase');
-  const fault = phases.find((p) => p.phase === 'fault-injected');
-  if (!fault) {
+  const injected = phases.find((p) => p.phase === 'fault-injected');
+  if (!injected) {
     throw new InputError('journal has no fault-injected marker; the run ended before a fault was injected', 'rerun the experiment');
   }
-  const restore = phases.find((p) => p.phase === 'fault-restored' && p.seq > fault.seq);
-  const targetOffsetSeconds = new Map<string, number>();
-  for (const marker of phases.filter((p) => p.phase === 'fault-injected')) {
-    for (const node of marker.nodes ?? []) {
-      if (!targetOffsetSeconds.has(node)) targetOffsetSeconds.set(node, secondsSince(fault.receivedAtMs, marker.receivedAtMs));
-    }
-  }
-  const objects = sorted.filter((o): o is ObjectObservation => o.type === 'object');
   const warnings: string[] = [];
+  const injecting = phases.find((p) => p.phase === 'fault-injecting' && p.seq < injected.seq);
+  if (!injecting) warnings.push('journal has no fault-injecting marker (recorded before rebootlab wrote one): time zero is when the first fault command returned, not when it started');
+  const fault = injecting ?? injected;
+  const restore = phases.find((p) => p.phase === 'fault-restored' && p.seq > fault.seq);
+  const faults = faultMarkers(phases, injecting !== undefined);
+  const targetOffsetSeconds = new Map(faults.map((f) => [f.node, secondsSince(fault.receivedAtMs, f.issuedAtMs)]));
+  const objects = sorted.filter((o): o is ObjectObservation => o.type === 'object');
   if (!fault.nodes || fault.nodes.length === 0) warnings.push('fault-injected marker names no target nodes');
   const gaps = sorted
     .filter((o): o is GapObservation => o.type === 'gap')
@@ -60,6 +81,8 @@ export function buildContext(observations: readonly Observation[]): RunContext {
   return {
     faultMs: fault.receivedAtMs,
     faultSeq: fault.seq,
+    timeZero: injecting ? 'fault-injecting' : 'fault-injected',
+    faults,
     restoreMs: restore ? restore.receivedAtMs : null,
     // reduce, not Math.max(...): a long journal would overflow the argument list.
     endMs: sorted.reduce((max, o) => Math.max(max, o.receivedAtMs), fault.receivedAtMs),
@@ -73,6 +96,24 @@ export function buildContext(observations: readonly Observation[]): RunContext {
     dataProbes: readDataProbes(phases.find((p) => p.phase === 'data-probed')),
     warnings,
   };
+}
+
+/** Per target node, its first fault-injecting (or, without those, fault-injected), fault-injected and fault-restored markers. */
+function faultMarkers(phases: readonly PhaseObservation[], hasInjecting: boolean): FaultMarkers[] {
+  const byNode = new Map<string, FaultMarkers>();
+  const issuePhase = hasInjecting ? 'fault-injecting' : 'fault-injected';
+  for (const p of phases) {
+    for (const node of p.nodes ?? []) {
+      const type = typeof p.detail?.type === 'string' ? p.detail.type : null;
+      if (p.phase === issuePhase && !byNode.has(node)) byNode.set(node, { node, type, issuedAtMs: p.receivedAtMs, effectiveAtMs: null, restoredAtMs: null });
+      const entry = byNode.get(node);
+      if (!entry) continue;
+      if (p.phase === 'fault-injected' && entry.effectiveAtMs === null) entry.effectiveAtMs = p.receivedAtMs;
+      if (p.phase === 'fault-restored' && entry.restoredAtMs === null) entry.restoredAtMs = p.receivedAtMs;
+      entry.type ??= type;
+    }
+  }
+  return [...byNode.values()];
 }
 
 /** `detail.dataProbes` of the data-probed marker: workload → { outcome } (lib/workloads/data-probe.ts). */

@@ -1,6 +1,6 @@
 // Evaluates parsed expectations against one run's analysis.
-import type { Aggregate, Comparison, Expectation, ExpectedValue, NodeField, PodField, PodSelector, RunField, WorkloadField } from '../spec/expectation.js';
-import type { NodeTimeline, PodTimeline, RunAnalysis, WorkloadTimeline } from './types.js';
+import type { Aggregate, Comparison, Expectation, ExpectedValue, NodeField, PodField, PodSelector, PredictionField, RunField, WorkloadField } from '../spec/expectation.js';
+import type { NodeTimeline, PodTimeline, PredictionItem, RunAnalysis, WorkloadTimeline } from './types.js';
 
 /** Outcome of one expectation. `actual` is the value compared (an array when several pods were selected). */
 export interface ExpectationResult {
@@ -36,6 +36,7 @@ const NODE_VALUES: Record<NodeField, (n: NodeTimeline) => ExpectedValue> = {
   notReadyReceivedAfterSeconds: (n) => n.notReadyReceivedAfterSeconds,
   readyAgainAfterSeconds: (n) => n.readyAgainAfterSeconds,
   noExecuteTaintAfterSeconds: (n) => n.noExecuteTaintAfterSeconds,
+  outOfServiceTaintAfterSeconds: (n) => n.outOfServiceTaintAfterSeconds,
   noScheduleTaintAfterSeconds: (n) => n.noScheduleTaintAfterSeconds,
   lastLeaseRenewAfterSeconds: (n) => n.lastLeaseRenewBeforeDetection?.afterSeconds ?? null,
   deletedAfterSeconds: (n) => n.deletedAfterSeconds,
@@ -51,10 +52,19 @@ const WORKLOAD_VALUES: Record<WorkloadField, (w: WorkloadTimeline) => ExpectedVa
   minimumReady: (w) => w.minimumReady,
   readyAtEnd: (w) => w.readyAtEnd,
   unavailableSeconds: (w) => w.unavailableSeconds,
+  apiUnavailableSeconds: (w) => w.apiUnavailableSeconds,
   unavailableAfterSeconds: (w) => w.unavailableAfterSeconds,
   recoveredAfterSeconds: (w) => w.recoveredAfterSeconds,
   recovered: (w) => w.recovered,
   dataProbe: (w) => w.dataProbe,
+};
+
+const PREDICTION_LISTS: Record<PredictionField, (items: PredictionItem[]) => PredictionItem[]> = {
+  missed: (items) => items.filter((i) => i.held === false),
+  held: (items) => items.filter((i) => i.held === true),
+  open: (items) => items.filter((i) => i.held === null && i.notModelled === undefined),
+  notModelled: (items) => items.filter((i) => i.notModelled !== undefined),
+  items: (items) => items,
 };
 
 const RUN_VALUES: Record<RunField, (a: RunAnalysis) => ExpectedValue> = {
@@ -140,6 +150,8 @@ function subjectValues(analysis: RunAnalysis, e: Expectation): { label: string; 
     }
     case 'run':
       return [{ label: 'run', value: RUN_VALUES[s.field](analysis) }];
+    case 'predictions':
+      return PREDICTION_LISTS[s.field](analysis.predictions.items).map((i) => ({ label: `${i.taintKey ? `${i.event} (${i.taintKey})` : i.event} of ${i.pod ?? i.node}`, value: true }));
   }
 }
 

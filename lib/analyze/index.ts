@@ -1,7 +1,9 @@
 // Public API of the analyzer: pure functions from journal records to timelines, outcomes and expectation results.
 export { analyze, type AnalyzeOptions } from './analyze.js';
 export { evaluateExpectations, compare, aggregate, type ExpectationResult } from './expect.js';
-export { predict, detectionWindow, leaseRenewIntervalSeconds, zoneState, type PredictInput } from './predict.js';
+export { predict, leaseRenewIntervalSeconds, type PredictInput } from './predict.js';
+export { detectionWindowAfterRenewal } from './predict-detection.js';
+export { computeZoneState, zoneEvictionRate } from './predict-zones.js';
 export { decideOutcome } from './outcome.js';
 export { WORKLOAD_LABEL } from './pod-timeline.js';
 export { NODE_FAILURE_TAINT_KEYS } from './node-timeline.js';

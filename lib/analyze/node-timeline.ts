@@ -2,7 +2,7 @@
 import type { ObjectObservation } from '../observe/types.js';
 import { secondsSince, serverSecondsSince } from './clock.js';
 import { groupBy, type RunContext } from './context.js';
-import { condition, internalIP, isReady, renewTime, taints } from './objects.js';
+import { condition, internalIP, isReady, label, renewTime, taints } from './objects.js';
 import type { NodeTimeline, TaintChange } from './types.js';
 
 /** Taint keys the node lifecycle controller and admins use for node failures (https://kubernetes.io/docs/reference/labels-annotations-taints/). */
@@ -11,6 +11,9 @@ export const NODE_FAILURE_TAINT_KEYS: readonly string[] = [
   'node.kubernetes.io/not-ready',
   'node.kubernetes.io/out-of-service',
 ];
+
+/** Taint keys the node lifecycle controller itself adds for a NotReady node (not the admin's out-of-service taint). */
+export const LIFECYCLE_TAINT_KEYS: readonly string[] = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
 
 const taintId = (t: { key: string; effect: string }): string => `${t.key}:${t.effect}`;
 
@@ -49,7 +52,13 @@ function taintChanges(ctx: RunContext, before: ObjectObservation | undefined, af
   return changes;
 }
 
-function lastRenewBefore(ctx: RunContext, leases: ObjectObservation[], limitMs: number): NodeTimeline['lastLeaseRenewBeforeDetection'] {
+/** Lease records of kubelets (namespace kube-node-lease, or unnamespaced in old synthetic journals). */
+export function nodeLeases(ctx: RunContext): ObjectObservation[] {
+  return ctx.leases.filter((r) => r.namespace === undefined || r.namespace === 'kube-node-lease');
+}
+
+/** Latest server renewTime (MicroTime) at or before `limitMs` (Unix epoch milliseconds) among `leases`, seconds since time zero. */
+export function lastRenewBefore(ctx: RunContext, leases: ObjectObservation[], limitMs: number): NodeTimeline['lastLeaseRenewBeforeDetection'] {
   let best: { renewTime: string; ms: number } | null = null;
   for (const rec of leases) {
     const t = renewTime(rec.object);
@@ -59,10 +68,17 @@ function lastRenewBefore(ctx: RunContext, leases: ObjectObservation[], limitMs: 
   return best ? { renewTime: best.renewTime, afterSeconds: secondsSince(ctx.faultMs, best.ms) } : null;
 }
 
+/** Label of a node's zone (https://kubernetes.io/docs/reference/labels-annotations-taints/#topologykubernetesiozone). */
+export const ZONE_LABEL = 'topology.kubernetes.io/zone';
+/** Label that keeps a node out of its zone's disruption state (pkg/controller/nodelifecycle, `labelNodeDisruptionExclusion`). */
+export const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
+
 function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], leases: ObjectObservation[]): NodeTimeline {
   const before = records.filter((r) => r.seq < ctx.faultSeq && r.verb !== 'DELETED').at(-1);
+  // A Node that registers again after deletion has a new UID: it is a new Node, not the old one's outage (case C13).
+  const originalUid = before?.uid ?? records.find((r) => r.seq > ctx.faultSeq)?.uid;
   const after = records.filter((r) => r.seq > ctx.faultSeq);
-  const live = after.filter((r) => r.verb !== 'DELETED');
+  const live = after.filter((r) => r.verb !== 'DELETED' && r.uid === originalUid);
   let notReady: ObjectObservation | undefined;
   let readyAgain: ObjectObservation | undefined;
   for (const rec of live) {
@@ -76,9 +92,9 @@ function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], l
   const recreated = deleted ? after.find((r) => r.seq > deleted.seq && r.verb !== 'DELETED' && r.uid !== deleted.uid) : undefined;
   const last = records.at(-1);
   const lastLive = records.filter((r) => r.verb !== 'DELETED').at(-1);
-  const changes = taintChanges(ctx, before, after);
-  const firstAdded = (effect: string): number | null => {
-    const c = changes.find((x) => x.effect === effect && NODE_FAILURE_TAINT_KEYS.includes(x.key) && x.addedAfterSeconds !== null);
+  const changes = taintChanges(ctx, before, after.filter((r) => r.uid === originalUid));
+  const firstAdded = (effect: string, keys: readonly string[]): number | null => {
+    const c = changes.find((x) => x.effect === effect && keys.includes(x.key) && x.addedAfterSeconds !== null);
     return c ? c.addedAfterSeconds : null;
   };
   const detectionMs = notReadyCond?.lastTransitionTime ? Date.parse(notReadyCond.lastTransitionTime) : (ctx.restoreMs ?? ctx.endMs);
@@ -90,6 +106,8 @@ function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], l
     faultTarget: target,
     faultInjectedAfterSeconds: ctx.targetOffsetSeconds.get(name) ?? null,
     lastLeaseRenewBeforeDetection: lastRenewBefore(ctx, leases, detectionMs),
+    zone: (before ? label(before.object, ZONE_LABEL) : null) ?? '',
+    countsForZoneState: !before || label(before.object, EXCLUDE_DISRUPTION_LABEL) === null,
     notReadyStatus: notReadyCond ? (notReadyCond.status === 'False' ? 'False' : 'Unknown') : null,
     notReadyReason: notReadyCond?.reason ?? null,
     notReadyAfterSeconds: notReadyCond ? serverSecondsSince(ctx.faultMs, notReadyCond.lastTransitionTime) : null,
@@ -97,8 +115,9 @@ function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], l
     readyAgainAfterSeconds: readyAgainCond ? serverSecondsSince(ctx.faultMs, readyAgainCond.lastTransitionTime) : null,
     readyAgainReceivedAfterSeconds: readyAgain ? secondsSince(ctx.faultMs, readyAgain.receivedAtMs) : null,
     taints: changes,
-    noExecuteTaintAfterSeconds: firstAdded('NoExecute'),
-    noScheduleTaintAfterSeconds: firstAdded('NoSchedule'),
+    noExecuteTaintAfterSeconds: firstAdded('NoExecute', LIFECYCLE_TAINT_KEYS),
+    outOfServiceTaintAfterSeconds: firstAdded('NoExecute', ['node.kubernetes.io/out-of-service']),
+    noScheduleTaintAfterSeconds: firstAdded('NoSchedule', LIFECYCLE_TAINT_KEYS),
     internalIPBefore: ipBefore,
     internalIPAfter: ipAfter,
     internalIPChanged: ipBefore !== null && ipAfter !== null && ipBefore !== ipAfter,
@@ -114,6 +133,6 @@ function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], l
  */
 export function buildNodeTimelines(ctx: RunContext): NodeTimeline[] {
   const nodes = groupBy(ctx.nodes, (r) => r.name);
-  const leases = groupBy(ctx.leases, (r) => r.name);
+  const leases = groupBy(nodeLeases(ctx), (r) => r.name);
   return [...nodes.keys()].sort().map((name) => buildOne(ctx, name, nodes.get(name) ?? [], leases.get(name) ?? []));
 }

@@ -85,9 +85,11 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
     evictedAfterSeconds: evicted ? secondsSince(f, evicted.receivedAtMs) : null,
     deletionTimestamp: evicted ? deletionTimestamp(evicted.object) : null,
     deletedAfterSeconds: deleted ? secondsSince(f, deleted.receivedAtMs) : null,
+    stoppedCountingAfterSeconds: inactive ? secondsSince(f, inactive.receivedAtMs) : null,
     tolerations: {
       unreachableTolerationSeconds: tolerationSecondsFor(before.object, 'node.kubernetes.io/unreachable'),
       notReadyTolerationSeconds: tolerationSecondsFor(before.object, 'node.kubernetes.io/not-ready'),
+      outOfServiceTolerationSeconds: tolerationSecondsFor(before.object, 'node.kubernetes.io/out-of-service'),
       tolerations: tolerations(before.object),
     },
     readyAtEnd: last.verb !== 'DELETED' && isReady(last.object) && deletionTimestamp(last.object) === null,

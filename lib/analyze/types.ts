@@ -1,6 +1,7 @@
 // Result types of the analyzer: node, pod and workload timelines, outcomes and predicted windows.
-// Every time is seconds since the fault injection (millisecond precision, may be negative for
-// instants before it); `null` means "did not happen before the journal ended".
+// Every time is seconds since time zero, the start of the first fault command (the first `fault-injecting`
+// journal marker; millisecond precision, negative for instants before it); `null` means "did not happen before
+// the journal ended".
 import type { PodOutcome } from '../spec/expectation.js';
 
 /** The outcome of one pod; see PodOutcome in lib/spec/expectation.ts for the rules. */
@@ -30,6 +31,13 @@ export interface NodeTimeline {
   faultInjectedAfterSeconds: number | null;
   /** Last Lease renewTime (server MicroTime) at or before detection (or before restore/end when never detected). */
   lastLeaseRenewBeforeDetection: { renewTime: string; afterSeconds: number } | null;
+  /** Value of label `topology.kubernetes.io/zone` at the fault; `""` when unlabelled (the controller's single zone). */
+  zone: string;
+  /**
+   * Whether the node lifecycle controller counts this node in its zone's state: false when it carries label
+   * `node.kubernetes.io/exclude-disruption` (control-plane nodes count otherwise).
+   */
+  countsForZoneState: boolean;
   /** Ready condition status when it first left True after the fault: `Unknown` (no heartbeat) or `False`. */
   notReadyStatus: 'Unknown' | 'False' | null;
   /** Reason of that condition, e.g. `NodeStatusUnknown`, `KubeletNotReady`. */
@@ -44,9 +52,14 @@ export interface NodeTimeline {
   readyAgainReceivedAfterSeconds: number | null;
   /** Taints added or removed after the fault, in order of appearance. */
   taints: TaintChange[];
-  /** First NoExecute taint added (unreachable, not-ready or out-of-service), seconds since fault (addedAfterSeconds). */
+  /**
+   * First NoExecute taint the node lifecycle controller added (unreachable or not-ready; never the admin's
+   * out-of-service taint), seconds since time zero (addedAfterSeconds: server timeAdded, 1 s resolution).
+   */
   noExecuteTaintAfterSeconds: number | null;
-  /** First NoSchedule taint added, seconds since fault. */
+  /** `node.kubernetes.io/out-of-service:NoExecute` added (a remediation step or tool), seconds since time zero. */
+  outOfServiceTaintAfterSeconds: number | null;
+  /** First NoSchedule taint the node lifecycle controller added (unreachable or not-ready), seconds since time zero. */
   noScheduleTaintAfterSeconds: number | null;
   internalIPBefore: string | null;
   internalIPAfter: string | null;
@@ -65,6 +78,8 @@ export interface PodTolerations {
   unreachableTolerationSeconds: number | null;
   /** For `node.kubernetes.io/not-ready:NoExecute`. */
   notReadyTolerationSeconds: number | null;
+  /** For `node.kubernetes.io/out-of-service:NoExecute` (no default toleration is added: usually 0). */
+  outOfServiceTolerationSeconds: number | null;
   /** The pod's tolerations as written in its spec. */
   tolerations: Record<string, unknown>[];
 }
@@ -115,6 +130,11 @@ export interface PodTimeline {
   deletionTimestamp: string | null;
   /** Removed from the API (DELETED event or missing at a re-list), client receive time; seconds since fault. */
   deletedAfterSeconds: number | null;
+  /**
+   * When its controller stopped counting it (first record with a deletionTimestamp, a terminal phase Failed/Succeeded,
+   * or its deletion), client receive time; seconds since fault. A ReplicaSet replaces it from then on.
+   */
+  stoppedCountingAfterSeconds: number | null;
   tolerations: PodTolerations;
   replacement: Replacement | null;
   readyAtEnd: boolean;
@@ -128,12 +148,19 @@ export interface WorkloadTimeline {
   /** Desired Ready pods: from the experiment, else the Ready count at the fault. */
   desired: number;
   readyAtFault: number;
-  /** Lowest Ready count from the fault to the end. */
+  /** Lowest serving count (client view, see `unavailableSeconds`) from the fault to the end. */
   minimumReady: number;
   readyAtEnd: number;
-  /** Total time after the fault with fewer Ready pods than desired, seconds. */
+  /**
+   * Time after time zero with fewer serving pods than desired, as a client sees it, seconds: a pod on a node that is
+   * powered off, frozen, partitioned, rebooting or deleted stops serving at its node's fault command start, whatever
+   * the API still says, and serves again once the API shows it Ready after the node came back. Under kubelet-stop
+   * the containers keep serving, so this equals `apiUnavailableSeconds`.
+   */
   unavailableSeconds: number;
-  /** First drop below desired, seconds since fault; null if it never dropped. */
+  /** Time after time zero with fewer API-Ready pods (Ready condition True, no deletionTimestamp) than desired, seconds. */
+  apiUnavailableSeconds: number;
+  /** First drop below desired (client view), seconds since fault; null if it never dropped. */
   unavailableAfterSeconds: number | null;
   /** Back at the desired Ready count for good: seconds since fault; 0 if never below; null if not recovered by the end. */
   recoveredAfterSeconds: number | null;
@@ -143,54 +170,129 @@ export interface WorkloadTimeline {
    * `lost` (the volume was readable without it) or `unreadable` (no pod could be asked); null without a probe.
    */
   dataProbe: 'kept' | 'lost' | 'unreadable' | null;
-  /** Ready count changes after the fault: [secondsSinceFault, readyCount]. */
+  /** API Ready count changes after the fault: [secondsSinceFault, readyCount]. */
   readySeries: [number, number][];
+  /** Serving count changes after the fault as a client sees it (see `unavailableSeconds`): [secondsSinceFault, count]. */
+  servingSeries: [number, number][];
 }
 
-/** A closed interval, seconds since fault. */
+/** A closed interval, seconds since time zero. */
 export interface Window {
   fromSeconds: number;
   toSeconds: number;
 }
 
-/** What the settings predict for one target node. */
-export interface NodePrediction {
+/** The fault as it was done on one target node. */
+export interface FaultInstant {
   node: string;
-  /** When the fault hit this node, seconds since fault (0 unless staggered); every window below includes it. */
-  injectedAfterSeconds: number;
-  /** Ready→Unknown: [grace − lease renew interval, grace + monitor period]. */
-  detection: Window;
-  /** Whether detection is expected given the fault's duration: true, false, or null (restored inside the window or never). */
-  detectionExpected: boolean | null;
-  /** NoExecute unreachable taint: detection window, or 1 / nodeEvictionRate after the previous target's taint if later; null when none is expected (restored first, or zone disruption). */
-  noExecuteTaint: Window | null;
-  /** 0-based position of this node among targets in taint order; each later node waits at least 1 / nodeEvictionRate seconds after the previous one. */
-  rateLimitIndex: number;
+  /** Fault type (`power-off`, `reboot`, …), or null when the journal's marker does not say. */
+  type: string | null;
+  /** The fault command started (`fault-injecting` marker; `fault-injected` in old journals): Unix epoch milliseconds, client clock. */
+  issuedAtMs: number;
+  /** Same instant, seconds since time zero (0 for the first target). */
+  issuedAfterSeconds: number;
+  /** The fault command returned (`fault-injected` marker): Unix epoch milliseconds, client clock; null if it never returned. */
+  effectiveAtMs: number | null;
+  /** Same instant, seconds since time zero. */
+  effectiveAfterSeconds: number | null;
+  /** How long the fault command took (effective − issued), seconds; null if it never returned. */
+  commandSeconds: number | null;
+  /** The node's `fault-restored` marker, seconds since time zero; null when it was not restored. */
+  restoredAfterSeconds: number | null;
+  /** The node's last Lease renewal (server renewTime) at or before the command returned; null if none was journaled. */
+  lastLeaseRenewBeforeFault: { renewTime: string; afterSeconds: number } | null;
 }
 
-/** What the settings predict for one pod on a target node. */
-export interface PodPrediction {
-  namespace: string;
-  name: string;
-  node: string;
-  /** The tolerationSeconds used; null = tolerated forever (no eviction predicted). */
-  tolerationSeconds: number | null;
-  /** Eviction (deletionTimestamp): NoExecute taint window + tolerationSeconds; null when none is predicted. */
-  eviction: Window | null;
+/** Events the causal model predicts. */
+export type PredictedEvent =
+  /** Node Ready condition → Unknown by the node lifecycle controller (server lastTransitionTime). */
+  | 'node-not-ready'
+  /** Node Ready condition → False reported by the kubelet itself (server lastTransitionTime). */
+  | 'node-not-ready-kubelet'
+  /** A NoSchedule taint (`taintKey`) added by the node lifecycle controller (client receive time). */
+  | 'no-schedule-taint'
+  /** A NoExecute taint (`taintKey`) added (client receive time of the first Node version carrying it). */
+  | 'no-execute-taint'
+  /** Pod deletionTimestamp set by the taint eviction controller (client receive time). */
+  | 'pod-eviction'
+  /** Pod removed from the API (client receive time): pod garbage collection or a force-delete step. */
+  | 'pod-deleted'
+  /** Replacement pod created (first seen, client receive time). */
+  | 'replacement-created';
+
+/** What one predicted event follows: an observed event and when it happened. */
+export interface PredictionCause {
+  /** The observed event, one line, e.g. `last Lease renewal of w1 (server renewTime)`. */
+  event: string;
+  /** When it happened, seconds since time zero. */
+  atSeconds: number;
 }
 
-/** Predicted windows derived from the effective settings; each field's docstring in predict.ts cites its source. */
+/**
+ * One predicted event, derived from the observed event it follows (`cause`) by one Kubernetes mechanism
+ * (`because`). Either a window the event must fall in (`expected: true`), or `expected: false` ("must not happen"),
+ * or `notModelled` (no window: the reason why).
+ */
+export interface PredictionItem {
+  event: PredictedEvent;
+  /** The node the event concerns (for pod events: the pod's node at the fault). */
+  node: string;
+  /** `namespace/name` of the pod, for pod events; null for node events. */
+  pod: string | null;
+  /** The taint key, for taint and eviction events (e.g. `node.kubernetes.io/unreachable`); null otherwise. */
+  taintKey: string | null;
+  /** true: must happen inside `window`; false: must not happen before the journal ends. */
+  expected: boolean;
+  /** The accepted instants, seconds since time zero; null when `expected` is false or the event is not modelled. */
+  window: Window | null;
+  /** When it was observed, seconds since time zero (the figure named by `event`); null when it did not happen. */
+  observedSeconds: number | null;
+  /**
+   * true: observed inside the window (or, when not expected, never observed); false: a miss (outside the window,
+   * happened though not expected, or not observed although the window closed before the journal ended);
+   * null: undecided (the window was still open when the journal ended, or not modelled).
+   */
+  held: boolean | null;
+  /** The observed event this one follows; null when nothing observed triggers it. */
+  cause: PredictionCause | null;
+  /** One line: the mechanism and the setting it depends on. */
+  because: string;
+  /** Set when no window can be derived: "not modelled: <why>". */
+  notModelled?: string;
+}
+
+/** One change of a zone's state as the model replays the node lifecycle controller's monitor passes. */
+export interface ZoneStateChange {
+  /** Value of `topology.kubernetes.io/zone`, `""` for unlabelled nodes. */
+  zone: string;
+  /** The monitor pass at which it changed, seconds since time zero (observed detection time). */
+  atSeconds: number;
+  state: 'Normal' | 'PartialDisruption' | 'FullDisruption';
+  /** NoExecute tainting rate of the zone from then on, nodes per second (0: no further taints). */
+  evictionRatePerSecond: number;
+  /** Nodes NotReady / nodes counted in the zone at that pass. */
+  notReady: number;
+  total: number;
+}
+
+/** Predictions of the causal model (lib/analyze/predict.ts): each event derived from the observed event it follows. */
 export interface Predictions {
   /** Kubelet Lease renew interval = 25% of nodeLeaseDurationSeconds, seconds. */
   leaseRenewIntervalSeconds: number;
+  /** --node-monitor-grace-period, seconds. */
   gracePeriodSeconds: number;
+  /** --node-monitor-period, seconds. */
   monitorPeriodSeconds: number;
-  /** Zone state the controller should see when every target is NotReady. */
-  zoneState: 'Normal' | 'PartialDisruption' | 'FullDisruption';
-  /** True when that zone state stops further NoExecute tainting (eviction rate 0). */
-  evictionsSuppressed: boolean;
-  nodes: NodePrediction[];
-  pods: PodPrediction[];
+  /** Zone state changes replayed from the observed detections, in time order (empty: every zone stayed Normal). */
+  zoneStates: ZoneStateChange[];
+  /** Every predicted event, in time order of its cause. */
+  items: PredictionItem[];
+  /** The items with `held === false`; empty when every prediction held. */
+  missed: PredictionItem[];
+  /** Items with `held === true`. */
+  heldCount: number;
+  /** Items with a window or `expected: false` (not `notModelled`). */
+  predictedCount: number;
 }
 
 /** A span when a watch was broken: objects may have changed unseen. Seconds since fault. */
@@ -208,8 +310,13 @@ export interface StepInstant {
   /** The step action, e.g. `delete-node-object`, `taint-out-of-service`, `restore`. */
   action: string;
   node: string | null;
-  /** When the step's action returned (client receive time of the marker), seconds since fault. */
+  /** When the step's action returned (client receive time of the marker), seconds since time zero. */
   afterSeconds: number;
+  /**
+   * When the step's action started, seconds since time zero: the marker minus (its `actedAfterSeconds` −
+   * `afterSeconds`, the action's duration as the runner timed it); the marker itself when those are missing.
+   */
+  startedAfterSeconds: number;
 }
 
 /**
@@ -228,8 +335,12 @@ export interface ScriptMark {
 
 /** Everything `analyze` derives from one journal. */
 export interface RunAnalysis {
-  /** Client clock of the fault-injected marker, Unix epoch milliseconds: the zero of every `...Seconds`. */
+  /** Time zero of every `...Seconds`: client clock of the first `fault-injecting` marker (first fault command started), Unix epoch milliseconds. */
   faultInjectedAtMs: number;
+  /** Which journal marker time zero is: `fault-injecting` (command started) or, in journals without it, `fault-injected` (command returned). */
+  timeZero: 'fault-injecting' | 'fault-injected';
+  /** The fault on each target node, in the order they were hit. */
+  faults: FaultInstant[];
   /** The fault-restored marker, seconds since fault; null if absent. */
   faultRestoredAfterSeconds: number | null;
   /** Last record of the journal, seconds since fault. */

@@ -1,9 +1,10 @@
-// Follows each workload's Ready pod count through the journal: minimum, unavailable time, recovery.
-import { secondsSince, msToSeconds } from './clock.js';
-import type { RunContext } from './context.js';
-import { deletionTimestamp, isReady, label } from './objects.js';
+// Follows each workload's Ready pod count through the journal, as the API shows it and as a client sees it.
+import { msToSeconds, secondsSince } from './clock.js';
+import type { FaultMarkers, RunContext } from './context.js';
+import { condition, deletionTimestamp, isReady, label, nodeName } from './objects.js';
 import { WORKLOAD_LABEL } from './pod-timeline.js';
 import type { WorkloadTimeline } from './types.js';
+import type { ObjectObservation } from '../observe/types.js';
 
 /** A workload of the experiment: its name (the rebootlab.dev/workload label value), kind and replicas. */
 export interface WorkloadRef {
@@ -15,60 +16,139 @@ export interface WorkloadRef {
 }
 
 /**
- * Count Ready pods per workload after every Pod record. A pod counts while its Ready condition is True and it
- * has no deletionTimestamp (terminating pods are not available, as for a Deployment's availableReplicas).
- * Unavailable time is the time after the fault spent below `desired`, up to the journal's last record.
+ * How a fault type silences the pods of its node for clients:
+ * - `stopped` (power-off, reboot, node-delete): the containers die at the command; a pod serves again only once
+ *   the API shows it Ready with a Ready lastTransitionTime after the fault started (the kubelet restarted it);
+ * - `paused` (freeze, network-partition): the containers keep their state but nobody reaches them until the
+ *   fault is undone; they serve again at the restore if the API still shows them Ready, else when it does;
+ * - `serving` (kubelet-stop and unknown types): the containers keep serving; the client view is the API view.
+ */
+export function clientImpact(type: string | null): 'stopped' | 'paused' | 'serving' {
+  if (type === 'power-off' || type === 'reboot' || type === 'node-delete') return 'stopped';
+  if (type === 'freeze' || type === 'network-partition') return 'paused';
+  return 'serving';
+}
+
+/** Time below `desired` in a step function starting at `initial` (at 0 s) through `series` until `endSeconds`, seconds. */
+function spanBelow(series: readonly [number, number][], initial: number, desired: number, endSeconds: number): { ms: number; firstDrop: number | null; recoveredAt: number | null; minimum: number } {
+  let ms = 0;
+  let since: number | null = initial < desired ? 0 : null;
+  let firstDrop: number | null = since;
+  let recoveredAt: number | null = since === null ? 0 : null;
+  let minimum = initial;
+  for (const [at, n] of series) {
+    minimum = Math.min(minimum, n);
+    if (n < desired && since === null) {
+      since = at;
+      firstDrop ??= at;
+      recoveredAt = null;
+    } else if (n >= desired && since !== null) {
+      ms += (at - since) * 1000;
+      since = null;
+      recoveredAt = at;
+    }
+  }
+  if (since !== null) ms += (endSeconds - since) * 1000;
+  return { ms, firstDrop, recoveredAt, minimum };
+}
+
+/**
+ * Count Ready pods per workload after every Pod record. A pod counts for the API while its Ready condition is True
+ * and it has no deletionTimestamp (terminating pods are not available, as for a Deployment's availableReplicas).
+ * For clients, a pod that ran on a fault target at time zero stops counting at its node's fault command start,
+ * per {@link clientImpact}. Unavailable time is the time after time zero spent below `desired`, up to the last record.
  */
 export function buildWorkloadTimelines(ctx: RunContext, workloads: readonly WorkloadRef[]): WorkloadTimeline[] {
+  const faults = new Map(ctx.faults.map((f) => [f.node, f]));
   return workloads.map((w) => {
-    const ready = new Map<string, boolean>();
-    const count = () => [...ready.values()].filter(Boolean).length;
-    let readyAtFault: number | null = null;
-    const series: [number, number][] = [];
     const records = ctx.pods.filter((r) => label(r.object, WORKLOAD_LABEL) === w.name);
-    for (const rec of records) {
-      if (readyAtFault === null && rec.seq > ctx.faultSeq) readyAtFault = count();
-      const isCounted = rec.verb !== 'DELETED' && isReady(rec.object) && deletionTimestamp(rec.object) === null;
-      const previous = count();
-      ready.set(rec.uid, isCounted);
-      if (rec.seq > ctx.faultSeq && count() !== previous) series.push([secondsSince(ctx.faultMs, rec.receivedAtMs), count()]);
-    }
-    if (readyAtFault === null) readyAtFault = count();
-    const desired = w.desiredReplicas ?? readyAtFault;
-    // Walk the step function from the fault (count = readyAtFault) to the end.
-    let unavailableMs = 0;
-    let since: number | null = readyAtFault < desired ? 0 : null;
-    let firstDrop: number | null = since;
-    let recoveredAt: number | null = since === null ? 0 : null;
-    let minimum = readyAtFault;
-    const endSeconds = secondsSince(ctx.faultMs, ctx.endMs);
-    for (const [at, n] of series) {
-      minimum = Math.min(minimum, n);
-      if (n < desired && since === null) {
-        since = at;
-        firstDrop ??= at;
-        recoveredAt = null;
-      } else if (n >= desired && since !== null) {
-        unavailableMs += (at - since) * 1000;
-        since = null;
-        recoveredAt = at;
+    const api = new Map<string, boolean>();
+    const client = new Map<string, boolean>();
+    // Per pod that ran on a fault target at time zero: its fault, and whether it serves again already.
+    const silenced = new Map<string, { fault: FaultMarkers; back: boolean }>();
+    const count = (m: Map<string, boolean>) => [...m.values()].filter(Boolean).length;
+    let readyAtFault: number | null = null;
+    const apiSeries: [number, number][] = [];
+    const clientSeries: [number, number][] = [];
+    // Instants when a fault starts or is undone change the client count without a Pod record.
+    const ticks = ctx.faults.flatMap((f) => [f.issuedAtMs, ...(f.restoredAtMs === null ? [] : [f.restoredAtMs])]).sort((a, b) => a - b);
+    const clientCounts = (uid: string, rec: ObjectObservation | null, atMs: number): boolean => {
+      const s = silenced.get(uid);
+      const counted = api.get(uid) ?? false;
+      if (!s || atMs < s.fault.issuedAtMs) return counted;
+      const impact = clientImpact(s.fault.type);
+      if (impact === 'serving') return counted;
+      const restored = s.fault.restoredAtMs !== null && atMs >= s.fault.restoredAtMs;
+      if (!restored) return false;
+      if (impact === 'paused') return counted;
+      if (!s.back && rec && counted) {
+        const ltt = Date.parse(condition(rec.object, 'Ready')?.lastTransitionTime ?? '');
+        // lastTransitionTime has 1 s resolution: a transition in the fault's own second counts as after it.
+        if (!Number.isNaN(ltt) && ltt >= Math.floor(s.fault.issuedAtMs / 1000) * 1000) s.back = true;
       }
+      return s.back && counted;
+    };
+    const record = (atMs: number) => {
+      const at = secondsSince(ctx.faultMs, atMs);
+      if (apiSeries.at(-1)?.[1] !== count(api)) apiSeries.push([at, count(api)]);
+      if (clientSeries.at(-1)?.[1] !== count(client)) clientSeries.push([at, count(client)]);
+    };
+    let tick = 0;
+    const applyTicks = (untilMs: number) => {
+      while (tick < ticks.length && ticks[tick] <= untilMs) {
+        const t = ticks[tick++];
+        if (t < ctx.faultMs) continue;
+        for (const uid of client.keys()) client.set(uid, clientCounts(uid, null, t));
+        record(t);
+      }
+    };
+    for (const rec of records) {
+      const afterFault = rec.seq > ctx.faultSeq;
+      if (afterFault && readyAtFault === null) {
+        readyAtFault = count(api);
+        apiSeries.push([0, readyAtFault]);
+        clientSeries.push([0, count(client)]);
+      }
+      if (afterFault) applyTicks(rec.receivedAtMs);
+      if (!afterFault) {
+        const node = nodeName(rec.object);
+        const fault = node === null ? undefined : faults.get(node);
+        if (fault && rec.verb !== 'DELETED') silenced.set(rec.uid, { fault, back: false });
+        else silenced.delete(rec.uid);
+      }
+      api.set(rec.uid, rec.verb !== 'DELETED' && isReady(rec.object) && deletionTimestamp(rec.object) === null);
+      client.set(rec.uid, clientCounts(rec.uid, rec, rec.receivedAtMs));
+      if (afterFault) record(rec.receivedAtMs);
     }
-    if (since !== null) unavailableMs += (endSeconds - since) * 1000;
-    const readyAtEnd = series.length > 0 ? series[series.length - 1][1] : readyAtFault;
+    if (readyAtFault === null) {
+      readyAtFault = count(api);
+      apiSeries.push([0, readyAtFault]);
+      clientSeries.push([0, count(client)]);
+    }
+    applyTicks(ctx.endMs);
+    const desired = w.desiredReplicas ?? readyAtFault;
+    const endSeconds = secondsSince(ctx.faultMs, ctx.endMs);
+    // The series start with the count at time zero; spanBelow takes it as the initial value.
+    const [, apiInitial] = apiSeries[0];
+    const apiSpan = spanBelow(apiSeries.slice(1), apiInitial, desired, endSeconds);
+    const [, clientInitial] = clientSeries[0];
+    const clientSpan = spanBelow(clientSeries.slice(1), clientInitial, desired, endSeconds);
+    const readyAtEnd = apiSeries[apiSeries.length - 1][1];
     return {
       name: w.name,
       kind: w.kind,
       desired,
       readyAtFault,
-      minimumReady: minimum,
+      minimumReady: Math.min(clientSpan.minimum, apiSpan.minimum),
       readyAtEnd,
-      unavailableSeconds: msToSeconds(unavailableMs),
-      unavailableAfterSeconds: firstDrop,
-      recoveredAfterSeconds: recoveredAt,
+      unavailableSeconds: msToSeconds(clientSpan.ms),
+      apiUnavailableSeconds: msToSeconds(apiSpan.ms),
+      unavailableAfterSeconds: clientSpan.firstDrop,
+      recoveredAfterSeconds: clientSpan.recoveredAt,
       recovered: readyAtEnd >= desired,
       dataProbe: ctx.dataProbes.get(w.name) ?? null,
-      readySeries: series,
+      readySeries: apiSeries.slice(1),
+      servingSeries: clientSeries.slice(1),
     };
   });
 }

@@ -25,9 +25,9 @@ export interface StepDetail extends Record<string, unknown> {
   /** 0-based position in the experiment's (time-sorted) steps. */
   index: number;
   action: StepAction;
-  /** Planned time since the fault injection, seconds. */
+  /** Planned time since time zero (the start of the first fault command), seconds. */
   afterSeconds: number;
-  /** When the action's command returned, seconds since the fault injection (client clock). */
+  /** When the action's command returned, seconds since time zero (client clock). */
   actedAfterSeconds: number;
 }
 
@@ -38,7 +38,7 @@ export type StepPhaseCallback = (phase: 'step', info: { nodes: string[]; detail:
 export interface StepOptions {
   guard: FaultGuard;
   onPhase: StepPhaseCallback;
-  /** Client clock of the fault injection, Unix epoch milliseconds: the zero of every `afterMs`. */
+  /** Time zero, Unix epoch milliseconds (client clock): the start of the first fault command, the zero of every `afterMs`. */
   injectedAtMs: number;
   /** The faults injected so far (one per node), for `restore` steps. */
   faults: () => readonly InjectedNodeFault[];

@@ -53,6 +53,8 @@ function listWatchFactory(kc: KubeConfig): InformerFactory {
       new Watch(kc),
       list as unknown as () => Promise<KubernetesListObject<KubernetesObject>>,
       false,
+      undefined,
+      source.fieldSelector,
     ) as unknown as InformerLike;
 }
 

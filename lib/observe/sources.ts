@@ -1,6 +1,6 @@
 // What the observer watches: one WatchSource per resource collection (API path + list call).
 import { CoordinationV1Api, CoreV1Api, DiscoveryV1Api, KubeConfig } from '@kubernetes/client-node';
-import type { WatchedKind } from './types.js';
+import { CONTROLLER_MANAGER_LEASE, type WatchedKind } from './types.js';
 
 /** A Kubernetes object as the observer handles it: JSON-shaped, with metadata. */
 export interface RawObject {
@@ -21,11 +21,14 @@ export interface WatchSource {
   path: string;
   /** Human name for gaps and warnings, e.g. `Pod (all namespaces)`. */
   label: string;
+  /** Field selector of both the list and the watch (e.g. `metadata.name=kube-controller-manager`); none when absent. */
+  fieldSelector?: string;
   list(): Promise<RawList>;
 }
 
 /** Namespace where kubelets keep their Lease (KEP-589, https://kubernetes.io/docs/concepts/architecture/leases/). */
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+
 
 /**
  * The typed clients turn timestamps into `Date`s; a JSON round trip gives back RFC 3339 strings
@@ -37,7 +40,8 @@ function plain(list: unknown): RawList {
 }
 
 /**
- * The collections rebootlab watches: Nodes, Leases in kube-node-lease, Pods in all namespaces, and core/v1
+ * The collections rebootlab watches: Nodes, Leases in kube-node-lease, the kube-controller-manager leader Lease
+ * (kube-system, renewed every 2 s by default), Pods in all namespaces, and core/v1
  * Events and EndpointSlices in each of `namespaces` (plus `default`, where the node lifecycle controller
  * records NodeNotReady events). Duplicated namespaces are watched once.
  */
@@ -52,6 +56,14 @@ export function makeSources(kc: KubeConfig, namespaces: readonly string[]): Watc
       path: `/apis/coordination.k8s.io/v1/namespaces/${NODE_LEASE_NAMESPACE}/leases`,
       label: `Lease (${NODE_LEASE_NAMESPACE})`,
       list: async () => plain(await coordination.listNamespacedLease({ namespace: NODE_LEASE_NAMESPACE })),
+    },
+    {
+      kind: 'Lease',
+      path: `/apis/coordination.k8s.io/v1/namespaces/${CONTROLLER_MANAGER_LEASE.namespace}/leases`,
+      label: `Lease (${CONTROLLER_MANAGER_LEASE.namespace}/${CONTROLLER_MANAGER_LEASE.name})`,
+      fieldSelector: `metadata.name=${CONTROLLER_MANAGER_LEASE.name}`,
+      list: async () =>
+        plain(await coordination.listNamespacedLease({ namespace: CONTROLLER_MANAGER_LEASE.namespace, fieldSelector: `metadata.name=${CONTROLLER_MANAGER_LEASE.name}` })),
     },
     { kind: 'Pod', path: '/api/v1/pods', label: 'Pod (all namespaces)', list: async () => plain(await core.listPodForAllNamespaces()) },
   ];

@@ -4,6 +4,12 @@
 /** Kubernetes kinds the observer watches. */
 export type WatchedKind = 'Node' | 'Lease' | 'Pod' | 'Event' | 'EndpointSlice';
 
+/**
+ * The kube-controller-manager's leader election Lease (kube-system): a change of its holderIdentity restarts the
+ * node lifecycle and taint eviction countdowns (the analyzer marks predictions across it "not modelled").
+ */
+export const CONTROLLER_MANAGER_LEASE = { namespace: 'kube-system', name: 'kube-controller-manager' } as const;
+
 /** How an object observation arose: an initial or re-list entry, or a watch event. */
 export type ObservationVerb = 'LISTED' | 'ADDED' | 'MODIFIED' | 'DELETED';
 

@@ -49,7 +49,7 @@ export function renderComparisonHtml(c: Comparison): string {
   const runs = c.variants.reduce((n, v) => n + v.runs.length, 0);
   const body = html`<main>
     <h1>rebootlab compare</h1>
-    <p class="lead">${c.variants.length} variant(s), ${runs} run(s). Times are seconds since the fault injection (workload unavailability: seconds); median, p95 (nearest rank), min and max across repeats; Δ against ${c.baseline}.</p>
+    <p class="lead">${c.variants.length} variant(s), ${runs} run(s). Times are seconds since time zero, the start of the fault command (workload unavailability: seconds, as clients see it); median, p95 (nearest rank), min and max across repeats; Δ against ${c.baseline}.</p>
     <h2>Config</h2>
     ${renderTable(['', ...head], configRows(c), { 'data-table': 'config' })}
     <h2>Median per metric</h2>

@@ -36,7 +36,7 @@ function renderMarkdown(c: Comparison): string {
   const head = c.variants.map((v) => variantTitle(v, c));
   return [
     '# rebootlab compare',
-    `${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s). Times are seconds since the fault injection (workload unavailability: seconds); median, p95 (nearest rank), min and max across repeats; Δ against **${c.baseline}**.`,
+    `${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s). Times are seconds since time zero, the start of the fault command (workload unavailability: seconds, as clients see it); median, p95 (nearest rank), min and max across repeats; Δ against **${c.baseline}**.`,
     '## Config',
     markdownTable(['', ...head], configRows(c)),
     '## Median per metric',

@@ -1,6 +1,6 @@
 // The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
 import type { ExpectationResult } from '../analyze/expect.js';
-import type { GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, ScriptMark, StepInstant, WorkloadTimeline } from '../analyze/types.js';
+import type { FaultInstant, GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, ScriptMark, StepInstant, WorkloadTimeline } from '../analyze/types.js';
 import type { WorkloadRef } from '../analyze/workload-timeline.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 
@@ -45,8 +45,8 @@ export interface RunInfo {
 
 /**
  * result.json of one rebootlab run (apiVersion rebootlab.dev/v1alpha1, kind Result), built only from the journal
- * and run.json (no wall-clock "now"). Every `...Seconds` field is seconds since the fault injection (the
- * fault-injected journal marker) with millisecond precision; null means the event did not happen before the
+ * and run.json (no wall-clock "now"). Every `...Seconds` field is seconds since time zero, the start of the first
+ * fault command (the fault-injecting journal marker; see `summary.timeZero`) with millisecond precision; null means the event did not happen before the
  * journal ended. `...Ms` fields (effective settings) are milliseconds. schema/result.schema.json is generated from
  * this type: npx ts-json-schema-generator --path lib/report/result-types.ts --type Result
  * --id https://rebootlab.dev/schema/result.schema.json --no-type-check -o schema/result.schema.json
@@ -61,7 +61,7 @@ export interface Result {
     rebootlabVersion: string;
     /** First journal record, RFC 3339 UTC (client clock). */
     startedAt: string;
-    /** The fault-injected marker, RFC 3339 UTC (client clock): the zero of every `...Seconds` below. */
+    /** Time zero, RFC 3339 UTC (client clock): the start of the first fault command (see `summary.timeZero`), the zero of every `...Seconds` below. */
     faultInjectedAt: string;
     /** Last journal record, RFC 3339 UTC (client clock). */
     finishedAt: string;
@@ -86,6 +86,13 @@ export interface Result {
     endAfterSeconds: number;
     /** Follow-up steps done, with the instant each returned (seconds since fault); empty when none. */
     steps: StepInstant[];
+    /**
+     * What time zero is: `fault-injecting` = the start of the first fault command (journal marker written just before
+     * it); `fault-injected` = when it returned, for journals recorded before rebootlab wrote the earlier marker.
+     */
+    timeZero: 'fault-injecting' | 'fault-injected';
+    /** Each target's fault command: started, returned, its duration (seconds), and the node's last Lease renewal before it. */
+    faults: FaultInstant[];
   };
   predictions: Predictions;
   nodes: NodeTimeline[];

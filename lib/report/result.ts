@@ -66,6 +66,8 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
       faultRestoredAfterSeconds: analysis.faultRestoredAfterSeconds,
       endAfterSeconds: analysis.endAfterSeconds,
       steps: analysis.steps,
+      timeZero: analysis.timeZero,
+      faults: analysis.faults,
     },
     predictions: analysis.predictions,
     nodes: analysis.nodes,

@@ -106,6 +106,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     const injected: InjectedNodeFault[] = [];
     let injectedAtMs: (at: number | null) => void = () => {};
     const firstInjection = new Promise<number | null>((resolve) => (injectedAtMs = resolve));
+    let firstCommandStartedAtMs: number | null = null;
     let faultError: unknown = null;
     let stepError: unknown = null;
     let faultSettled = false;
@@ -116,9 +117,12 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
       onInjected: (fault) => injected.push(fault),
       onPhase: (phase, { nodes, detail }) => {
         journal.mark(phase, { nodes, detail });
+        // Steps count from time zero, the start of the first fault command (as every figure of the results),
+        // and are scheduled once that command returned.
+        if (phase === 'fault-injecting') firstCommandStartedAtMs ??= Date.now();
         if (phase === 'fault-injected' && !faultInjected) {
           faultInjected = true;
-          injectedAtMs(Date.now());
+          injectedAtMs(firstCommandStartedAtMs ?? Date.now());
         }
       },
     }).then(

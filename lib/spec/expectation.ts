@@ -32,10 +32,10 @@ export const POD_OUTCOMES = [
  */
 export type PodOutcome = (typeof POD_OUTCOMES)[number];
 
-/** Value type of an assertable field. */
-export type FieldType = 'number' | 'boolean' | 'outcome' | 'string';
+/** Value type of an assertable field; `list` fields are only counted (`count(predictions.missed) == 0`). */
+export type FieldType = 'number' | 'boolean' | 'outcome' | 'string' | 'list';
 
-/** Fields of `pods[...]`; `...Seconds` are seconds since the fault injection. */
+/** Fields of `pods[...]`; `...Seconds` are seconds since time zero (the start of the first fault command). */
 export const POD_FIELDS = {
   outcome: 'outcome',
   restartCountBefore: 'number',
@@ -56,12 +56,13 @@ export const POD_FIELDS = {
   phaseWhenNotReady: 'string',
 } as const satisfies Record<string, FieldType>;
 
-/** Fields of `node` (the fault target) and `nodes[name=x]`; `...Seconds` are seconds since the fault injection. */
+/** Fields of `node` (the fault target) and `nodes[name=x]`; `...Seconds` are seconds since time zero (the start of the first fault command). */
 export const NODE_FIELDS = {
   notReadyAfterSeconds: 'number',
   notReadyReceivedAfterSeconds: 'number',
   readyAgainAfterSeconds: 'number',
   noExecuteTaintAfterSeconds: 'number',
+  outOfServiceTaintAfterSeconds: 'number',
   noScheduleTaintAfterSeconds: 'number',
   lastLeaseRenewAfterSeconds: 'number',
   deletedAfterSeconds: 'number',
@@ -78,6 +79,7 @@ export const WORKLOAD_FIELDS = {
   minimumReady: 'number',
   readyAtEnd: 'number',
   unavailableSeconds: 'number',
+  apiUnavailableSeconds: 'number',
   unavailableAfterSeconds: 'number',
   recoveredAfterSeconds: 'number',
   recovered: 'boolean',
@@ -90,6 +92,22 @@ export const RUN_FIELDS = {
   faultRestoredAfterSeconds: 'number',
   endAfterSeconds: 'number',
 } as const satisfies Record<string, FieldType>;
+
+/**
+ * Lists of `predictions` (the causal model's items, lib/analyze/predict.ts), usable only inside count():
+ * `missed` (outside its window, happened though predicted not to, or not observed although its window closed),
+ * `held`, `open` (window still open at the end of the journal), `notModelled`, `items` (all).
+ */
+export const PREDICTION_FIELDS = {
+  missed: 'list',
+  held: 'list',
+  open: 'list',
+  notModelled: 'list',
+  items: 'list',
+} as const satisfies Record<string, FieldType>;
+
+/** A field name of `predictions`. */
+export type PredictionField = keyof typeof PREDICTION_FIELDS;
 
 /** A field name of `pods[...]`. */
 export type PodField = keyof typeof POD_FIELDS;
@@ -119,7 +137,9 @@ export type ExpectationSubject =
    */
   | { scope: 'node'; name: string | null; target?: boolean; field: NodeField }
   | { scope: 'workload'; name: string; field: WorkloadField }
-  | { scope: 'run'; field: RunField };
+  | { scope: 'run'; field: RunField }
+  /** `count(predictions.<list>)`: the number of prediction items in that list. */
+  | { scope: 'predictions'; field: PredictionField };
 
 /** A literal on the right-hand side; `null` asserts "did not happen". */
 export type ExpectedValue = number | string | boolean | null;
@@ -208,8 +228,12 @@ function parseSubject(path: string): ExpectationSubject | string {
     if (!(m[1] in RUN_FIELDS)) return `run: unknown field "${m[1]}"; allowed: ${allowed(RUN_FIELDS)}`;
     return { scope: 'run', field: m[1] as RunField };
   }
+  if ((m = /^predictions\.(\w+)$/.exec(path))) {
+    if (!(m[1] in PREDICTION_FIELDS)) return `predictions: unknown field "${m[1]}"; allowed: ${allowed(PREDICTION_FIELDS)} (inside count(), e.g. count(predictions.missed) == 0)`;
+    return { scope: 'predictions', field: m[1] as PredictionField };
+  }
   const head = path.split(/[.[]/)[0];
-  return `unknown subject "${head}" in "${path}"; allowed: pods[key=value].<field>, node.<field>, nodes[name=x|target=true].<field>, workloads.<name>.<field>, run.<field>`;
+  return `unknown subject "${head}" in "${path}"; allowed: pods[key=value].<field>, node.<field>, nodes[name=x|target=true].<field>, workloads.<name>.<field>, run.<field>, count(predictions.<list>)`;
 }
 
 function fieldType(subject: ExpectationSubject): FieldType {
@@ -222,6 +246,8 @@ function fieldType(subject: ExpectationSubject): FieldType {
       return WORKLOAD_FIELDS[subject.field];
     case 'run':
       return RUN_FIELDS[subject.field];
+    case 'predictions':
+      return PREDICTION_FIELDS[subject.field];
   }
 }
 
@@ -229,7 +255,7 @@ function fieldType(subject: ExpectationSubject): FieldType {
  * Parse one assertion, e.g. `pods[workload=web].outcome == restarted-in-place`,
  * `node.notReadyAfterSeconds in [15, 25]`, `workloads.web.unavailableSeconds < 60`,
  * `p95(workloads.web.unavailableSeconds) < 70`, `count(nodes[target=true].noExecuteTaintAfterSeconds) <= 1`,
- * `pods[target=true,workload=agent].outcome == restarted-in-place`. Operators: == != < <= > >= and `in [a, b]` (closed, numbers
+ * `pods[target=true,workload=agent].outcome == restarted-in-place`, `count(predictions.missed) == 0`. Operators: == != < <= > >= and `in [a, b]` (closed, numbers
  * only). Values: numbers (in the field's unit, seconds for `...Seconds`), true/false, null ("did not happen"),
  * outcome names, or quoted strings. Never throws: a bad text gives `{ ok: false, message }`, one line naming
  * the unknown part and what is allowed.
@@ -256,6 +282,7 @@ export function parseExpectation(text: string): ParseExpectationResult {
   const subject = parseSubject(path);
   if (typeof subject === 'string') return fail(subject);
   const type = fieldType(subject);
+  if (type === 'list' && aggregate?.fn !== 'count') return fail(`${path} is a list of predictions; count it, e.g. count(${path}) == 0`);
   if (aggregate && aggregate.fn !== 'count' && type !== 'number') return fail(`${path}: ${aggregate.fn === 'percentile' ? `p${aggregate.percentile}` : aggregate.fn}() needs a number field`);
   let comparison: Comparison;
   if (op === 'in') {

@@ -135,7 +135,7 @@ export type StepAction = (typeof STEP_ACTIONS)[number];
  * and `uncordon` undo an earlier step of that action on the same node; `restore` ends the fault on the node early.
  */
 export interface StepSpec {
-  /** Time since the fault injection (first target), milliseconds. */
+  /** Time since time zero, the start of the first fault command (first target), milliseconds. */
   afterMs: number;
   action: StepAction;
   /** Node to act on; null = every fault target. */

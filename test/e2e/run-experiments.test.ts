@@ -81,6 +81,8 @@ describe('rebootlab run on kind (issue 3)', function () {
       expect(pod.evictedAfterSeconds).to.be.within(45, 55);
     }
     expect(result.pods.find((p) => p.workload === 'solo')!.outcome).to.equal('evicted-lost');
+    // Every predicted event (derived from the observed event it follows) happened inside its window.
+    expect(result.predictions.missed, JSON.stringify(result.predictions.missed)).to.deep.equal([]);
     expect(await nodeContainersIn(CLUSTER, 'exited')).to.deep.equal([]);
   });
 });

@@ -1,6 +1,7 @@
 // Turns a Result into timeline lanes (nodes, pods, workloads): pure data in seconds since the fault, drawn by html-timeline.ts.
 import type { NodeTimeline, PodTimeline, WorkloadTimeline } from '../../analyze/types.js';
 import type { Result } from '../result-types.js';
+import { causeText } from './prediction-rows.js';
 
 /** What a bar or band shows; html-timeline.ts maps each kind to a colour. */
 export type SegmentKind =
@@ -65,13 +66,19 @@ export function segmentsFrom(states: State[], endSeconds: number, titlePrefix: s
 
 const at = (v: number | null | undefined): v is number => v !== null && v !== undefined;
 
-function taintRow(t: NodeTimeline['taints'][number], endSeconds: number): LaneRow {
+/** " (why: …; cause: …) " for the predicted item of this observed event, or a space when none predicts it. */
+function whyOf(r: Result, match: (i: Result['predictions']['items'][number]) => boolean): string {
+  const item = r.predictions.items.find((i) => match(i) && i.notModelled === undefined);
+  return item ? ` (why: ${item.because}; cause: ${causeText(item)}) ` : ' ';
+}
+
+function taintRow(t: NodeTimeline['taints'][number], endSeconds: number, why = ' '): LaneRow {
   const from = t.addedAfterSeconds ?? t.addedReceivedAfterSeconds;
   const kind: SegmentKind = t.effect === 'NoExecute' ? 'taintNoExecute' : t.effect === 'NoSchedule' ? 'taintNoSchedule' : 'taintOther';
   const name = `${t.key.replace(/^node\.kubernetes\.io\//, '')}:${t.effect}`;
   const states: State[] = at(from) ? [{ atSeconds: from, kind, label: `taint ${name}` }] : [];
   if (at(t.removedAfterSeconds)) states.push({ atSeconds: t.removedAfterSeconds, kind: null, label: '' });
-  return { height: 9, segments: segmentsFrom(states, endSeconds, `${t.key}:${t.effect} `) };
+  return { height: 9, segments: segmentsFrom(states, endSeconds, `${t.key}:${t.effect}${why}`) };
 }
 
 function nodeLane(n: NodeTimeline, r: Result, startSeconds: number): Lane {
@@ -86,8 +93,8 @@ function nodeLane(n: NodeTimeline, r: Result, startSeconds: number): Lane {
     const to = r.summary.faultRestoredAfterSeconds ?? end;
     bands.push({ fromSeconds: n.faultInjectedAfterSeconds, toSeconds: Math.max(to, n.faultInjectedAfterSeconds), kind: 'fault', label: `${r.spec.fault.type}`, title: `fault ${r.spec.fault.type}: ${n.faultInjectedAfterSeconds.toFixed(3)} s → ${r.summary.faultRestoredAfterSeconds === null ? 'not restored' : `${to.toFixed(3)} s`}` });
   }
-  const p = r.predictions.nodes.find((x) => x.node === n.name);
-  if (p) bands.push({ fromSeconds: p.detection.fromSeconds, toSeconds: p.detection.toSeconds, kind: 'predicted', label: 'predicted detection', title: `predicted Ready→Unknown: [${p.detection.fromSeconds}, ${p.detection.toSeconds}] s` });
+  const p = r.predictions.items.find((x) => x.event === 'node-not-ready' && x.node === n.name && x.window !== null && x.notModelled === undefined);
+  if (p?.window) bands.push({ fromSeconds: p.window.fromSeconds, toSeconds: p.window.toSeconds, kind: 'predicted', label: 'predicted detection', title: `predicted Ready→Unknown: [${p.window.fromSeconds}, ${p.window.toSeconds}] s; why: ${p.because}; cause: ${causeText(p)}` });
   const markers: Marker[] = [];
   const renew = n.lastLeaseRenewBeforeDetection;
   if (n.faultTarget && renew && renew.afterSeconds >= startSeconds) markers.push({ atSeconds: renew.afterSeconds, kind: 'event', label: 'last lease renew', title: `last Lease renewTime ${renew.renewTime} (${renew.afterSeconds.toFixed(3)} s)` });
@@ -96,7 +103,10 @@ function nodeLane(n: NodeTimeline, r: Result, startSeconds: number): Lane {
     section: 'Nodes',
     label: n.name,
     sublabel: [n.faultTarget ? 'fault target' : '', n.notReadyReason ?? '', n.internalIPChanged ? `IP ${n.internalIPBefore} → ${n.internalIPAfter}` : ''].filter(Boolean).join(' · '),
-    rows: [{ height: 14, segments: segmentsFrom(states, end, `${n.name} `) }, ...n.taints.map((t) => taintRow(t, end))],
+    rows: [
+      { height: 14, segments: segmentsFrom(states, end, `${n.name}${whyOf(r, (i) => i.event === 'node-not-ready' && i.node === n.name)}`) },
+      ...n.taints.map((t) => taintRow(t, end, whyOf(r, (i) => i.node === n.name && i.taintKey === t.key && i.event === (t.effect === 'NoExecute' ? 'no-execute-taint' : 'no-schedule-taint')))),
+    ],
     bands,
     markers,
   };
@@ -109,7 +119,8 @@ function podLane(pod: PodTimeline, r: Result, startSeconds: number): Lane {
   if (at(pod.readyAgainAfterSeconds)) states.push({ atSeconds: pod.readyAgainAfterSeconds, kind: 'ready', label: 'Ready again' });
   if (at(pod.evictedAfterSeconds)) states.push({ atSeconds: pod.evictedAfterSeconds, kind: 'terminating', label: 'Terminating' });
   if (at(pod.deletedAfterSeconds)) states.push({ atSeconds: pod.deletedAfterSeconds, kind: null, label: '' });
-  const rows: LaneRow[] = [{ height: 14, segments: segmentsFrom(states, end, `${pod.name} `) }];
+  const podKey = `${pod.namespace}/${pod.name}`;
+  const rows: LaneRow[] = [{ height: 14, segments: segmentsFrom(states, end, `${pod.name}${whyOf(r, (i) => i.pod === podKey && (i.event === 'pod-eviction' || i.event === 'pod-deleted') && i.expected)}`) }];
   const rep = pod.replacement;
   if (rep) {
     const repStates: State[] = [{ atSeconds: rep.createdAfterSeconds, kind: 'pending', label: `Pending${rep.pendingReason ? ` (${rep.pendingReason})` : ''}` }];
@@ -118,8 +129,8 @@ function podLane(pod: PodTimeline, r: Result, startSeconds: number): Lane {
     rows.push({ height: 11, segments: segmentsFrom(repStates, end, `replacement ${rep.name} `) });
   }
   const bands: Segment[] = [];
-  const p = r.predictions.pods.find((x) => x.namespace === pod.namespace && x.name === pod.name);
-  if (p?.eviction) bands.push({ fromSeconds: p.eviction.fromSeconds, toSeconds: p.eviction.toSeconds, kind: 'predicted', label: 'predicted eviction', title: `predicted eviction (tolerationSeconds ${p.tolerationSeconds}): [${p.eviction.fromSeconds}, ${p.eviction.toSeconds}] s` });
+  const p = r.predictions.items.find((x) => x.event === 'pod-eviction' && x.pod === `${pod.namespace}/${pod.name}` && x.window !== null && x.notModelled === undefined);
+  if (p?.window) bands.push({ fromSeconds: p.window.fromSeconds, toSeconds: p.window.toSeconds, kind: 'predicted', label: 'predicted eviction', title: `predicted eviction: [${p.window.fromSeconds}, ${p.window.toSeconds}] s; why: ${p.because}; cause: ${causeText(p)}` });
   const restarts = pod.restartCountDelta > 0 ? `restarts +${pod.restartCountDelta}` : '';
   return {
     id: `pod:${pod.namespace}/${pod.name}`,

@@ -2,9 +2,8 @@
 import type { TimeoutSettings } from '../../spec/settings.js';
 import type { Result } from '../result-types.js';
 import { formatSeconds as s, html, renderTable, type VNode } from './html-page.js';
+import { causeText, PREDICTION_HEADERS, predictionRow } from './prediction-rows.js';
 
-const windowText = (w: { fromSeconds: number; toSeconds: number } | null): string => (w === null ? '—' : `[${w.fromSeconds.toFixed(3)}, ${w.toSeconds.toFixed(3)}] s`);
-const inWindow = (v: number | null, w: { fromSeconds: number; toSeconds: number } | null): string => (v === null || w === null ? '' : v >= w.fromSeconds && v <= w.toSeconds ? '✓' : '✗');
 
 /** Expectations with pass/fail, the value compared and the one-line detail. */
 export function expectationsTable(r: Result): VNode {
@@ -18,32 +17,25 @@ export function expectationsTable(r: Result): VNode {
   return renderTable(['', 'Expectation', 'Actual', 'Detail'], rows, { 'data-table': 'expectations' });
 }
 
-/** Predicted windows next to what happened, with ✓/✗ for "inside the window". */
-export function predictedTable(r: Result): VNode {
-  const rows: unknown[][] = [];
-  for (const p of r.predictions.nodes) {
-    const n = r.nodes.find((x) => x.name === p.node);
-    const detected = n?.notReadyStatus === 'Unknown' ? n.notReadyAfterSeconds : null;
-    const predicted = p.detectionExpected === false ? `none (restored before ${windowText(p.detection)})` : windowText(p.detection);
-    rows.push([`${p.node}: Ready→Unknown (detection)`, predicted, s(detected), p.detectionExpected === false ? (detected === null ? '✓' : '✗') : inWindow(detected, p.detection)]);
-    const taint = n?.noExecuteTaintAfterSeconds ?? null;
-    rows.push([`${p.node}: NoExecute taint`, windowText(p.noExecuteTaint), s(taint), inWindow(taint, p.noExecuteTaint)]);
-  }
-  for (const p of r.predictions.pods) {
-    const pod = r.pods.find((x) => x.namespace === p.namespace && x.name === p.name);
-    const evicted = pod?.evictedAfterSeconds ?? null;
-    rows.push([`${p.name}: eviction (${p.tolerationSeconds === null ? 'tolerates forever' : `tolerationSeconds ${p.tolerationSeconds}`})`, windowText(p.eviction), s(evicted), inWindow(evicted, p.eviction)]);
-  }
-  return renderTable(['Event', 'Predicted', 'Observed', 'In window'], rows, { 'data-table': 'predicted' });
+/**
+ * Every predicted event next to what happened, with its mechanism ("why") and the observed event it follows; the
+ * row's title repeats the cause for hover. Missed rows carry `data-held="false"`.
+ */
+export function predictedTable(r: Result, items = r.predictions.items, tableName = 'predicted'): VNode {
+  const rows = items.map((i) => {
+    const [mark, ...rest] = predictionRow(i);
+    return [html`<span class=${i.held === false ? 'fail' : i.held === true ? 'pass' : ''} data-held=${String(i.held)} title=${causeText(i)}>${mark}</span>`, ...rest];
+  });
+  return renderTable(PREDICTION_HEADERS, rows, { 'data-table': tableName });
 }
 
 /** One row per node. */
 export function nodesTable(r: Result): VNode {
   return renderTable(
-    ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
+    ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint (unreachable/not-ready)', 'Out-of-service taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
     r.nodes.map((n) => [
       n.name, n.faultTarget ? 'yes' : '', s(n.lastLeaseRenewBeforeDetection?.afterSeconds), s(n.notReadyAfterSeconds), s(n.notReadyReceivedAfterSeconds),
-      n.notReadyStatus ? `${n.notReadyStatus} (${n.notReadyReason ?? ''})` : '', s(n.noScheduleTaintAfterSeconds), s(n.noExecuteTaintAfterSeconds),
+      n.notReadyStatus ? `${n.notReadyStatus} (${n.notReadyReason ?? ''})` : '', s(n.noScheduleTaintAfterSeconds), s(n.noExecuteTaintAfterSeconds), s(n.outOfServiceTaintAfterSeconds),
       s(n.readyAgainAfterSeconds), `${n.internalIPBefore ?? '—'} → ${n.internalIPAfter ?? '—'}`, s(n.deletedAfterSeconds), s(n.recreatedAfterSeconds),
     ]),
     { 'data-table': 'nodes' },
@@ -69,8 +61,8 @@ export function podsTable(r: Result): VNode {
 /** One row per workload. */
 export function workloadsTable(r: Result): VNode {
   return renderTable(
-    ['Workload', 'Kind', 'Desired', 'Ready at fault', 'Minimum Ready', 'Ready at end', 'Unavailable', 'Unavailable from', 'Recovered after'],
-    r.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, s(w.unavailableSeconds), s(w.unavailableAfterSeconds), s(w.recoveredAfterSeconds)]),
+    ['Workload', 'Kind', 'Desired', 'Ready at fault', 'Minimum Ready', 'Ready at end', 'Unavailable (clients)', 'Unavailable (API)', 'Unavailable from', 'Recovered after'],
+    r.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, s(w.unavailableSeconds), s(w.apiUnavailableSeconds), s(w.unavailableAfterSeconds), s(w.recoveredAfterSeconds)]),
     { 'data-table': 'workloads' },
   );
 }

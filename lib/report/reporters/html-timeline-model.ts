@@ -1,11 +1,12 @@
 // The whole timeline of a run as data: axis domain, predicted-window lanes, object lanes, expectation and gap lanes.
 import type { ExpectationResult } from '../../analyze/expect.js';
-import type { Window } from '../../analyze/types.js';
+import type { PredictionItem, Window } from '../../analyze/types.js';
+import { eventLabel } from './prediction-rows.js';
 import { parseExpectation } from '../../spec/expectation.js';
 import type { Result } from '../result-types.js';
 import { objectLanes, type Lane, type Marker, type Segment } from './html-lanes.js';
 
-/** Everything html-timeline.ts draws. Every time is seconds since the fault injection. */
+/** Everything html-timeline.ts draws. Every time is seconds since time zero (the start of the first fault command). */
 export interface TimelineModel {
   /** Left edge of the axis, seconds since the fault (≤ 0). */
   fromSeconds: number;
@@ -21,27 +22,27 @@ export interface TimelineModel {
 /** How far before the fault the axis starts at most, seconds: earlier records are steady state. */
 const LEAD_IN_SECONDS = 10;
 
-const band = (w: Window, label: string, title: string): Segment => ({ fromSeconds: w.fromSeconds, toSeconds: w.toSeconds, kind: 'predicted', label, title: `${title}: [${w.fromSeconds}, ${w.toSeconds}] s` });
+function band(i: PredictionItem, w: Window, label: string): Segment {
+  const cause = i.cause ? `; cause: ${i.cause.event} at ${i.cause.atSeconds} s` : '';
+  const verdict = i.held === false ? ' (missed)' : i.held === true ? ' (held)' : '';
+  return { fromSeconds: w.fromSeconds, toSeconds: w.toSeconds, kind: 'predicted', label, title: `predicted ${eventLabel(i)} of ${i.pod ?? i.node}: [${w.fromSeconds}, ${w.toSeconds}] s${verdict}; why: ${i.because}${cause}` };
+}
 
+/** One lane per predicted event kind, a band per window; each band's title names the mechanism and the cause. */
 function predictedLanes(r: Result): Lane[] {
   const lane = (id: string, label: string, sublabel: string, bands: Segment[]): Lane => ({ id: `predicted:${id}`, section: 'Predicted', label, sublabel, rows: [{ height: 14, segments: bands }], bands: [], markers: [] });
   const lanes: Lane[] = [];
-  const p = r.predictions;
-  const detection = p.nodes.map((n) => band(n.detection, n.node, `predicted detection (Ready→Unknown) of ${n.node}`));
-  if (detection.length > 0) lanes.push(lane('detection', 'detection', `grace ${p.gracePeriodSeconds} s − renew ${p.leaseRenewIntervalSeconds} s … + monitor ${p.monitorPeriodSeconds} s`, detection));
-  const taint = p.nodes.flatMap((n) => (n.noExecuteTaint ? [band(n.noExecuteTaint, n.node, `predicted NoExecute taint on ${n.node}`)] : []));
-  if (taint.length > 0) lanes.push(lane('noexecute', 'NoExecute taint', `zone ${p.zoneState}${p.evictionsSuppressed ? ', evictions suppressed' : ''}`, taint));
-  // Pods with the same toleration share a window: draw each distinct window once, naming how many pods it covers.
-  const evictions = new Map<string, { w: Window; pods: string[] }>();
-  for (const pod of p.pods) {
-    if (!pod.eviction) continue;
-    const key = `${pod.eviction.fromSeconds}:${pod.eviction.toSeconds}`;
-    const entry = evictions.get(key) ?? { w: pod.eviction, pods: [] };
-    entry.pods.push(pod.name);
-    evictions.set(key, entry);
+  const kinds: [string, string, (i: PredictionItem) => boolean][] = [
+    ['detection', 'detection', (i) => i.event === 'node-not-ready'],
+    ['noexecute', 'NoExecute taint', (i) => i.event === 'no-execute-taint'],
+    ['eviction', 'eviction', (i) => i.event === 'pod-eviction'],
+    ['deletion', 'deletion', (i) => i.event === 'pod-deleted'],
+    ['replacement', 'replacement', (i) => i.event === 'replacement-created'],
+  ];
+  for (const [id, label, matches] of kinds) {
+    const bands = r.predictions.items.filter((i) => matches(i) && i.window !== null && i.notModelled === undefined).map((i) => band(i, i.window as Window, i.pod?.split('/')[1] ?? i.node));
+    if (bands.length > 0) lanes.push(lane(id, label, 'window from the observed cause', bands));
   }
-  const evictionBands = [...evictions.values()].map(({ w, pods }) => band(w, pods.length === 1 ? pods[0] : `${pods.length} pods`, `predicted eviction of ${pods.join(', ')}`));
-  if (evictionBands.length > 0) lanes.push(lane('eviction', 'eviction', 'NoExecute taint + tolerationSeconds', evictionBands));
   return lanes;
 }
 
@@ -99,7 +100,7 @@ function gapLanes(r: Result): Lane[] {
 export function timelineModel(r: Result): TimelineModel {
   const startSeconds = (Date.parse(r.metadata.startedAt) - Date.parse(r.metadata.faultInjectedAt)) / 1000;
   const fromSeconds = Math.min(0, Math.max(startSeconds, -LEAD_IN_SECONDS));
-  const windows = [...r.predictions.nodes.flatMap((n) => [n.detection, n.noExecuteTaint]), ...r.predictions.pods.map((p) => p.eviction)].filter((w): w is Window => w !== null);
+  const windows = r.predictions.items.flatMap((i) => (i.window && i.notModelled === undefined ? [i.window] : []));
   const end = r.summary.endAfterSeconds;
   const toSeconds = Math.max(end, ...windows.map((w) => w.toSeconds), fromSeconds + 1);
   const base = { fromSeconds, toSeconds, restoredAfterSeconds: r.summary.faultRestoredAfterSeconds, endAfterSeconds: end };

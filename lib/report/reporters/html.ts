@@ -8,6 +8,7 @@ import { expectationsTable, nodesTable, podsTable, predictedTable, settingsTable
 import { LEGEND, renderTimeline } from './html-timeline.js';
 import { timelineModel } from './html-timeline-model.js';
 import { writeReportFile } from './write-file.js';
+import { faultLine, outageNote, timeZeroSentence } from './prediction-rows.js';
 
 /** File name of the HTML report in a run directory. */
 export const REPORT_HTML_FILE = 'report.html';
@@ -26,8 +27,9 @@ function heading(r: Result): VNode {
       restored ${formatSeconds(r.summary.faultRestoredAfterSeconds)} after it; observed until ${formatSeconds(r.summary.endAfterSeconds)}.
       Cluster ${r.spec.cluster.name} (${r.spec.cluster.provider}, ${r.spec.cluster.kubernetesVersion ?? 'version unknown'}).
       Workloads ${r.summary.recovered ? 'recovered' : 'did not all recover'}; expectations ${r.summary.expectationsPassed} passed, ${r.summary.expectationsFailed} failed.
-      All times are seconds since the fault injection (negative: before it).
+      ${timeZeroSentence(r.summary.timeZero)} Negative times are before it.
     </p>
+    ${r.summary.faults.length > 0 ? html`<ul class="faults">${r.summary.faults.map((f) => html`<li data-fault=${f.node}>${faultLine(f)}</li>`)}</ul>` : null}
   </header>`;
 }
 
@@ -42,10 +44,14 @@ export function renderHtmlReport(result: Result): string {
     ${renderTimeline(timelineModel(result))}
     <h2>Expectations</h2>
     ${expectationsTable(result)}
+    <h2>Missed predictions</h2>
+    ${p.missed.length === 0 ? html`<p data-missed="0"><em>None: ${p.heldCount} of ${p.predictedCount} predictions held; the rest are open or not modelled.</em></p>` : predictedTable(result, p.missed, 'missed')}
     <h2>Predicted vs observed</h2>
     <p class="lead">
-      Lease renew interval ${formatSeconds(p.leaseRenewIntervalSeconds)}, grace period ${formatSeconds(p.gracePeriodSeconds)},
-      monitor period ${formatSeconds(p.monitorPeriodSeconds)}; zone state ${p.zoneState}${p.evictionsSuppressed ? ' (evictions suppressed)' : ''}.
+      ${p.heldCount} of ${p.predictedCount} predictions held, ${p.missed.length} missed. Lease renew interval ${formatSeconds(p.leaseRenewIntervalSeconds)}, grace period ${formatSeconds(p.gracePeriodSeconds)},
+      monitor period ${formatSeconds(p.monitorPeriodSeconds)};
+      ${p.zoneStates.length === 0 ? 'every zone stayed Normal' : p.zoneStates.map((z) => `zone "${z.zone}" ${z.state} at ${formatSeconds(z.atSeconds)} (${z.notReady}/${z.total} NotReady, rate ${z.evictionRatePerSecond}/s)`).join('; ')}.
+      Each event's "why" is the mechanism and setting; its cause is the observed event it follows.
     </p>
     ${predictedTable(result)}
     <h2>Nodes</h2>
@@ -54,6 +60,7 @@ export function renderHtmlReport(result: Result): string {
     ${podsTable(result)}
     <h2>Workloads</h2>
     ${workloadsTable(result)}
+    <p class="lead">${outageNote(result)}</p>
     <h2>Effective flags</h2>
     ${settingsTable(result)}
     ${result.gaps.length > 0 ? html`<h2>Watch gaps</h2><ul>${result.gaps.map((g) => html`<li>${g.kind}: ${formatSeconds(g.fromSeconds)} → ${formatSeconds(g.toSeconds)}: ${g.reason}</li>`)}</ul>` : null}

@@ -4,34 +4,19 @@ import { join } from 'node:path';
 import { InfraError } from '../../common/errors.js';
 import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
 import type { Result } from '../result-types.js';
-import { seconds, table, window, within } from './markdown-tables.js';
+import { seconds, table } from './markdown-tables.js';
+import { faultLine, outageNote, PREDICTION_HEADERS, predictionRow, timeZeroSentence } from './prediction-rows.js';
 
 /** File name of the Markdown summary in a run directory. */
 export const SUMMARY_FILE = 'summary.md';
 
-function predictedVsObserved(r: Result): string {
-  const rows: unknown[][] = [];
-  for (const p of r.predictions.nodes) {
-    const node = r.nodes.find((n) => n.name === p.node);
-    // The window predicts the lifecycle controller's Ready→Unknown; a kubelet reporting Ready=False (after a reboot) is another event.
-    const detected = node?.notReadyStatus === 'Unknown' ? node.notReadyAfterSeconds : null;
-    const kubeletFalse = node?.notReadyStatus === 'False' ? ` (kubelet reported Ready=False at ${seconds(node.notReadyAfterSeconds)})` : '';
-    const predicted = p.detectionExpected === false ? `none: restored before ${window(p.detection)}` : window(p.detection);
-    rows.push([`${p.node}: Ready→Unknown (detection)`, predicted, seconds(detected) + kubeletFalse, p.detectionExpected === false ? (detected === null ? '✓' : '✗') : within(detected, p.detection)]);
-    const taint = node?.noExecuteTaintAfterSeconds ?? null;
-    rows.push([`${p.node}: NoExecute taint`, window(p.noExecuteTaint), seconds(taint), within(taint, p.noExecuteTaint)]);
-  }
-  for (const p of r.predictions.pods) {
-    const pod = r.pods.find((x) => x.namespace === p.namespace && x.name === p.name);
-    const evicted = pod?.evictedAfterSeconds ?? null;
-    const tol = p.tolerationSeconds === null ? 'tolerates forever' : `tolerationSeconds ${p.tolerationSeconds}`;
-    rows.push([`${p.name}: eviction (${tol})`, window(p.eviction), seconds(evicted), within(evicted, p.eviction)]);
-  }
+function predictionsTable(r: Result): string {
+  const p = r.predictions;
+  const zones = p.zoneStates.length === 0 ? 'every zone stayed Normal' : p.zoneStates.map((z) => `zone "${z.zone}" ${z.state} at ${seconds(z.atSeconds)} (${z.notReady}/${z.total} NotReady, rate ${z.evictionRatePerSecond}/s)`).join('; ');
   const lead =
-    `Lease renew interval ${seconds(r.predictions.leaseRenewIntervalSeconds)}, grace period ${seconds(r.predictions.gracePeriodSeconds)}, ` +
-    `monitor period ${seconds(r.predictions.monitorPeriodSeconds)}; zone state ${r.predictions.zoneState}` +
-    (r.predictions.evictionsSuppressed ? ' (evictions suppressed)' : '') + '.';
-  return `${lead}\n\n${table(['Event', 'Predicted', 'Observed', 'In window'], rows)}`;
+    `${p.heldCount} of ${p.predictedCount} predictions held, ${p.missed.length} missed. Lease renew interval ${seconds(p.leaseRenewIntervalSeconds)}, ` +
+    `grace period ${seconds(p.gracePeriodSeconds)}, monitor period ${seconds(p.monitorPeriodSeconds)}; ${zones}.`;
+  return `${lead}\n\n${table(PREDICTION_HEADERS, p.items.map(predictionRow))}`;
 }
 
 /** The full text of summary.md for `result` (deterministic for equal input). */
@@ -43,7 +28,15 @@ export function renderSummary(r: Result): string {
     `Fault **${r.spec.fault.type}** on ${r.spec.fault.nodes.join(', ') || '(no target)'} at ${m.faultInjectedAt}; ` +
       `restored ${seconds(r.summary.faultRestoredAfterSeconds)} after it; observed until ${seconds(r.summary.endAfterSeconds)}. ` +
       `Cluster ${r.spec.cluster.name} (${r.spec.cluster.provider}, ${r.spec.cluster.kubernetesVersion ?? 'version unknown'}). ` +
-      `All times are seconds since the fault injection. Workloads ${r.summary.recovered ? 'recovered' : 'did **not** all recover'}.`,
+      `Workloads ${r.summary.recovered ? 'recovered' : 'did **not** all recover'}.`,
+  );
+  parts.push(timeZeroSentence(r.summary.timeZero));
+  if (r.summary.faults.length > 0) parts.push(r.summary.faults.map((f) => `- ${faultLine(f)}`).join('\n'));
+  parts.push('## Missed predictions');
+  parts.push(
+    r.predictions.missed.length === 0
+      ? `_None: every prediction held or is still open (${r.predictions.heldCount} of ${r.predictions.predictedCount} held)._`
+      : table(PREDICTION_HEADERS, r.predictions.missed.map(predictionRow)),
   );
   parts.push('## Expectations');
   parts.push(
@@ -51,15 +44,15 @@ export function renderSummary(r: Result): string {
       ? '_None._'
       : table(['', 'Expectation', 'Actual', 'Detail'], r.expectations.map((e) => [e.passed ? '✓' : '✗', `\`${e.text}\``, e.actual, e.message])),
   );
-  parts.push('## Predicted vs observed', predictedVsObserved(r));
+  parts.push('## Predicted vs observed', predictionsTable(r));
   parts.push('## Nodes');
   parts.push(
     table(
-      ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
+      ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint (unreachable/not-ready)', 'Out-of-service taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
       r.nodes.map((n) => [
         n.name, n.faultTarget ? 'yes' : '', seconds(n.lastLeaseRenewBeforeDetection?.afterSeconds), seconds(n.notReadyAfterSeconds),
         seconds(n.notReadyReceivedAfterSeconds), n.notReadyStatus ? `${n.notReadyStatus} (${n.notReadyReason ?? ''})` : '',
-        seconds(n.noScheduleTaintAfterSeconds), seconds(n.noExecuteTaintAfterSeconds), seconds(n.readyAgainAfterSeconds),
+        seconds(n.noScheduleTaintAfterSeconds), seconds(n.noExecuteTaintAfterSeconds), seconds(n.outOfServiceTaintAfterSeconds), seconds(n.readyAgainAfterSeconds),
         `${n.internalIPBefore ?? '—'} → ${n.internalIPAfter ?? '—'}`, seconds(n.deletedAfterSeconds), seconds(n.recreatedAfterSeconds),
       ]),
     ),
@@ -81,10 +74,11 @@ export function renderSummary(r: Result): string {
   parts.push('## Workloads');
   parts.push(
     table(
-      ['Workload', 'Kind', 'Desired', 'Ready at fault', 'Minimum Ready', 'Ready at end', 'Unavailable', 'Unavailable from', 'Recovered after'],
-      r.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, seconds(w.unavailableSeconds), seconds(w.unavailableAfterSeconds), seconds(w.recoveredAfterSeconds)]),
+      ['Workload', 'Kind', 'Desired', 'Ready at fault', 'Minimum Ready', 'Ready at end', 'Unavailable (clients)', 'Unavailable (API)', 'Unavailable from', 'Recovered after'],
+      r.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, seconds(w.unavailableSeconds), seconds(w.apiUnavailableSeconds), seconds(w.unavailableAfterSeconds), seconds(w.recoveredAfterSeconds)]),
     ),
   );
+  parts.push(outageNote(r));
   if (r.marks && r.marks.length > 0) {
     parts.push('## Script marks');
     parts.push(table(['Mark', 'At', 'Nodes', 'Detail'], r.marks.map((k) => [k.name, seconds(k.afterSeconds), k.nodes.join(', '), JSON.stringify(k.detail)])));

@@ -241,7 +241,7 @@ export interface Fault {
  * Whatever a step leaves behind (taint, cordon) is undone at the end of the run.
  */
 export interface Step {
-  /** Time since the fault injection (on the first target), e.g. `60s`. */
+  /** Time since time zero, the start of the first fault command (on the first target), e.g. `60s`. */
   after: Duration;
   action: 'delete-node-object' | 'taint-out-of-service' | 'untaint-out-of-service' | 'force-delete-pods' | 'cordon' | 'uncordon' | 'restore';
   /** Node name; default: every fault target. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { createKwokProvider, type KwokCluster } from '../../../lib/cluster/kwok/index.js';
 import type { Undo } from '../../../lib/cluster/provider.js';
-import { detectionWindow } from '../../../lib/analyze/index.js';
+import { detectionWindowAfterRenewal, leaseRenewIntervalSeconds } from '../../../lib/analyze/index.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import type { ClusterSpec } from '../../../lib/spec/types.js';
 import { hasTaint, podServing, readyStatus, Recorder, secondsBetween, taintAddedAtMs } from './recorder.js';
@@ -94,7 +94,9 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     undo = await cluster.act(target, 'stop-heartbeat', { afterAct: (r) => (actedAtMs = r.actedAtMs!) });
     const unknownAtMs = await nodes.until(`${target} Ready=Unknown`, (m) => readyStatus(m.get(target)) === 'Unknown', 60_000);
     const taintedAtMs = await nodes.until(`${target} unreachable:NoExecute`, (m) => hasTaint(m.get(target), UNREACHABLE), 30_000);
-    const window = detectionWindow(spec.settings);
+    // The last renewal happened at most one renew interval before the heartbeat stopped; detection follows it.
+    const afterRenewal = detectionWindowAfterRenewal(spec.settings, 0);
+    const window = { fromSeconds: afterRenewal.fromSeconds - leaseRenewIntervalSeconds(spec.settings), toSeconds: afterRenewal.toSeconds };
     const detectedSeconds = secondsBetween(actedAtMs, unknownAtMs);
     console.log(`      ${target}: Unknown after ${detectedSeconds} s (predicted [${window.fromSeconds}, ${window.toSeconds}]), unreachable:NoExecute after ${secondsBetween(actedAtMs, taintedAtMs)} s`);
     expect(detectedSeconds).to.be.within(window.fromSeconds, window.toSeconds);

@@ -29,6 +29,7 @@ describe('rebootlab run experiments/outage-tuned.yaml on kwok', function () {
       expect(pod.outcome).to.equal('evicted-replaced');
       expect(pod.evictedAfterSeconds).to.be.within(45, 55);
     }
+    expect(result.predictions.missed, JSON.stringify(result.predictions.missed)).to.deep.equal([]);
     console.log(`      kwok: Unknown after ${target.notReadyAfterSeconds} s, evictions after ${web.map((p) => p.evictedAfterSeconds).join(', ')} s`);
   });
 });

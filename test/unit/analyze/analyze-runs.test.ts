@@ -31,9 +31,18 @@ const ROWS: Row[] = [
       'pod:agent-slhws.outcome': 'restarted-in-place', // the DaemonSet pod on the target
       'pod:agent-k8vkh.outcome': 'unaffected', // the DaemonSet pod on the other worker
       'workload:web.minimumReady': 0,
-      'workload:web.unavailableSeconds': 4.819,
-      'workload:web.recoveredAfterSeconds': 8.355,
-      'prediction:rebootlab-worker.detection': { fromSeconds: 40, toSeconds: 55 },
+      // Time zero is the start of `docker restart`, which took 3.23 s: clients lost the pods then, the API saw them
+      // NotReady only later.
+      'run.timeZero': 'fault-injecting',
+      'run.faults.0.commandSeconds': 3.23,
+      'run.faults.0.effectiveAfterSeconds': 3.23,
+      'workload:web.unavailableSeconds': 11.585,
+      'workload:web.apiUnavailableSeconds': 4.819,
+      'workload:web.recoveredAfterSeconds': 11.585,
+      // The heartbeat never stopped longer than the 50 s grace period: no NotReady predicted, none happened.
+      'item:node-not-ready@rebootlab-worker.expected': false,
+      'item:node-not-ready@rebootlab-worker.held': true,
+      'run.predictions.missed': [],
     },
   },
   {
@@ -42,22 +51,34 @@ const ROWS: Row[] = [
     expected: {
       'node:rebootlab-worker.notReadyStatus': 'Unknown',
       'node:rebootlab-worker.notReadyReason': 'NodeStatusUnknown',
-      'node:rebootlab-worker.notReadyAfterSeconds': 19.442,
-      'node:rebootlab-worker.notReadyReceivedAfterSeconds': 19.58,
-      'node:rebootlab-worker.noExecuteTaintAfterSeconds': 19.442,
-      'node:rebootlab-worker.readyAgainAfterSeconds': 128.442,
+      'run.faults.0.commandSeconds': 2.608, // docker stop; every instant below is 2.608 s later than from its return
+      'run.faults.0.lastLeaseRenewBeforeFault.afterSeconds': -1.029,
+      'node:rebootlab-worker.notReadyAfterSeconds': 22.05,
+      'node:rebootlab-worker.notReadyReceivedAfterSeconds': 22.188,
+      'node:rebootlab-worker.noExecuteTaintAfterSeconds': 22.05,
+      'node:rebootlab-worker.readyAgainAfterSeconds': 131.05,
       'pod:web-5f5b5b77d7-dg2wh.outcome': 'evicted-replaced',
-      'pod:web-5f5b5b77d7-dg2wh.evictedAfterSeconds': 49.71,
+      'pod:web-5f5b5b77d7-dg2wh.evictedAfterSeconds': 52.318,
       'pod:web-5f5b5b77d7-dg2wh.tolerations.unreachableTolerationSeconds': 30,
-      'pod:web-5f5b5b77d7-dg2wh.replacement.readyAfterSeconds': 52.063,
+      'pod:web-5f5b5b77d7-dg2wh.replacement.readyAfterSeconds': 54.671,
       'pod:web-5f5b5b77d7-dg2wh.replacement.node': 'rebootlab-worker2',
       'pod:web-5f5b5b77d7-s6gw8.outcome': 'evicted-replaced',
       'pod:solo.outcome': 'evicted-lost',
-      'pod:solo.evictedAfterSeconds': 49.706,
-      'workload:web.unavailableSeconds': 32.303,
-      'workload:web.recoveredAfterSeconds': 52.063,
+      'pod:solo.evictedAfterSeconds': 52.314,
+      'workload:web.unavailableSeconds': 54.671, // from time zero: the pods died with the node
+      'workload:web.apiUnavailableSeconds': 32.303,
+      'workload:web.recoveredAfterSeconds': 54.671,
       'workload:solo.recoveredAfterSeconds': null,
-      'prediction:rebootlab-worker.detection': { fromSeconds: 15, toSeconds: 25 },
+      // Detection from the last Lease renewal (−1.029 s) + grace 20 s: [R + G − 1, R + G + 2 × 5 s + 1].
+      'item:node-not-ready@rebootlab-worker.window': { fromSeconds: 17.971, toSeconds: 29.971 },
+      'item:node-not-ready@rebootlab-worker.held': true,
+      'item:no-execute-taint/unreachable@rebootlab-worker.held': true,
+      // Eviction from the taint as received (22.383 s) + 30 s toleration.
+      'item:pod-eviction@web-5f5b5b77d7-dg2wh.window': { fromSeconds: 52.283, toSeconds: 54.383 },
+      'item:pod-eviction@web-5f5b5b77d7-dg2wh.held': true,
+      'item:replacement-created@web-5f5b5b77d7-dg2wh.held': true,
+      'item:replacement-created@solo.expected': false,
+      'run.predictions.missed': [],
     },
   },
   {
@@ -66,16 +87,26 @@ const ROWS: Row[] = [
     expected: {
       'run.steps.0.action': 'force-delete-pods',
       'run.steps.0.node': 'rl-cat-e2e-worker',
-      'run.steps.0.afterSeconds': 60.567,
-      'node:rl-cat-e2e-worker.notReadyAfterSeconds': 18.304,
-      'pod:db-0.evictedAfterSeconds': 48.473,
-      'pod:db-0.deletedAfterSeconds': 60.413,
+      'run.faults.0.commandSeconds': 1.858,
+      'run.steps.0.afterSeconds': 62.425,
+      'node:rl-cat-e2e-worker.notReadyAfterSeconds': 20.162,
+      'pod:db-0.evictedAfterSeconds': 50.331,
+      'pod:db-0.deletedAfterSeconds': 62.271,
       'pod:db-0.outcome': 'evicted-replaced',
-      'pod:db-0.replacement.readyAfterSeconds': 62.027,
+      'pod:db-0.replacement.readyAfterSeconds': 63.885,
       'pod:db-0.replacement.node': 'rl-cat-e2e-worker2',
       'pod:db-0.phaseWhenNotReady': 'Running',
-      'pod:web-679799b85f-9n5jf.replacement.readyAfterSeconds': 49.972,
-      'workload:db.recoveredAfterSeconds': 62.027,
+      'pod:web-679799b85f-9n5jf.replacement.readyAfterSeconds': 51.83,
+      'workload:db.recoveredAfterSeconds': 63.885,
+      // The StatefulSet pod is deleted by the step, and only then recreated.
+      'item:pod-deleted@db-0.cause.event': 'force-delete-pods step on rl-cat-e2e-worker started',
+      'item:pod-deleted@db-0.held': true,
+      'item:replacement-created@db-0.cause.event': 'db-0 deleted (received)',
+      'item:replacement-created@db-0.held': true,
+      // DaemonSet pods tolerate unreachable forever: the step's delete is not an eviction.
+      'item:pod-eviction@kube-proxy-4frrn.expected': false,
+      'item:pod-eviction@kube-proxy-4frrn.held': true,
+      'run.predictions.missed': [],
     },
   },
   {
@@ -86,9 +117,20 @@ const ROWS: Row[] = [
       'pod:web-8cf899bcf-k85dq.replacement.name': 'web-8cf899bcf-j99rr',
       'pod:web-8cf899bcf-7p765.outcome': 'evicted-replaced',
       'pod:web-8cf899bcf-7p765.replacement.name': 'web-8cf899bcf-57xwb',
-      'pod:web-8cf899bcf-7p765.evictedAfterSeconds': 43.634,
+      'pod:web-8cf899bcf-7p765.evictedAfterSeconds': 45.433,
       'pod:solo.outcome': 'evicted-lost',
-      'workload:web.recoveredAfterSeconds': 45.733,
+      'workload:web.recoveredAfterSeconds': 47.532,
+      'workload:web.unavailableSeconds': 47.532,
+      'workload:web.apiUnavailableSeconds': 2.306,
+      // The Node that registered again after the restore (new UID, at 157 s) is a new Node, not this one's outage.
+      'node:rl-api-e2e-worker.deletedAfterSeconds': 2.093,
+      'node:rl-api-e2e-worker.recreatedAfterSeconds': 157.061,
+      'node:rl-api-e2e-worker.notReadyAfterSeconds': null,
+      'item:node-not-ready@rl-api-e2e-worker.expected': false,
+      // PodGC: Node deleted at 2.093 s + 40 s quarantine, passes every 20 s.
+      'item:pod-deleted@web-8cf899bcf-7p765.window': { fromSeconds: 42.093, toSeconds: 83.093 },
+      'item:pod-deleted@web-8cf899bcf-7p765.held': true,
+      'run.predictions.missed': [],
     },
   },
   {
@@ -98,10 +140,10 @@ const ROWS: Row[] = [
       'node:kind-worker.faultTarget': true,
       'node:kind-worker.notReadyStatus': 'False',
       'node:kind-worker.notReadyReason': 'KubeletNotReady',
-      'node:kind-worker.notReadyAfterSeconds': 6, // lastTransitionTime has 1 s resolution
-      'node:kind-worker.notReadyReceivedAfterSeconds': 6.412,
-      'node:kind-worker.readyAgainAfterSeconds': 9,
-      'node:kind-worker.noExecuteTaintAfterSeconds': 6, // not-ready:NoExecute, timeAdded
+      'node:kind-worker.notReadyAfterSeconds': 6.2, // lastTransitionTime has 1 s resolution; time zero 0.2 s before the whole second
+      'node:kind-worker.notReadyReceivedAfterSeconds': 6.612,
+      'node:kind-worker.readyAgainAfterSeconds': 9.2,
+      'node:kind-worker.noExecuteTaintAfterSeconds': 6.2, // not-ready:NoExecute, timeAdded
       'node:kind-worker.internalIPChanged': false,
       'pod:web-7c9f8d6b5-abcde.outcome': 'restarted-in-place',
       'pod:web-7c9f8d6b5-abcde.restartCountDelta': 1,
@@ -111,10 +153,16 @@ const ROWS: Row[] = [
       'pod:web-7c9f8d6b5-abcde.evictedAfterSeconds': null,
       'pod:web-7c9f8d6b5-fghij.outcome': 'restarted-in-place',
       'workload:web.minimumReady': 0,
-      'workload:web.unavailableSeconds': 5.395, // 7.105 → 12.500
-      'workload:web.recoveredAfterSeconds': 12.5,
-      'prediction:kind-worker.detectionExpected': false, // restored at 0.6 s, long before grace − renew = 40 s
-      'prediction:kind-worker.noExecuteTaint': null,
+      'workload:web.unavailableSeconds': 12.7, // clients lose the pods at the restart (time zero) until Ready again at 12.7 s
+      'workload:web.apiUnavailableSeconds': 5.395, // 7.305 → 12.700
+      'workload:web.recoveredAfterSeconds': 12.7,
+      'item:node-not-ready@kind-worker.expected': false, // the Lease was never silent for the 50 s grace period
+      'item:node-not-ready-kubelet@kind-worker.notModelled':
+        'not modelled: when a live kubelet reports Ready=False depends on the kubelet and its container runtime, not on a controller setting',
+      // The kubelet-reported NotReady gets the not-ready taint (not unreachable) in the same pass.
+      'item:no-execute-taint/not-ready@kind-worker.held': true,
+      'item:pod-eviction@web-7c9f8d6b5-abcde.expected': false, // the taint was removed long before 300 s
+      'run.predictions.missed': [],
       'run.recovered': true,
     },
   },
@@ -124,20 +172,20 @@ const ROWS: Row[] = [
     expected: {
       'node:kind-worker.notReadyStatus': 'Unknown',
       'node:kind-worker.notReadyReason': 'NodeStatusUnknown',
-      'node:kind-worker.notReadyAfterSeconds': 22,
-      'node:kind-worker.notReadyReceivedAfterSeconds': 22.431,
-      'node:kind-worker.lastLeaseRenewBeforeDetection.afterSeconds': -2.1,
-      'node:kind-worker.noScheduleTaintAfterSeconds': 22,
-      'node:kind-worker.noExecuteTaintAfterSeconds': 22,
+      'node:kind-worker.notReadyAfterSeconds': 22.3,
+      'node:kind-worker.notReadyReceivedAfterSeconds': 22.731,
+      'node:kind-worker.lastLeaseRenewBeforeDetection.afterSeconds': -1.8,
+      'node:kind-worker.noScheduleTaintAfterSeconds': 22.3,
+      'node:kind-worker.noExecuteTaintAfterSeconds': 22.3,
       'node:kind-worker.readyAgainAfterSeconds': null,
       'node:kind-worker.readyAtEnd': false,
       'pod:web-5d8b7c9f4-aaaaa.outcome': 'evicted-replaced',
-      'pod:web-5d8b7c9f4-aaaaa.evictedAfterSeconds': 52.701,
+      'pod:web-5d8b7c9f4-aaaaa.evictedAfterSeconds': 53.001,
       'pod:web-5d8b7c9f4-aaaaa.tolerations.unreachableTolerationSeconds': 30,
       'pod:web-5d8b7c9f4-aaaaa.replacement.name': 'web-5d8b7c9f4-ccccc',
-      'pod:web-5d8b7c9f4-aaaaa.replacement.createdAfterSeconds': 52.745,
-      'pod:web-5d8b7c9f4-aaaaa.replacement.scheduledAfterSeconds': 52.76,
-      'pod:web-5d8b7c9f4-aaaaa.replacement.readyAfterSeconds': 55.301,
+      'pod:web-5d8b7c9f4-aaaaa.replacement.createdAfterSeconds': 53.045,
+      'pod:web-5d8b7c9f4-aaaaa.replacement.scheduledAfterSeconds': 53.06,
+      'pod:web-5d8b7c9f4-aaaaa.replacement.readyAfterSeconds': 55.601,
       'pod:web-5d8b7c9f4-aaaaa.replacement.node': 'kind-worker2',
       'pod:web-5d8b7c9f4-bbbbb.outcome': 'unaffected',
       'pod:solo.outcome': 'evicted-lost',
@@ -145,18 +193,22 @@ const ROWS: Row[] = [
       'pod:db-0.deletedAfterSeconds': null,
       'pod:agent-x7k2p.outcome': 'not-evicted',
       'pod:agent-x7k2p.tolerations.unreachableTolerationSeconds': null, // DaemonSet: tolerates forever
-      'pod:agent-x7k2p.notReadyAfterSeconds': 22,
+      'pod:agent-x7k2p.notReadyAfterSeconds': 22.3,
       'pod:agent-m4q9z.outcome': 'unaffected',
       'pod:kube-proxy-8xk2l.workload': null, // on the target node, not ours: listed anyway
-      'workload:web.unavailableSeconds': 32.689, // 22.612 → 55.301
-      'workload:web.recoveredAfterSeconds': 55.301,
+      'workload:web.unavailableSeconds': 55.601, // clients: 0 → 55.601 (the pod died with the node)
+      'workload:web.apiUnavailableSeconds': 32.689, // API: 22.912 → 55.601
+      'workload:web.recoveredAfterSeconds': 55.601,
       'workload:db.recovered': false,
       'workload:agent.desired': 2, // no desiredReplicas: Ready count at the fault
       'workload:agent.minimumReady': 1,
-      'prediction:kind-worker.detection': { fromSeconds: 15, toSeconds: 25 },
-      'prediction:kind-worker.noExecuteTaint': { fromSeconds: 15, toSeconds: 25 },
-      'podPrediction:web-5d8b7c9f4-aaaaa.eviction': { fromSeconds: 45, toSeconds: 55 },
-      'podPrediction:agent-x7k2p.eviction': null,
+      'item:node-not-ready@kind-worker.held': true,
+      'item:no-execute-taint/unreachable@kind-worker.held': true,
+      'item:pod-eviction@web-5d8b7c9f4-aaaaa.held': true,
+      'item:pod-eviction@agent-x7k2p.expected': false, // DaemonSet: tolerates unreachable forever
+      'item:pod-eviction@agent-x7k2p.held': true,
+      'item:replacement-created@db-0.expected': false, // StatefulSet: not while db-0 is still Terminating
+      'run.predictions.missed': [],
       'run.recovered': false,
     },
   },
@@ -169,10 +221,12 @@ const ROWS: Row[] = [
       'node:kind-worker.lastLeaseRenewBeforeDetection.afterSeconds': -3.2, // never detected: last renewal before the restore
       'pod:web-6f7d9c8b4-qqqqq.outcome': 'unaffected',
       'pod:web-6f7d9c8b4-rrrrr.outcome': 'unaffected',
-      'workload:web.unavailableSeconds': 0,
-      'workload:web.recoveredAfterSeconds': 0,
-      'prediction:kind-worker.detection': { fromSeconds: 40, toSeconds: 55 },
-      'prediction:kind-worker.detectionExpected': false,
+      'workload:web.unavailableSeconds': 10, // clients cannot reach the partitioned node's pods for the 10 s
+      'workload:web.apiUnavailableSeconds': 0,
+      'workload:web.recoveredAfterSeconds': 10,
+      'run.timeZero': 'fault-injected', // synthetic journal without a fault-injecting marker
+      'item:node-not-ready@kind-worker.expected': false,
+      'item:node-not-ready@kind-worker.held': true,
       'run.faultRestoredAfterSeconds': 10,
       'run.gaps.length': 1,
       'run.recovered': true,
@@ -194,10 +248,14 @@ const ROWS: Row[] = [
       'pod:db-0.replacement.scheduledAfterSeconds': null,
       'pod:db-0.replacement.pendingReason':
         'Unschedulable: 0/2 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 1 node(s) had volume node affinity conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
-      'workload:web.unavailableSeconds': 2.375, // 41.502 → 43.877
+      'workload:web.unavailableSeconds': 43.877, // clients: 0 → 43.877
+      'workload:web.apiUnavailableSeconds': 2.375, // API: 41.502 → 43.877
       'workload:db.recovered': false,
       'run.faultRestoredAfterSeconds': null,
-      'run.warnings': ['no fault-restored marker: the fault was not undone during observation'],
+      'run.warnings': [
+        'journal has no fault-injecting marker (recorded before rebootlab wrote one): time zero is when the first fault command returned, not when it started',
+        'no fault-restored marker: the fault was not undone during observation',
+      ],
     },
   },
 ];

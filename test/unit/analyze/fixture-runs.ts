@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { analyze } from '../../../lib/analyze/analyze.js';
-import type { RunAnalysis } from '../../../lib/analyze/types.js';
+import type { PredictionItem, RunAnalysis } from '../../../lib/analyze/types.js';
 import { readJournal } from '../../../lib/observe/journal.js';
 import type { Observation } from '../../../lib/observe/types.js';
 import { readRunInfo } from '../../../lib/report/write-reports.js';
@@ -30,20 +30,32 @@ export function loadFixtureRun(scenario: string): FixtureRun {
 }
 
 /**
+ * The prediction item `<event>[/<taint key suffix>]@<node or pod name>`, e.g. `node-not-ready@w1`,
+ * `no-execute-taint/unreachable@w1`, `pod-eviction@web-abc` (pod name without namespace), or undefined.
+ */
+export function predictionItem(analysis: RunAnalysis, ref: string): PredictionItem | undefined {
+  const m = /^([a-z-]+)(?:\/([a-z-]+))?@(.+)$/.exec(ref);
+  if (!m) throw new Error(`bad prediction reference ${ref}`);
+  const [, event, key, subject] = m;
+  return analysis.predictions.items.find(
+    (i) => i.event === event && (key === undefined || (i.taintKey ?? '').endsWith(`/${key}`)) && (i.pod === null ? i.node === subject : i.pod.split('/')[1] === subject),
+  );
+}
+
+/**
  * Read a value out of an analysis by a short path: `node:<name>.<field…>`, `pod:<name>.<field…>`,
- * `workload:<name>.<field…>`, `prediction:<node>.<field…>`, `podPrediction:<name>.<field…>` or `run.<field…>`.
+ * `workload:<name>.<field…>`, `item:<prediction reference>.<field…>` (see predictionItem) or `run.<field…>`.
  * @throws Error naming the path when the object does not exist.
  */
 export function valueAt(analysis: RunAnalysis, path: string): unknown {
-  const m = /^(node|pod|workload|prediction|podPrediction):([^.]+)\.(.+)$/.exec(path) ?? /^(run)\.(?:())(.+)$/.exec(path);
+  const m = /^(node|pod|workload|item):([^.]+)\.(.+)$/.exec(path) ?? /^(run)\.(?:())(.+)$/.exec(path);
   if (!m) throw new Error(`bad path ${path}`);
   const [, scope, name, rest] = m;
   const roots: Record<string, unknown> = {
     node: analysis.nodes.find((n) => n.name === name),
     pod: analysis.pods.find((p) => p.name === name),
     workload: analysis.workloads.find((w) => w.name === name),
-    prediction: analysis.predictions.nodes.find((n) => n.node === name),
-    podPrediction: analysis.predictions.pods.find((p) => p.name === name),
+    item: scope === 'item' ? predictionItem(analysis, name) : undefined,
     run: analysis,
   };
   let cur = roots[scope];

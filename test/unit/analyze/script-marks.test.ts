@@ -7,14 +7,15 @@ import { loadFixtureRun } from './fixture-runs.js';
 
 describe('analyze: script marks', function () {
   const run = loadFixtureRun('kind-reboot-quick-recorded');
-  const fault = run.observations.find((o): o is PhaseObservation => o.type === 'phase' && o.phase === 'fault-injected')!;
+  // Time zero: the start of the fault command (the fault-injecting marker).
+  const fault = run.observations.find((o): o is PhaseObservation => o.type === 'phase' && o.phase === 'fault-injecting')!;
   const lastSeq = run.observations.reduce((max, o) => Math.max(max, o.seq), 0);
 
   it('has no marks for a YAML run', function () {
     expect(run.analysis).to.not.have.property('marks');
   });
 
-  it('lists phase records with detail.mark, timed from the fault, without the mark flag', function () {
+  it('lists phase records with detail.mark, timed from time zero, without the mark flag', function () {
     const mark: PhaseObservation = {
       type: 'phase', seq: lastSeq + 1, receivedAtMs: fault.receivedAtMs + 12_345, phase: 'node-recovered',
       nodes: ['rebootlab-worker'], detail: { mark: true, recoverySeconds: 5.4 },

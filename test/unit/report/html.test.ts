@@ -58,10 +58,15 @@ describe('report/html: report.html of every fixture run', () => {
     });
   }
 
-  it('power-off: predicted detection [15, 25] s and eviction [45, 55] s are shaded; the grace flag is shown as --node-monitor-grace-period=20s', () => {
+  it('power-off: detection from the last renewal [17.2, 29.2] s and eviction from the taint [52.733, 54.833] s are shaded with their cause; the grace flag is shown as --node-monitor-grace-period=20s', () => {
     const page = renderHtmlReport(fixtureResult('power-off-past-toleration'));
     expect(page).to.include('data-lane="predicted:detection"').and.include('data-lane="predicted:eviction"');
-    expect(page).to.include('predicted Ready→Unknown: [15, 25] s').and.include('predicted eviction of db-0, solo, web-5d8b7c9f4-aaaaa: [45, 55] s');
+    expect(page).to.include('predicted Ready→Unknown: [17.2, 29.2] s; why: no Lease renewal for more than the grace period');
+    expect(page).to.include('predicted pod-eviction (node.kubernetes.io/unreachable) of rebootlab/web-5d8b7c9f4-aaaaa: [52.733, 54.833] s (held); why: node.kubernetes.io/unreachable:NoExecute + 30 s toleration');
+    expect(page).to.include('cause: NoExecute taint change on kind-worker seen by the taint eviction controller (received) at 22.833 s');
+    // The table of events with their cause, and no missed prediction.
+    expect(page).to.include('data-table="predicted"').and.include('data-missed="0"');
+    expect(page).to.include('Time zero is the start of the first fault command');
     expect(page).to.include('<code>--node-monitor-grace-period=20s</code>');
     expect(page.match(/data-kind="fault-window"/g)?.length).to.equal(1);
   });
@@ -85,10 +90,11 @@ describe('report/html: report.html of every fixture run', () => {
   });
 
   it('the axis starts at most 10 s before the fault and reaches the last predicted window', () => {
-    // power-off: journal starts 60.5 s before the fault, ends at 120.6 s; partition-short: predictions end at 25 s, journal at 70.001 s.
-    expect(timelineModel(fixtureResult('power-off-past-toleration'))).to.include({ fromSeconds: -10, toSeconds: 120.6 });
+    // power-off: journal starts 60.2 s before time zero (the fault command's start), ends at 120.9 s.
+    expect(timelineModel(fixtureResult('power-off-past-toleration'))).to.include({ fromSeconds: -10, toSeconds: 120.9 });
     const quick = timelineModel(fixtureResult('reboot-quick'));
-    expect(quick).to.include({ fromSeconds: -10, toSeconds: 55, endAfterSeconds: 20.001 }); // detection window [40, 55] s past the end
+    // reboot-quick: no window past the journal's end (no NotReady expected from the controller), so the axis ends at the end.
+    expect(quick).to.include({ fromSeconds: -10, toSeconds: 20.201, endAfterSeconds: 20.201 });
     expect([tickStepSeconds(130.6), tickStepSeconds(65), tickStepSeconds(3)]).to.deep.equal([20, 10, 0.5]);
   });
 });

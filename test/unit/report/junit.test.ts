@@ -42,10 +42,10 @@ describe('report/junit: junit.xml', () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).to.equal(true);
     const doc = parse(xml);
     const suites = doc.testsuites as XmlNode;
-    expect(suites).to.include({ '@name': 'outage-tuned', '@tests': '7', '@failures': '1', '@errors': '0', '@skipped': '0', '@time': '181.100' });
+    expect(suites).to.include({ '@name': 'outage-tuned', '@tests': '8', '@failures': '1', '@errors': '0', '@skipped': '0', '@time': '181.100' });
     const suite = list(suites.testsuite);
     expect(suite).to.have.length(1);
-    expect(suite[0]).to.include({ '@name': 'outage-tuned', '@tests': '7', '@failures': '1', '@errors': '0', '@timestamp': '2026-11-30T09:58:59Z' });
+    expect(suite[0]).to.include({ '@name': 'outage-tuned', '@tests': '8', '@failures': '1', '@errors': '0', '@timestamp': '2026-11-30T09:58:59Z' });
     const cases = list(suite[0].testcase);
     expect(cases.map((c) => c['@name'])).to.deep.equal(fixtureResult('power-off-past-toleration').expectations.map((e) => e.text));
     expect(cases.every((c) => c['@classname'] === 'outage-tuned' && c['@time'] === '0.000')).to.equal(true);
@@ -61,13 +61,13 @@ describe('report/junit: junit.xml', () => {
     const runs = [syntheticResult('grace-20s', 1, { detection: 22 }), syntheticResult('grace-20s', 0, { detection: 18 }), failOne(syntheticResult('grace-40s', 0, { detection: 41 }))];
     const doc = parse(renderJunit(runs));
     const suites = doc.testsuites as XmlNode;
-    expect(suites).to.include({ '@tests': '21', '@failures': '1' });
+    expect(suites).to.include({ '@tests': '24', '@failures': '1' });
     const [s20, s40] = list(suites.testsuite);
-    expect(s20).to.include({ '@name': 'grace-20s', '@tests': '14', '@failures': '0' });
-    expect(s40).to.include({ '@name': 'grace-40s', '@tests': '7', '@failures': '1' });
+    expect(s20).to.include({ '@name': 'grace-20s', '@tests': '16', '@failures': '0' });
+    expect(s40).to.include({ '@name': 'grace-40s', '@tests': '8', '@failures': '1' });
     const names = list(s20.testcase).map((c) => c['@name'] as string);
     expect(names[0]).to.equal('node.notReadyAfterSeconds in [15, 25] [repeat 0]');
-    expect(names[7]).to.equal('node.notReadyAfterSeconds in [15, 25] [repeat 1]');
+    expect(names[8]).to.equal('node.notReadyAfterSeconds in [15, 25] [repeat 1]');
     expect(list(s40.testcase).every((c) => c['@classname'] === 'grace-40s')).to.equal(true);
   });
 
@@ -75,7 +75,7 @@ describe('report/junit: junit.xml', () => {
     const r = fixtureResult('reboot-quick');
     r.status = 'interrupted';
     const suite = list((parse(renderJunit([r])).testsuites as XmlNode).testsuite)[0];
-    expect(suite).to.include({ '@tests': '4', '@failures': '0', '@errors': '4' });
+    expect(suite).to.include({ '@tests': '5', '@failures': '0', '@errors': '5' });
     expect(list(suite.testcase).every((c) => one(c.error)['@type'] === 'Interrupted')).to.equal(true);
   });
 

@@ -59,12 +59,16 @@ describe('report: rebuilt from a run directory', () => {
     });
   }
 
-  it('power-off: summary shows detection 22.000 s inside the predicted [15.000, 25.000] s window', async () => {
+  it('power-off: summary lists no missed prediction first and shows detection 22.300 s inside [R + G − 1, R + G + 2M + 1] from the last renewal at −1.8 s', async () => {
     const dir = copyRun('power-off-past-toleration');
     await rebuildReports(dir);
     const md = readFileSync(join(dir, 'summary.md'), 'utf8');
     rmSync(dir, { recursive: true, force: true });
-    expect(md).to.include('| kind-worker: Ready→Unknown (detection) | [15.000, 25.000] s | 22.000 s | ✓ |');
+    expect(md).to.include('| ✓ | node-not-ready | kind-worker | [17.200, 29.200] s | 22.300 s |');
+    expect(md).to.include('| last Lease renewal of kind-worker (server renewTime) at -1.800 s |');
+    expect(md.indexOf('## Missed predictions')).to.be.above(0).and.below(md.indexOf('## Expectations'));
+    expect(md).to.include('Time zero is the start of the first fault command');
+    expect(md).to.include('kind-worker: power-off command started 0.000 s, returned 0.300 s (took 0.300 s)');
   });
 
   it('a failed expectation makes status failed', async () => {

@@ -1,0 +1,132 @@
+// Causal model, node part: when the node lifecycle controller marks a silent node Unknown, and its NoSchedule taint.
+import type { TimeoutSettings } from '../spec/settings.js';
+import { msToSeconds } from './clock.js';
+import { causeOf, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft } from './predict-common.js';
+import type { FaultInstant, NodeTimeline, TaintChange } from './types.js';
+
+/**
+ * Kubelet renews its Lease every 25% of nodeLeaseDurationSeconds (KEP-589 "Efficient Node Heartbeats",
+ * https://github.com/kubernetes/enhancements/tree/master/keps/sig-node/589-efficient-node-heartbeats;
+ * kubelet `renewIntervalFraction = 0.25`). Seconds.
+ */
+export function leaseRenewIntervalSeconds(settings: TimeoutSettings): number {
+  return msToSeconds(settings.kubelet.nodeLeaseDurationSeconds * 0.25 * 1000);
+}
+
+/**
+ * Window of the Ready→Unknown transition (server `lastTransitionTime`, seconds since time zero) after the last
+ * Lease renewal the controller saw, `renewSeconds` (server renewTime, seconds since time zero).
+ *
+ * Mechanism (pkg/controller/nodelifecycle, tryUpdateNodeHealth): at each monitor pass (every
+ * `--node-monitor-period` M) that sees a newer renewTime, the controller sets probeTimestamp = its own clock, so
+ * probeTimestamp ∈ [R, R + M]. It marks the node Unknown at the first pass more than `--node-monitor-grace-period`
+ * G after probeTimestamp, i.e. in (probe + G, probe + G + M]. Hence the transition is in [R + G, R + G + 2M];
+ * lastTransitionTime is truncated to whole seconds (−1 s), and the controller's API write and watch add up to
+ * OBSERVATION_LATENCY_SECONDS. Width: 2M + 2 s (12 s with M = 5 s): the pass phase is not observable.
+ */
+export function detectionWindowAfterRenewal(settings: TimeoutSettings, renewSeconds: number): { fromSeconds: number; toSeconds: number } {
+  const grace = msToSeconds(settings.controllerManager.nodeMonitorGracePeriodMs);
+  const monitor = msToSeconds(settings.controllerManager.nodeMonitorPeriodMs);
+  return windowOf(renewSeconds + grace - 1, renewSeconds + grace + 2 * monitor + OBSERVATION_LATENCY_SECONDS);
+}
+
+/** First added change of taint `key`:`effect` on a node, or undefined. */
+export function firstTaint(node: NodeTimeline, key: string, effect: string): TaintChange | undefined {
+  return node.taints.find((t) => t.key === key && t.effect === effect && t.addedReceivedAfterSeconds !== null);
+}
+
+/** Inputs of {@link predictDetection}. */
+export interface DetectionInput {
+  settings: TimeoutSettings;
+  node: NodeTimeline;
+  /** The fault on this node, or undefined for a node that went NotReady without one. */
+  fault: FaultInstant | undefined;
+  /** Observed Lease renewTimes of this node, seconds since time zero, ascending, distinct. */
+  renewals: readonly number[];
+  /** kube-controller-manager leader changes, seconds since time zero. */
+  leaderChanges: readonly number[];
+}
+
+/**
+ * Predictions for one node: its Ready→Unknown transition from the last Lease renewal before a heartbeat gap longer
+ * than the grace period (or "must not happen" when no gap is long enough), a kubelet-reported Ready=False as not
+ * modelled, and the NoSchedule taint the controller adds after the transition it observed.
+ */
+export function predictDetection(input: DetectionInput): ItemDraft[] {
+  const { settings, node, fault } = input;
+  const grace = msToSeconds(settings.controllerManager.nodeMonitorGracePeriodMs);
+  const monitor = msToSeconds(settings.controllerManager.nodeMonitorPeriodMs);
+  const flag = `kube-controller-manager --node-monitor-grace-period ${secondsText(grace)}, --node-monitor-period ${secondsText(monitor)}`;
+  const items: ItemDraft[] = [];
+  const observedUnknown = node.notReadyStatus === 'Unknown' ? node.notReadyAfterSeconds : null;
+  const base = { node: node.name, pod: null, taintKey: null } as const;
+  if (node.notReadyStatus === 'False') {
+    items.push({
+      ...base, event: 'node-not-ready-kubelet', expected: true, window: null, observedSeconds: node.notReadyAfterSeconds,
+      cause: null, because: `kubelet reported Ready=False itself (${node.notReadyReason ?? 'no reason'})`,
+      notModelled: 'not modelled: when a live kubelet reports Ready=False depends on the kubelet and its container runtime, not on a controller setting',
+    });
+  }
+  // The heartbeat gaps that count start with the last renewal at or before the fault command started.
+  const startAt = fault ? fault.issuedAfterSeconds : 0;
+  let from = 0;
+  input.renewals.forEach((r, i) => {
+    if (r <= startAt) from = i;
+  });
+  let longestGap = 0;
+  // Only a gap that starts while the fault is on counts: after the restore the Lease is renewed as usual, and the
+  // last renewal of the journal opening a "gap" only means the journal ended.
+  const restoredAt = fault?.restoredAfterSeconds ?? null;
+  for (let i = from; i < input.renewals.length; i++) {
+    const renewal = input.renewals[i];
+    if (restoredAt !== null && renewal > restoredAt) break;
+    const next = i + 1 < input.renewals.length ? input.renewals[i + 1] : null;
+    const window = detectionWindowAfterRenewal(settings, renewal);
+    const cause = causeOf(`last Lease renewal of ${node.name} (server renewTime)`, renewal);
+    const because = `no Lease renewal for more than the grace period, seen at a monitor pass (${flag})`;
+    if (next !== null) longestGap = Math.max(longestGap, next - renewal);
+    if (next !== null && next <= renewal + grace) continue;
+    if (node.deletedAfterSeconds !== null && node.deletedAfterSeconds < window.fromSeconds) {
+      items.push({ ...base, event: 'node-not-ready', expected: false, window: null, observedSeconds: observedUnknown, cause: causeOf(`Node ${node.name} deleted`, node.deletedAfterSeconds), because: 'the Node object was deleted before the grace period ran out: the node lifecycle controller no longer tracks it' });
+      return items;
+    }
+    const leader = input.leaderChanges.find((l) => l > renewal && l < window.toSeconds);
+    if (leader !== undefined) {
+      items.push({ ...base, event: 'node-not-ready', expected: true, window: null, observedSeconds: observedUnknown, cause, because, notModelled: `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader restarts the grace period from its own first pass` });
+    } else if (next !== null && next <= renewal + grace + 2 * monitor) {
+      items.push({ ...base, event: 'node-not-ready', expected: true, window, observedSeconds: observedUnknown, cause, because, notModelled: `not modelled: the heartbeat resumed ${secondsText(next - renewal)} after this renewal, within the monitor passes' uncertainty (grace … grace + 2 × monitor period); whether a pass fell in between is not observable` });
+    } else {
+      items.push({ ...base, event: 'node-not-ready', expected: true, window, observedSeconds: observedUnknown, cause, because });
+    }
+    if (observedUnknown !== null) items.push(...noScheduleItems(node, UNREACHABLE_TAINT, node.notReadyReceivedAfterSeconds ?? observedUnknown, 'Ready=Unknown'));
+    return items;
+  }
+  if (node.notReadyStatus === 'False' && node.notReadyReceivedAfterSeconds !== null) {
+    items.push(...noScheduleItems(node, NOT_READY_TAINT, node.notReadyReceivedAfterSeconds, 'Ready=False'));
+  }
+  if (input.renewals.length === 0) {
+    items.push({ ...base, event: 'node-not-ready', expected: true, window: null, observedSeconds: observedUnknown, cause: null, because: 'no Lease renewal journaled for this node', notModelled: 'not modelled: no Lease renewal of this node was journaled, so the grace period has no start' });
+    return items;
+  }
+  items.push({
+    ...base, event: 'node-not-ready', expected: false, window: null, observedSeconds: observedUnknown,
+    cause: causeOf(`last Lease renewal of ${node.name} (server renewTime)`, input.renewals[input.renewals.length - 1]),
+    because: `the Lease was never left unrenewed longer than the grace period (longest gap ${secondsText(round3(longestGap))}; ${flag})`,
+  });
+  return items;
+}
+
+/**
+ * The NoSchedule taint (unreachable for Unknown, not-ready for False): added by the controller's node update worker
+ * when it sees the new Ready condition, not rate limited. Window on the taint's client receive time:
+ * [observed transition received, + 1 s + observation latency].
+ */
+function noScheduleItems(node: NodeTimeline, key: string, transitionReceivedSeconds: number, status: string): ItemDraft[] {
+  const observed = firstTaint(node, key, 'NoSchedule')?.addedReceivedAfterSeconds ?? null;
+  return [{
+    event: 'no-schedule-taint', node: node.name, pod: null, taintKey: key, expected: true,
+    window: windowOf(transitionReceivedSeconds - 0.1, transitionReceivedSeconds + 1 + OBSERVATION_LATENCY_SECONDS),
+    observedSeconds: observed, cause: causeOf(`${node.name} ${status} (received)`, transitionReceivedSeconds),
+    because: `node lifecycle controller taints a node ${key}:NoSchedule when its Ready condition is ${status.slice(6)} (not rate limited)`,
+  }];
+}

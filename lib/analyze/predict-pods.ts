@@ -1,0 +1,193 @@
+// Causal model, pod part: taint-based evictions, pod garbage collection, force-delete steps and replacements,
+// each derived from the observed node event it follows.
+import { matchesToleration } from './objects.js';
+import { causeOf, OBSERVATION_LATENCY_SECONDS, OUT_OF_SERVICE_TAINT, secondsText, windowOf, type ItemDraft } from './predict-common.js';
+import type { NodeTimeline, PodTimeline, StepInstant } from './types.js';
+
+/** PodGC runs every 20 s (pkg/controller/podgc/gc_controller.go `gcCheckPeriod`), seconds. */
+export const PODGC_PERIOD_SECONDS = 20;
+/** PodGC waits this long after a Node is gone before deleting its pods (`quarantineTime`), seconds. */
+export const PODGC_QUARANTINE_SECONDS = 40;
+/** A controller creates a replacement within this many seconds of the old pod leaving its count (watch + sync), seconds. */
+export const REPLACEMENT_SECONDS = 3;
+
+const podId = (p: PodTimeline): string => `${p.namespace}/${p.name}`;
+
+/** Seconds `pod` tolerates NoExecute taint `key`: a number, null = forever, 'untolerated' = no matching toleration. */
+function toleration(pod: PodTimeline, key: string): number | null | 'untolerated' {
+  const matching = pod.tolerations.tolerations.filter((t) => matchesToleration(t, key));
+  if (matching.length === 0) return 'untolerated';
+  let min: number | null = null;
+  for (const t of matching) {
+    if (typeof t.tolerationSeconds === 'number') min = min === null ? Math.max(0, t.tolerationSeconds) : Math.min(min, Math.max(0, t.tolerationSeconds));
+  }
+  return min;
+}
+
+/**
+ * The taint eviction controller (pkg/controller/tainteviction/taint_eviction.go, processPodOnNode), replayed over
+ * the node's NoExecute taint changes as received: a taint the pod does not tolerate evicts it at once; otherwise
+ * the first taint change schedules the eviction at (that instant + the smallest tolerationSeconds among the taints
+ * present) and later tolerated changes keep that schedule; removing every NoExecute taint cancels it; tolerated
+ * forever (no tolerationSeconds) never evicts. The controller sees a taint when the observer does (both watch the
+ * API server), so the window is [trigger − 0.1 s, trigger + 1 s + observation latency] on the pod's deletionTimestamp
+ * receive time. Defaults come from the DefaultTolerationSeconds admission plugin (kube-apiserver
+ * --default-unreachable-toleration-seconds / --default-not-ready-toleration-seconds); out-of-service has no default.
+ */
+function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: readonly number[]): ItemDraft | null {
+  const changes: { at: number; key: string; added: boolean }[] = [];
+  for (const t of node.taints) {
+    if (t.effect !== 'NoExecute') continue;
+    if (t.addedReceivedAfterSeconds !== null) changes.push({ at: t.addedReceivedAfterSeconds, key: t.key, added: true });
+    if (t.removedAfterSeconds !== null) changes.push({ at: t.removedAfterSeconds, key: t.key, added: false });
+  }
+  changes.sort((a, b) => a.at - b.at || Number(b.added) - Number(a.added));
+  const base = { event: 'pod-eviction' as const, node: node.name, pod: podId(pod), observedSeconds: pod.evictedAfterSeconds };
+  if (changes.length === 0) return null;
+  const present = new Set<string>();
+  let scheduled: { start: number; trigger: number; key: string; seconds: number } | null = null;
+  let cancelledAt: number | null = null;
+  let foreverKey: string | null = null;
+  for (const c of changes) {
+    // Stop at the pod's own end: nothing happens to a pod already deleted or evicted by the time of the change.
+    if (pod.deletedAfterSeconds !== null && c.at >= pod.deletedAfterSeconds) break;
+    if (scheduled && scheduled.trigger <= c.at) break;
+    if (c.added) present.add(c.key);
+    else present.delete(c.key);
+    if (present.size === 0) {
+      if (scheduled) cancelledAt = c.at;
+      scheduled = null;
+      continue;
+    }
+    const untolerated = [...present].find((k) => toleration(pod, k) === 'untolerated');
+    if (untolerated) {
+      scheduled = { start: c.at, trigger: c.at, key: untolerated, seconds: 0 };
+      break;
+    }
+    let min: { key: string; seconds: number } | null = null;
+    for (const k of present) {
+      const v = toleration(pod, k);
+      if (typeof v === 'number' && (min === null || v < min.seconds)) min = { key: k, seconds: v };
+    }
+    if (min === null) {
+      foreverKey = [...present][0];
+      continue;
+    }
+    if (!scheduled) {
+      scheduled = { start: c.at, trigger: c.at + min.seconds, key: min.key, seconds: min.seconds };
+      cancelledAt = null;
+    }
+  }
+  if (pod.stoppedCountingAfterSeconds !== null && scheduled && pod.stoppedCountingAfterSeconds < scheduled.start && pod.evictedAfterSeconds !== null && pod.evictedAfterSeconds < scheduled.start) return null;
+  if (scheduled) {
+    const leader = leaderChanges.find((l) => l > scheduled.start && l < scheduled.trigger + OBSERVATION_LATENCY_SECONDS);
+    const what = scheduled.seconds === 0 && toleration(pod, scheduled.key) === 'untolerated' ? `${scheduled.key}:NoExecute not tolerated: evicted at once` : `${scheduled.key}:NoExecute + ${secondsText(scheduled.seconds)} toleration${defaultFlag(scheduled.key)}`;
+    const item: ItemDraft = {
+      ...base, taintKey: scheduled.key, expected: true, window: windowOf(scheduled.trigger - 0.1, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS),
+      cause: causeOf(`NoExecute taint change on ${node.name} seen by the taint eviction controller (received)`, scheduled.start), because: what,
+    };
+    if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader's taint eviction controller schedules evictions from its own start`;
+    return item;
+  }
+  if (cancelledAt !== null) {
+    return { ...base, taintKey: null, expected: false, window: null, cause: causeOf(`every NoExecute taint removed from ${node.name} (received)`, cancelledAt), because: 'taint eviction controller cancels a scheduled eviction when the node loses its NoExecute taints' };
+  }
+  if (foreverKey !== null) {
+    return { ...base, taintKey: foreverKey, expected: false, window: null, cause: causeOf(`${foreverKey}:NoExecute on ${node.name} (received)`, changes[0].at), because: `the pod tolerates ${foreverKey}:NoExecute forever (no tolerationSeconds)` };
+  }
+  return null;
+}
+
+function defaultFlag(key: string): string {
+  if (key.endsWith('/unreachable')) return ' (default from kube-apiserver --default-unreachable-toleration-seconds)';
+  if (key.endsWith('/not-ready')) return ' (default from kube-apiserver --default-not-ready-toleration-seconds)';
+  return '';
+}
+
+/** Inputs of {@link predictPods}. */
+export interface PodsInput {
+  pods: readonly PodTimeline[];
+  nodes: readonly NodeTimeline[];
+  /** Nodes a fault hit (their pods without a NoExecute taint get "no eviction" items). */
+  targets: readonly string[];
+  steps: readonly StepInstant[];
+  /** kube-controller-manager leader changes, seconds since time zero. */
+  leaderChanges: readonly number[];
+}
+
+/**
+ * Pod predictions: eviction per pod from its node's observed NoExecute taints (or "no eviction" on a target node
+ * that got none); deletion by PodGC (Node deleted: [D + 40, D + 80] s; out-of-service taint on a NotReady node:
+ * terminating pods force-deleted at the next 20 s pass) or by a `force-delete-pods` step; replacement created after
+ * the old pod stopped counting (ReplicaSet, Job) or was deleted (StatefulSet).
+ */
+export function predictPods(input: PodsInput): ItemDraft[] {
+  const items: ItemDraft[] = [];
+  const byName = new Map(input.nodes.map((n) => [n.name, n]));
+  for (const pod of input.pods) {
+    const node = pod.nodeBefore === null ? undefined : byName.get(pod.nodeBefore);
+    if (!node) continue;
+    const deletion = deletionItem(pod, node, input.steps);
+    // Removed by a step (its deletionTimestamp came from the step's delete) or force-deleted without one.
+    const byStep = deletion?.cause?.event.startsWith('force-delete-pods') && deletion.window !== null && pod.evictedAfterSeconds !== null && pod.evictedAfterSeconds >= deletion.window.fromSeconds;
+    const forceDeletedAt = byStep ? pod.evictedAfterSeconds : pod.deletedAfterSeconds !== null && pod.evictedAfterSeconds === pod.deletedAfterSeconds ? pod.deletedAfterSeconds : null;
+    let eviction = evictionItem(pod, node, input.leaderChanges);
+    // A pod force-deleted (no deletionTimestamp seen first: a step or PodGC) before its eviction is gone, not evicted.
+    if (eviction && forceDeletedAt !== null && (!eviction.expected || (eviction.window !== null && forceDeletedAt < eviction.window.fromSeconds))) {
+      eviction = eviction.expected ? null : { ...eviction, observedSeconds: null, because: `${eviction.because}; the pod was force-deleted at ${secondsText(forceDeletedAt)} (not an eviction)` };
+    }
+    if (eviction) items.push(eviction);
+    else if (input.targets.includes(node.name) && !node.taints.some((t) => t.effect === 'NoExecute') && node.deletedAfterSeconds === null) {
+      items.push({ event: 'pod-eviction', node: node.name, pod: podId(pod), taintKey: null, expected: false, window: null, observedSeconds: pod.evictedAfterSeconds, cause: null, because: `no NoExecute taint was observed on ${node.name}: the taint eviction controller has nothing to act on` });
+    }
+    if (deletion) items.push(deletion);
+    const replacement = replacementItem(pod, node.name);
+    if (replacement) items.push(replacement);
+  }
+  return items;
+}
+
+function deletionItem(pod: PodTimeline, node: NodeTimeline, steps: readonly StepInstant[]): ItemDraft | null {
+  const base = { event: 'pod-deleted' as const, node: node.name, pod: podId(pod), taintKey: null, expected: true, observedSeconds: pod.deletedAfterSeconds };
+  const candidates: ItemDraft[] = [];
+  const d = node.deletedAfterSeconds;
+  if (d !== null && (pod.deletedAfterSeconds === null || pod.deletedAfterSeconds >= d)) {
+    candidates.push({ ...base, window: windowOf(d + PODGC_QUARANTINE_SECONDS, d + PODGC_QUARANTINE_SECONDS + 2 * PODGC_PERIOD_SECONDS + OBSERVATION_LATENCY_SECONDS), cause: causeOf(`Node ${node.name} deleted (received)`, d), because: `PodGC deletes pods of a deleted Node after its ${PODGC_QUARANTINE_SECONDS} s quarantine, checked every ${PODGC_PERIOD_SECONDS} s (pkg/controller/podgc)` });
+  }
+  const oos = node.taints.find((t) => t.key === OUT_OF_SERVICE_TAINT && t.effect === 'NoExecute' && t.addedReceivedAfterSeconds !== null);
+  const notReady = node.notReadyReceivedAfterSeconds;
+  if (oos && notReady !== null && pod.evictedAfterSeconds !== null) {
+    const start = Math.max(oos.addedReceivedAfterSeconds as number, notReady, pod.evictedAfterSeconds);
+    const notRemoved = oos.removedAfterSeconds === null || oos.removedAfterSeconds > start;
+    const back = node.readyAgainReceivedAfterSeconds === null || node.readyAgainReceivedAfterSeconds > start;
+    if (notRemoved && back && (pod.deletedAfterSeconds === null || pod.deletedAfterSeconds >= Math.max(oos.addedReceivedAfterSeconds as number, pod.evictedAfterSeconds))) {
+      const cause = start === notReady ? `${node.name} NotReady (received)` : start === pod.evictedAfterSeconds ? `${pod.name} terminating (received)` : `${OUT_OF_SERVICE_TAINT}:NoExecute on ${node.name} (received)`;
+      candidates.push({ ...base, window: windowOf(start - 0.1, start + PODGC_PERIOD_SECONDS + OBSERVATION_LATENCY_SECONDS), cause: causeOf(cause, start), because: `PodGC force-deletes terminating pods of a NotReady node with the ${OUT_OF_SERVICE_TAINT} taint at its next pass (every ${PODGC_PERIOD_SECONDS} s)` });
+    }
+  }
+  for (const step of steps) {
+    if (step.action !== 'force-delete-pods' || step.node !== node.name) continue;
+    if (pod.deletedAfterSeconds !== null && pod.deletedAfterSeconds < step.startedAfterSeconds) continue;
+    candidates.push({ ...base, window: windowOf(step.startedAfterSeconds - 0.1, step.afterSeconds + OBSERVATION_LATENCY_SECONDS), cause: causeOf(`force-delete-pods step on ${node.name} started`, step.startedAfterSeconds), because: 'the force-delete-pods step deletes the node\'s pods with grace period 0 while it runs' });
+  }
+  if (candidates.length === 0) return null;
+  return candidates.reduce((a, b) => ((a.window?.fromSeconds ?? Infinity) <= (b.window?.fromSeconds ?? Infinity) ? a : b));
+}
+
+function replacementItem(pod: PodTimeline, node: string): ItemDraft | null {
+  if (pod.workload === null || pod.ownerKind === 'DaemonSet') return null;
+  const base = { event: 'replacement-created' as const, node, pod: podId(pod), taintKey: null, observedSeconds: pod.replacement?.createdAfterSeconds ?? null };
+  if (pod.ownerKind === null) {
+    if (pod.stoppedCountingAfterSeconds === null) return null;
+    return { ...base, expected: false, window: null, cause: causeOf(`${pod.name} stopped (received)`, pod.stoppedCountingAfterSeconds), because: 'a standalone pod has no controller to replace it' };
+  }
+  if (pod.ownerKind === 'StatefulSet') {
+    if (pod.deletedAfterSeconds === null) {
+      if (pod.stoppedCountingAfterSeconds === null) return null;
+      return { ...base, expected: false, window: null, cause: causeOf(`${pod.name} terminating (received)`, pod.stoppedCountingAfterSeconds), because: 'a StatefulSet recreates a pod only once the old one is deleted (at most one pod per identity)' };
+    }
+    return { ...base, expected: true, window: windowOf(pod.deletedAfterSeconds - 0.1, pod.deletedAfterSeconds + REPLACEMENT_SECONDS), cause: causeOf(`${pod.name} deleted (received)`, pod.deletedAfterSeconds), because: `StatefulSet controller recreates ${pod.name} as soon as the old pod is deleted` };
+  }
+  if (pod.stoppedCountingAfterSeconds === null) return null;
+  return { ...base, expected: true, window: windowOf(pod.stoppedCountingAfterSeconds - 0.1, pod.stoppedCountingAfterSeconds + REPLACEMENT_SECONDS), cause: causeOf(`${pod.name} terminating or Failed (received)`, pod.stoppedCountingAfterSeconds), because: `${pod.ownerKind} controller creates a replacement once the old pod has a deletionTimestamp or is Failed` };
+}

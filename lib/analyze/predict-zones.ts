@@ -1,0 +1,249 @@
+// Causal model, zone part: which NotReady nodes get the NoExecute taint and when, replaying the node lifecycle
+// controller's per-zone token buckets and zone states over the observed detections.
+import type { TimeoutSettings } from '../spec/settings.js';
+import { firstTaint } from './predict-detection.js';
+import { causeOf, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft } from './predict-common.js';
+import type { NodeTimeline, ZoneStateChange } from './types.js';
+
+/** Detections closer than this are taken as one monitor pass, seconds (a pass updates its nodes within milliseconds). */
+export const SAME_PASS_SECONDS = 1;
+
+type ZoneState = ZoneStateChange['state'];
+
+/**
+ * Zone state as ComputeZoneState (pkg/controller/nodelifecycle/node_lifecycle_controller.go): FullDisruption when
+ * no node is Ready and at least one is not; PartialDisruption when more than 2 are NotReady and NotReady / total ≥
+ * `--unhealthy-zone-threshold`; else Normal. Counts are over the zone's nodes that count (not labelled
+ * node.kubernetes.io/exclude-disruption). https://kubernetes.io/docs/concepts/architecture/nodes/#rate-limits-on-eviction
+ */
+export function computeZoneState(settings: TimeoutSettings, notReady: number, total: number): ZoneState {
+  const ready = total - notReady;
+  if (ready === 0 && notReady > 0) return 'FullDisruption';
+  if (notReady > 2 && notReady / Math.max(total, 1) >= settings.controllerManager.unhealthyZoneThreshold) return 'PartialDisruption';
+  return 'Normal';
+}
+
+/**
+ * NoExecute tainting rate of a zone in `state`, nodes per second (setLimiterInZone): Normal and FullDisruption →
+ * `--node-eviction-rate`; PartialDisruption → `--secondary-node-eviction-rate` when the zone has more than
+ * `--large-cluster-size-threshold` nodes, else 0.
+ */
+export function zoneEvictionRate(settings: TimeoutSettings, state: ZoneState, zoneSize: number): number {
+  const cm = settings.controllerManager;
+  if (state === 'PartialDisruption') return zoneSize > cm.largeClusterSizeThreshold ? cm.secondaryNodeEvictionRate : 0;
+  return cm.nodeEvictionRate;
+}
+
+/** One observed NotReady transition (client receive time, seconds since time zero) and the taint key it calls for. */
+interface Detection {
+  node: NodeTimeline;
+  atSeconds: number;
+  key: string;
+  /** Set when the zone's limiter went to rate 0 (or master disruption mode began) while this node was queued. */
+  stranded?: { why: string; atSeconds: number };
+}
+
+interface Zone {
+  name: string;
+  members: NodeTimeline[];
+  state: ZoneState;
+  rate: number;
+  /** When the bucket (burst 1) next holds a token, seconds since time zero; −∞ = full. */
+  nextTokenAt: number;
+  /** Nodes detected and waiting for a token, in queue order. */
+  queue: Detection[];
+  /** What the next token counts from (the last taint, or a limiter swap that drained the bucket): the cause of the next queued taint. */
+  tokenCause: { event: string; atSeconds: number } | null;
+}
+
+/** Result of {@link predictNoExecuteTaints}. */
+export interface ZoneReplay {
+  items: ItemDraft[];
+  zoneStates: ZoneStateChange[];
+}
+
+/**
+ * Replay the controller over the observed detections (Ready→Unknown: unreachable; Ready=False from the kubelet:
+ * not-ready). Each detection joins its zone's queue in its monitor pass (detections within SAME_PASS_SECONDS are
+ * one pass) and is tainted as soon as the zone's token bucket (burst 1, one token per 1 / rate s, starts full) has a
+ * token: the NoExecute tainting loop runs every 100 ms, so a node detected alone in a pass takes a free token
+ * before the end of that pass. At the end of every pass the zone states are re-evaluated from the nodes NotReady
+ * at that pass; on a change the zone's limiter is swapped (SwapLimiter keeps the bucket empty when the old one was),
+ * which to rate 0 strands the rest of the queue (case C1: one of three simultaneous nodes tainted; case C9: three
+ * nodes 15 s apart all tainted). When every zone is FullDisruption the controller enters master disruption mode:
+ * it removes NoExecute taints and taints nothing. A queued node's token time counts from the previous taint as
+ * observed (client receive time) when it was observed, else as predicted.
+ * `leaderChanges` (seconds since time zero) make every later taint "not modelled".
+ */
+export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonly NodeTimeline[], endSeconds: number, leaderChanges: readonly number[]): ZoneReplay {
+  const items: ItemDraft[] = [];
+  const zoneStates: ZoneStateChange[] = [];
+  const zones = new Map<string, Zone>();
+  for (const n of nodes) {
+    if (!n.countsForZoneState) continue;
+    const z = zones.get(n.zone) ?? { name: n.zone, members: [], state: 'Normal' as ZoneState, rate: settings.controllerManager.nodeEvictionRate, nextTokenAt: -Infinity, queue: [], tokenCause: null };
+    z.members.push(n);
+    zones.set(n.zone, z);
+  }
+  const detections: Detection[] = nodes
+    .filter((n) => n.notReadyReceivedAfterSeconds !== null && n.notReadyStatus !== null)
+    .map((n) => ({ node: n, atSeconds: n.notReadyReceivedAfterSeconds as number, key: n.notReadyStatus === 'False' ? NOT_READY_TAINT : UNREACHABLE_TAINT }))
+    .sort((a, b) => a.atSeconds - b.atSeconds || a.node.name.localeCompare(b.node.name));
+  // Passes: detections grouped by time; Ready-again and deletions also change the NotReady set at their instant.
+  const passes: { atSeconds: number; detections: Detection[] }[] = [];
+  for (const d of detections) {
+    const last = passes.at(-1);
+    if (last && d.atSeconds - last.atSeconds <= SAME_PASS_SECONDS) last.detections.push(d);
+    else passes.push({ atSeconds: d.atSeconds, detections: [d] });
+  }
+  // A node Ready again or deleted changes its zone's NotReady count: the next pass re-evaluates the zone state.
+  for (const d of detections) {
+    for (const back of [d.node.readyAgainReceivedAfterSeconds, d.node.deletedAfterSeconds]) {
+      if (back !== null && back > d.atSeconds && !passes.some((p) => Math.abs(p.atSeconds - back) <= SAME_PASS_SECONDS)) passes.push({ atSeconds: back, detections: [] });
+    }
+  }
+  passes.sort((a, b) => a.atSeconds - b.atSeconds);
+  const notReadyAt = (n: NodeTimeline, t: number): boolean =>
+    n.notReadyReceivedAfterSeconds !== null && n.notReadyReceivedAfterSeconds <= t + SAME_PASS_SECONDS / 2 &&
+    (n.readyAgainReceivedAfterSeconds === null || n.readyAgainReceivedAfterSeconds > t) && (n.deletedAfterSeconds === null || n.deletedAfterSeconds > t);
+  const flagRate = (r: number) => (r === settings.controllerManager.nodeEvictionRate ? `--node-eviction-rate ${r}/s` : r === 0 ? 'rate 0' : `--secondary-node-eviction-rate ${r}/s`);
+  let masterDisruption = false;
+  let leftMasterDisruptionAt: number | null = null;
+  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string): void => {
+    const observed = firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? null;
+    const leader = leaderChanges.find((l) => l > d.atSeconds && l <= at + OBSERVATION_LATENCY_SECONDS);
+    const item: ItemDraft = {
+      event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true,
+      window: windowOf(at - 0.1, at + OBSERVATION_LATENCY_SECONDS), observedSeconds: observed, cause, because,
+    };
+    if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader re-queues NotReady nodes`;
+    items.push(item);
+    // The next token counts from when this taint really happened when it was seen near its prediction.
+    const usedAt = observed !== null && Math.abs(observed - at) <= 2 ? observed : at;
+    z.nextTokenAt = usedAt + (z.rate > 0 ? 1 / z.rate : Infinity);
+    z.tokenCause = { event: `previous NoExecute taint in zone "${z.name}" (on ${d.node.name}, received)`, atSeconds: usedAt };
+  };
+  const drain = (z: Zone, until: number): void => {
+    while (z.queue.length > 0 && z.rate > 0 && !masterDisruption && Math.max(z.nextTokenAt, leftMasterDisruptionAt ?? -Infinity) < until) {
+      const d = z.queue.shift() as Detection;
+      const at = Math.max(z.nextTokenAt, d.atSeconds, leftMasterDisruptionAt ?? -Infinity);
+      if (gone(d, at)) {
+        items.push(leftQueue(d, z));
+        continue;
+      }
+      if (leftMasterDisruptionAt !== null) {
+        items.push({ ...notTainted(d, 'left master disruption mode', d.atSeconds), expected: true, notModelled: `not modelled: the controller left master disruption mode at ${secondsText(leftMasterDisruptionAt)} and re-queues NotReady nodes` });
+        continue;
+      }
+      const prev = z.tokenCause;
+      emitTaint(z, d, at, prev && prev.atSeconds >= d.atSeconds ? causeOf(prev.event, prev.atSeconds) : causeOf(`${d.node.name} NotReady (received)`, d.atSeconds),
+        `zone "${z.name}" token bucket: one node per ${secondsText(round3(1 / z.rate))} (${flagRate(z.rate)}, burst 1); ${d.node.name} waited for the next token`);
+    }
+  };
+  for (const pass of passes) {
+    const t = pass.atSeconds;
+    for (const z of zones.values()) drain(z, t);
+    for (const d of pass.detections) {
+      const z = zones.get(d.node.zone);
+      if (!z || !z.members.includes(d.node)) continue;
+      if (masterDisruption) {
+        items.push(notTainted(d, 'every zone is FullDisruption: master disruption mode taints nothing (node lifecycle controller)', t));
+        continue;
+      }
+      // A node seen tainted right away is the one that took the token; otherwise queue order is by name.
+      z.queue.push(d);
+    }
+    for (const z of zones.values()) {
+      z.queue.sort((a, b) => Number(tainted(b, t)) - Number(tainted(a, t)) || a.atSeconds - b.atSeconds || a.node.name.localeCompare(b.node.name));
+      if (z.queue.length > 0 && z.rate > 0 && !masterDisruption && z.nextTokenAt <= t) {
+        const d = z.queue.shift() as Detection;
+        emitTaint(z, d, d.atSeconds, causeOf(`${d.node.name} ${d.key === UNREACHABLE_TAINT ? 'Ready=Unknown' : 'Ready=False'} (received)`, d.atSeconds),
+          `${d.key}:NoExecute in the monitor pass that saw it NotReady; zone "${z.name}" had a token (${flagRate(z.rate)}, burst 1)`);
+      }
+    }
+    // End of the pass: zone states and limiters.
+    const states = new Map<string, ZoneState>();
+    for (const z of zones.values()) {
+      const down = z.members.filter((n) => notReadyAt(n, t)).length;
+      const live = z.members.filter((n) => n.deletedAfterSeconds === null || n.deletedAfterSeconds > t).length;
+      states.set(z.name, computeZoneState(settings, down, live));
+    }
+    const allFull = [...states.values()].every((st) => st === 'FullDisruption');
+    for (const z of zones.values()) {
+      const st = states.get(z.name) as ZoneState;
+      if (st === z.state) continue;
+      const down = z.members.filter((n) => notReadyAt(n, t)).length;
+      const newRate = zoneEvictionRate(settings, st, z.members.length);
+      // SwapLimiter: a new bucket starts full unless the old one had no token.
+      const hadToken = z.rate > 0 && z.nextTokenAt <= t;
+      z.state = st;
+      if (newRate !== z.rate) {
+        z.rate = newRate;
+        z.nextTokenAt = hadToken ? -Infinity : newRate > 0 ? t + 1 / newRate : Infinity;
+        if (!hadToken && newRate > 0) z.tokenCause = { event: `zone "${z.name}" ${st}: limiter swapped to ${flagRate(newRate)} with an empty bucket`, atSeconds: t };
+        if (newRate <= 0) for (const d of z.queue) d.stranded ??= { why: `zone "${z.name}" ${st} (${down}/${z.members.length} NotReady) at rate 0`, atSeconds: t };
+      }
+      zoneStates.push({ zone: z.name, atSeconds: round3(t), state: st, evictionRatePerSecond: allFull ? 0 : newRate, notReady: down, total: z.members.length });
+    }
+    if (allFull && !masterDisruption) {
+      masterDisruption = true;
+      for (const z of zones.values()) for (const d of z.queue) d.stranded ??= { why: 'every zone FullDisruption: master disruption mode taints nothing', atSeconds: t };
+      // A taint placed in this very pass races the end-of-pass removal: it may show for a moment, or not at all.
+      for (const item of items) {
+        if (item.event === 'no-execute-taint' && item.expected && item.window !== null && item.window.fromSeconds >= t - 0.2) {
+          item.notModelled = `not modelled: every zone became FullDisruption in the same monitor pass (${secondsText(t)}); master disruption mode removes NoExecute taints at once, so this taint may show for a moment or not at all`;
+        }
+      }
+    }
+    else if (!allFull && masterDisruption) {
+      masterDisruption = false;
+      leftMasterDisruptionAt = t;
+    }
+  }
+  for (const z of zones.values()) drain(z, endSeconds);
+  for (const z of zones.values()) {
+    for (const d of z.queue) {
+      if (gone(d, endSeconds)) {
+        items.push(leftQueue(d, z));
+        continue;
+      }
+      if (masterDisruption) items.push(notTainted(d, 'every zone is FullDisruption: master disruption mode taints nothing (node lifecycle controller)', d.atSeconds));
+      else if (leftMasterDisruptionAt !== null) items.push({ ...notTainted(d, 'left master disruption mode', d.atSeconds), notModelled: `not modelled: the controller left master disruption mode at ${secondsText(leftMasterDisruptionAt)} and re-queues NotReady nodes` });
+      else if (z.rate <= 0) items.push(notTainted(d, `zone "${z.name}" is ${z.state} (${z.state === 'PartialDisruption' ? `NotReady ≥ --unhealthy-zone-threshold ${settings.controllerManager.unhealthyZoneThreshold} and more than 2; a zone of ≤ --large-cluster-size-threshold ${settings.controllerManager.largeClusterSizeThreshold} nodes gets rate 0` : 'rate 0'}): no token ever comes`, d.atSeconds));
+      else {
+        // Still waiting at the end of the journal: the token comes after it.
+        const at = Math.max(z.nextTokenAt, d.atSeconds);
+        items.push({ event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true, window: windowOf(at - 0.1, at + OBSERVATION_LATENCY_SECONDS), observedSeconds: firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? null, cause: causeOf(`${d.node.name} NotReady (received)`, d.atSeconds), because: `zone "${z.name}" token bucket (${flagRate(z.rate)}): next token after the journal ended` });
+        z.nextTokenAt = at + 1 / z.rate;
+      }
+    }
+  }
+  return { items, zoneStates };
+}
+
+/** A queued node that became Ready again or was deleted before `t` leaves the queue (markNodeAsReachable). */
+function gone(d: Detection, t: number): boolean {
+  const back = d.node.readyAgainReceivedAfterSeconds;
+  const deleted = d.node.deletedAfterSeconds;
+  return (back !== null && back <= t) || (deleted !== null && deleted <= t);
+}
+
+/** "Not tainted": the node was Ready again (or deleted) before its zone had a token for it. */
+function leftQueue(d: Detection, z: Zone): ItemDraft {
+  const back = d.node.readyAgainReceivedAfterSeconds ?? d.node.deletedAfterSeconds ?? 0;
+  const why = d.stranded ? `${d.stranded.why} from ${secondsText(d.stranded.atSeconds)}` : `zone "${z.name}" had no token yet`;
+  return notTainted(d, `${why}, and the node was Ready again or deleted at ${secondsText(back)} first (the controller drops it from the tainting queue)`, d.atSeconds);
+}
+
+function tainted(d: Detection, t: number): boolean {
+  const at = firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds;
+  return at !== undefined && at !== null && at <= t + 2;
+}
+
+function notTainted(d: Detection, because: string, atSeconds: number): ItemDraft {
+  return {
+    event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: false, window: null,
+    observedSeconds: firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? null,
+    cause: causeOf(`${d.node.name} NotReady (received)`, atSeconds), because,
+  };
+}

@@ -1,0 +1,57 @@
+// Text of the predictions table shared by summary.md and report.html: one row per predicted event with its cause.
+import type { FaultInstant, PredictionItem } from '../../analyze/types.js';
+import type { Result } from '../result-types.js';
+
+/** Headers of the predictions table. */
+export const PREDICTION_HEADERS = ['', 'Event', 'Subject', 'Predicted', 'Observed', 'Why (mechanism)', 'Cause'];
+
+const sec = (v: number | null): string => (v === null ? '—' : `${v.toFixed(3)} s`);
+
+/** `node-not-ready`, or `no-execute-taint (node.kubernetes.io/out-of-service)` when a taint key is set. */
+export function eventLabel(i: PredictionItem): string {
+  return i.taintKey ? `${i.event} (${i.taintKey})` : i.event;
+}
+
+/** ✓ held, ✗ missed, `?` undecided or not modelled. */
+export function heldMark(i: PredictionItem): string {
+  return i.held === true ? '✓' : i.held === false ? '✗ missed' : i.notModelled ? 'not modelled' : '? open';
+}
+
+/** The predicted value as text: a window `[a, b] s`, `must not happen`, or the not-modelled reason. */
+export function predictedText(i: PredictionItem): string {
+  if (i.notModelled) return i.notModelled;
+  if (!i.expected) return 'must not happen';
+  return i.window ? `[${i.window.fromSeconds.toFixed(3)}, ${i.window.toSeconds.toFixed(3)}] s` : '—';
+}
+
+/** The cause as text: `last Lease renewal of w1 (server renewTime) at -3.240 s`, or `—`. */
+export function causeText(i: PredictionItem): string {
+  return i.cause ? `${i.cause.event} at ${sec(i.cause.atSeconds)}` : '—';
+}
+
+/** One row of the predictions table (cells as text, in PREDICTION_HEADERS order). */
+export function predictionRow(i: PredictionItem): string[] {
+  return [heldMark(i), eventLabel(i), i.pod ?? i.node, predictedText(i), sec(i.observedSeconds), i.because, causeText(i)];
+}
+
+/** One line per fault command: `w1: power-off issued 0.000 s, returned 2.608 s (command 2.608 s); last Lease renewal -1.2 s`. */
+export function faultLine(f: FaultInstant): string {
+  const renew = f.lastLeaseRenewBeforeFault ? `; last Lease renewal before it ${sec(f.lastLeaseRenewBeforeFault.afterSeconds)} (${f.lastLeaseRenewBeforeFault.renewTime})` : '';
+  const back = f.restoredAfterSeconds === null ? '' : `; restored ${sec(f.restoredAfterSeconds)}`;
+  return `${f.node}: ${f.type ?? 'fault'} command started ${sec(f.issuedAfterSeconds)}, returned ${sec(f.effectiveAfterSeconds)} (took ${sec(f.commandSeconds)})${back}${renew}`;
+}
+
+/** The sentence saying what time zero is. */
+export function timeZeroSentence(timeZero: 'fault-injecting' | 'fault-injected'): string {
+  return timeZero === 'fault-injecting'
+    ? 'Time zero is the start of the first fault command (journal marker fault-injecting); all times are seconds since then.'
+    : 'Time zero is when the first fault command returned (journal marker fault-injected: this journal predates the fault-injecting marker); all times are seconds since then.';
+}
+
+/** What "Unavailable (clients)" counts, for this fault type. */
+export function outageNote(r: Pick<Result, 'spec'>): string {
+  return r.spec.fault.type === 'kubelet-stop'
+    ? 'Under kubelet-stop the containers keep serving: the client figure equals the API figure (pods Ready and not terminating).'
+    : 'Unavailable (clients) counts from time zero for pods on a node that is powered off, frozen, partitioned, rebooting or deleted (clients lose them at the fault); Unavailable (API) counts only while the API shows fewer Ready pods.';
+}
+

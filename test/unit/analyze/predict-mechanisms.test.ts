@@ -1,0 +1,259 @@
+// One test per mechanism of the causal model (lib/analyze/predict*.ts), on recorded kind journals, or, where no
+// recorded run exists yet, on journals edited from recorded real objects (test/unit/analyze/edited-journals.ts).
+import { expect } from 'chai';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyze } from '../../../lib/analyze/analyze.js';
+import { predictNoExecuteTaints } from '../../../lib/analyze/predict-zones.js';
+import type { NodeTimeline, PredictionItem, RunAnalysis } from '../../../lib/analyze/types.js';
+import { readJournal } from '../../../lib/observe/journal.js';
+import type { ObjectObservation, Observation, PhaseObservation } from '../../../lib/observe/types.js';
+import { readRunInfo } from '../../../lib/report/write-reports.js';
+import type { RunInfo } from '../../../lib/report/result-types.js';
+import { cloneTarget, copy, editNode, mergeJournal, timeZeroMarker } from './edited-journals.js';
+import { FIXTURE_RUNS_DIR, loadFixtureRun, predictionItem } from './fixture-runs.js';
+
+const GRACE_MATRIX_DIR = join(FIXTURE_RUNS_DIR, '../../../reports/examples/grace-matrix-kind');
+const TARGET = 'rebootlab-worker';
+const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service';
+
+const outage = loadFixtureRun('kind-outage-tuned-recorded');
+const renewIntervalMs = outage.info.settings.kubelet.nodeLeaseDurationSeconds * 250;
+const run = (observations: Observation[], info: RunInfo = outage.info): RunAnalysis => analyze(observations, { settings: info.settings, workloads: info.workloads });
+const taintItems = (a: RunAnalysis, expected: boolean): PredictionItem[] => a.predictions.items.filter((i) => i.event === 'no-execute-taint' && i.expected === expected && i.notModelled === undefined);
+const missedText = (a: RunAnalysis): string[] => a.predictions.missed.map((i) => `${i.event} ${i.taintKey ?? ''} ${i.pod ?? i.node}: observed ${i.observedSeconds}, window ${JSON.stringify(i.window)}`);
+
+describe('analyze/predict mechanisms', () => {
+  describe('detection from the last Lease renewal (recorded grace-matrix-kind runs)', () => {
+    for (const name of readdirSync(GRACE_MATRIX_DIR).filter((d) => d.startsWith('grace-matrix-'))) {
+      it(`${name}: Ready→Unknown, taints and evictions all inside windows derived from their observed causes; 0 missed`, () => {
+        const dir = join(GRACE_MATRIX_DIR, name);
+        const info = readRunInfo(dir);
+        const a = run(readJournal(join(dir, 'observations.jsonl'), () => undefined), info);
+        const detection = a.predictions.items.find((i) => i.event === 'node-not-ready');
+        expect(detection?.held, JSON.stringify(detection)).to.equal(true);
+        expect(missedText(a)).to.deep.equal([]);
+        expect(a.predictions.heldCount).to.be.at.least(5);
+      });
+    }
+
+    it('20s-r0: the last renewal was 3.271 s before the stop command started (5.056 s long); Unknown at 17.55 s inside [R + G − 1, R + G + 2M + 1] = [15.729, 27.729]', () => {
+      const dir = join(GRACE_MATRIX_DIR, 'grace-matrix--nodeMonitorGracePeriod-20s-r0');
+      const a = run(readJournal(join(dir, 'observations.jsonl'), () => undefined), readRunInfo(dir));
+      expect(a.faults[0]).to.deep.include({ commandSeconds: 5.056, issuedAfterSeconds: 0 });
+      expect(a.faults[0].lastLeaseRenewBeforeFault?.afterSeconds).to.equal(-3.271);
+      const detection = predictionItem(a, 'node-not-ready@rl-lead-matrix-worker');
+      expect(detection).to.deep.include({ window: { fromSeconds: 15.729, toSeconds: 27.729 }, observedSeconds: 17.55, held: true });
+      expect(detection?.cause).to.deep.equal({ event: 'last Lease renewal of rl-lead-matrix-worker (server renewTime)', atSeconds: -3.271 });
+    });
+  });
+
+  describe('NoExecute taints: zone token bucket and end-of-pass zone state', () => {
+    it('case C9, journal edited from the recorded outage-tuned run (target copied to 2 more workers hit 15 s and 30 s later): all three tainted at their own detection, all predicted, 0 missed', () => {
+      const journal = mergeJournal(
+        outage.observations,
+        cloneTarget(outage.observations, { from: TARGET, to: 'rebootlab-worker3', offsetMs: 15_000, renewIntervalMs }),
+        cloneTarget(outage.observations, { from: TARGET, to: 'rebootlab-worker4', offsetMs: 30_000, renewIntervalMs }),
+      );
+      const a = run(journal);
+      expect(a.targets).to.deep.equal([TARGET, 'rebootlab-worker3', 'rebootlab-worker4']);
+      const tainted = taintItems(a, true);
+      expect(tainted.map((i) => [i.node, i.held])).to.deep.equal([[TARGET, true], ['rebootlab-worker3', true], ['rebootlab-worker4', true]]);
+      // The third detection makes 3 of 5 nodes NotReady (≥ 0.55, > 2): PartialDisruption after the third took its token;
+      // Normal again once the first is back (131 s).
+      expect(a.predictions.zoneStates.map((z) => [z.state, z.notReady, z.total, z.evictionRatePerSecond])).to.deep.equal([['PartialDisruption', 3, 5, 0], ['Normal', 2, 5, 0.1]]);
+      expect(a.pods.filter((p) => p.evictedAfterSeconds !== null && p.workload === null && p.name.startsWith('web')).length).to.equal(4);
+      expect(missedText(a)).to.deep.equal([]);
+    });
+
+    const simultaneous = (untainted: boolean) =>
+      mergeJournal(
+        outage.observations,
+        cloneTarget(outage.observations, { from: TARGET, to: 'rebootlab-worker3', offsetMs: 0, renewIntervalMs, untainted }),
+        cloneTarget(outage.observations, { from: TARGET, to: 'rebootlab-worker4', offsetMs: 0, renewIntervalMs, untainted }),
+      );
+
+    it('case C1, journal edited from the recorded outage-tuned run (three targets detected in one pass, copies untainted): exactly one predicted and observed tainted, the zone then PartialDisruption at rate 0, 0 missed', () => {
+      const a = run(simultaneous(true));
+      expect(taintItems(a, true).map((i) => [i.node, i.held])).to.deep.equal([[TARGET, true]]);
+      expect(taintItems(a, false).map((i) => [i.node, i.held])).to.deep.equal([['rebootlab-worker3', true], ['rebootlab-worker4', true]]);
+      expect(taintItems(a, false)[0].because).to.match(/PartialDisruption.*rate 0/);
+      // Their pods keep no deletionTimestamp: predicted, and held.
+      const noEviction = a.predictions.items.filter((i) => i.event === 'pod-eviction' && i.node === 'rebootlab-worker3');
+      expect(noEviction.length).to.be.above(0);
+      expect(noEviction.every((i) => !i.expected && i.held === true)).to.equal(true);
+      expect(missedText(a)).to.deep.equal([]);
+    });
+
+    it('case C1 negative control (copies keep their recorded taints): the two extra taints are reported as missed predictions', () => {
+      const a = run(simultaneous(false));
+      expect(a.predictions.missed.filter((i) => i.event === 'no-execute-taint').map((i) => i.node)).to.deep.equal(['rebootlab-worker3', 'rebootlab-worker4']);
+    });
+
+    it('every zone fully disrupted, journal edited from the recorded outage-tuned run (control plane and worker2 labelled exclude-disruption, a second target in the same pass, taints removed): master disruption mode, nothing predicted tainted, no eviction', () => {
+      let journal: Observation[] = mergeJournal(outage.observations, cloneTarget(outage.observations, { from: TARGET, to: 'rebootlab-worker3', offsetMs: 0, renewIntervalMs, untainted: true }));
+      for (const node of ['rebootlab-control-plane', 'rebootlab-worker2']) {
+        journal = editNode(journal, node, (o) => {
+          ((o.metadata as Record<string, Record<string, string>>).labels ??= {})['node.kubernetes.io/exclude-disruption'] = '';
+        });
+      }
+      // Master disruption mode removes NoExecute taints at once: the target's recorded taint and its pods' evictions are edited out.
+      journal = editNode(journal, TARGET, (o) => {
+        const spec = o.spec as { taints?: { effect: string }[] };
+        if (spec.taints) spec.taints = spec.taints.filter((t) => t.effect !== 'NoExecute');
+      });
+      const zero = timeZeroMarker(journal);
+      const evicted = new Set<string>();
+      journal = journal.filter((o) => {
+        if (o.type !== 'object' || o.kind !== 'Pod' || o.seq < zero.seq || (o.object.spec as { nodeName?: string }).nodeName !== TARGET) return true;
+        if (o.verb === 'DELETED' || (o.object.metadata as { deletionTimestamp?: string }).deletionTimestamp) evicted.add(o.uid);
+        return !evicted.has(o.uid);
+      });
+      const a = run(mergeJournal(journal));
+      // FullDisruption in the pass that saw both; Normal again once they are back (131 s).
+      expect(a.predictions.zoneStates.map((z) => [z.state, z.evictionRatePerSecond])).to.deep.equal([['FullDisruption', 0], ['Normal', 0.1]]);
+      expect(taintItems(a, false)[0].because).to.match(/master disruption mode taints nothing/);
+      expect(taintItems(a, true)).to.deep.equal([]);
+      expect(taintItems(a, false).map((i) => i.node)).to.deep.equal(['rebootlab-worker3']);
+      // The node that took the token in that very pass races the removal: not modelled rather than a wrong window.
+      expect(predictionItem(a, `no-execute-taint/unreachable@${TARGET}`)?.notModelled).to.match(/master disruption mode/);
+      expect(a.predictions.items.filter((i) => i.event === 'pod-eviction' && i.expected && i.notModelled === undefined)).to.deep.equal([]);
+      expect(missedText(a)).to.deep.equal([]);
+    });
+
+    describe('a zone above --large-cluster-size-threshold (NodeTimelines copied from the recorded target and its healthy neighbour)', () => {
+      const target = outage.analysis.nodes.find((n) => n.name === TARGET) as NodeTimeline;
+      const healthy = outage.analysis.nodes.find((n) => n.name === 'rebootlab-worker2') as NodeTimeline;
+      const zone = (down: number, up: number): NodeTimeline[] => [
+        ...Array.from({ length: down }, (_, i) => ({ ...copy(target), name: `down-${String(i).padStart(2, '0')}`, zone: 'z1', readyAgainReceivedAfterSeconds: null, taints: i === 0 ? copy(target.taints) : [] })),
+        ...Array.from({ length: up }, (_, i) => ({ ...copy(healthy), name: `up-${String(i).padStart(2, '0')}`, zone: 'z1' })),
+      ];
+      const detected = target.notReadyReceivedAfterSeconds as number;
+      const firstTaint = target.taints.find((t) => t.key === UNREACHABLE && t.effect === 'NoExecute')?.addedReceivedAfterSeconds as number;
+
+      it('30 of 51 NotReady in one pass: PartialDisruption at --secondary-node-eviction-rate 0.01/s; the swapped limiter starts empty (the first node used the token), so the next node is tainted 100 s after the end of that pass', () => {
+        const replay = predictNoExecuteTaints(outage.info.settings, zone(30, 21), 400, []);
+        expect(replay.zoneStates).to.deep.equal([{ zone: 'z1', atSeconds: detected, state: 'PartialDisruption', evictionRatePerSecond: 0.01, notReady: 30, total: 51 }]);
+        const expected = replay.items.filter((i) => i.expected);
+        expect(expected[0].node).to.equal('down-00');
+        expect(expected[1].node).to.equal('down-01');
+        expect(expected[1].window).to.deep.equal({ fromSeconds: Math.round((detected + 100 - 0.1) * 1000) / 1000, toSeconds: Math.round((detected + 101) * 1000) / 1000 });
+        expect(expected[1].because).to.include('--secondary-node-eviction-rate 0.01/s');
+        expect(expected[1].cause?.event).to.equal('zone "z1" PartialDisruption: limiter swapped to --secondary-node-eviction-rate 0.01/s with an empty bucket');
+        expect(expected[2].window?.fromSeconds).to.be.closeTo(detected + 200 - 0.1, 0.001);
+      });
+
+      it('30 of 50 NotReady: a zone of ≤ 50 nodes gets rate 0, only the first is tainted', () => {
+        const replay = predictNoExecuteTaints(outage.info.settings, zone(30, 20), 400, []);
+        expect(replay.zoneStates[0]).to.deep.include({ state: 'PartialDisruption', evictionRatePerSecond: 0 });
+        expect(replay.items.filter((i) => i.expected).map((i) => i.node)).to.deep.equal(['down-00']);
+        expect(replay.items.filter((i) => !i.expected)).to.have.length(29);
+      });
+
+      it('two zones, z1 fully down (2 of 2) and z2 healthy: z1 FullDisruption keeps --node-eviction-rate (no master disruption mode), the second node 10 s after the first', () => {
+        const nodes = [...zone(2, 0), ...zone(0, 3).map((n) => ({ ...n, zone: 'z2' }))];
+        const replay = predictNoExecuteTaints(outage.info.settings, nodes, 400, []);
+        expect(replay.zoneStates).to.deep.equal([{ zone: 'z1', atSeconds: detected, state: 'FullDisruption', evictionRatePerSecond: 0.1, notReady: 2, total: 2 }]);
+        const tainted = replay.items.filter((i) => i.expected);
+        expect(tainted.map((i) => i.node)).to.deep.equal(['down-00', 'down-01']);
+        expect(tainted[1].window?.fromSeconds).to.be.closeTo(firstTaint + 10 - 0.1, 0.001);
+      });
+
+      it('2 of 51 NotReady in one pass (zone stays Normal): the second waits one --node-eviction-rate token, 10 s after the first taint as observed', () => {
+        const replay = predictNoExecuteTaints(outage.info.settings, zone(2, 49), 400, []);
+        expect(replay.zoneStates).to.deep.equal([]);
+        const second = replay.items.find((i) => i.node === 'down-01');
+        expect(second?.window?.fromSeconds).to.be.closeTo(firstTaint + 10 - 0.1, 0.001);
+        expect(second?.cause?.event).to.equal('previous NoExecute taint in zone "z1" (on down-00, received)');
+      });
+    });
+  });
+
+  describe('evictions and PodGC', () => {
+    it('eviction = taint as received + that key\'s tolerationSeconds (recorded outage-tuned): 30 s after the unreachable taint; the DaemonSet pod tolerates it forever', () => {
+      const taint = outage.analysis.nodes.find((n) => n.name === TARGET)?.taints.find((t) => t.key === UNREACHABLE && t.effect === 'NoExecute')?.addedReceivedAfterSeconds as number;
+      const web = predictionItem(outage.analysis, 'pod-eviction@web-5f5b5b77d7-dg2wh');
+      expect(web).to.deep.include({ taintKey: UNREACHABLE, held: true });
+      expect(web?.window?.fromSeconds).to.be.closeTo(taint + 30 - 0.1, 0.001);
+      expect(web?.because).to.include('--default-unreachable-toleration-seconds');
+      expect(predictionItem(outage.analysis, 'pod-eviction@kube-proxy-dnl2w')).to.deep.include({ expected: false, held: true });
+    });
+
+    it('case C10, journal edited from the recorded outage-tuned run (out-of-service taint at 2 s, web and solo evicted at once, force-deleted by PodGC at 32 s): kept apart from the unreachable taint, every step predicted', () => {
+      const zero = timeZeroMarker(outage.observations);
+      const atMs = (s: number) => zero.receivedAtMs + s * 1000;
+      const oos = { key: OUT_OF_SERVICE, value: 'nodeshutdown', effect: 'NoExecute', timeAdded: new Date(Math.floor(atMs(2) / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
+      const lastNodeBefore = outage.observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Node' && o.name === TARGET && o.seq < zero.seq).at(-1) as ObjectObservation;
+      let journal: Observation[] = [...outage.observations, { ...copy(lastNodeBefore), verb: 'MODIFIED', receivedAtMs: atMs(2) }];
+      journal = editNode(journal, TARGET, (o, rec) => {
+        if (rec.receivedAtMs < atMs(2)) return;
+        const spec = o.spec as { taints?: unknown[] };
+        spec.taints = [...(spec.taints ?? []), oos];
+      });
+      // web and solo do not tolerate out-of-service: deletionTimestamp at 2.3 s; PodGC force-deletes them at 32 s.
+      const victims = new Map<string, ObjectObservation>();
+      for (const o of journal) if (o.type === 'object' && o.kind === 'Pod' && o.seq < zero.seq && (o.object.spec as { nodeName?: string }).nodeName === TARGET && /^(web|solo)/.test(o.name)) victims.set(o.uid, o);
+      journal = journal.filter((o) => !(o.type === 'object' && victims.has(o.uid) && o.seq > zero.seq));
+      for (const before of victims.values()) {
+        const evicted = copy(before);
+        evicted.verb = 'MODIFIED';
+        evicted.receivedAtMs = atMs(2.3);
+        (evicted.object.metadata as Record<string, unknown>).deletionTimestamp = new Date(Math.floor(atMs(2.3) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+        journal.push(evicted, { ...copy(evicted), verb: 'DELETED', receivedAtMs: atMs(32) });
+      }
+      const a = run(mergeJournal(journal));
+      const node = a.nodes.find((n) => n.name === TARGET) as NodeTimeline;
+      expect(node.outOfServiceTaintAfterSeconds).to.equal(Math.round((Math.floor(atMs(2) / 1000) * 1000 - zero.receivedAtMs)) / 1000);
+      expect(node.noExecuteTaintAfterSeconds, 'the unreachable taint, not the out-of-service one').to.equal(outage.analysis.nodes.find((n) => n.name === TARGET)?.noExecuteTaintAfterSeconds);
+      const eviction = predictionItem(a, 'pod-eviction@solo');
+      expect(eviction).to.deep.include({ taintKey: OUT_OF_SERVICE, held: true, observedSeconds: 2.3 });
+      expect(eviction?.because).to.include('not tolerated: evicted at once');
+      const gc = predictionItem(a, 'pod-deleted@solo');
+      expect(gc).to.deep.include({ held: true, observedSeconds: 32 });
+      expect(gc?.cause?.event).to.equal(`${TARGET} NotReady (received)`);
+      expect(gc?.because).to.include('PodGC force-deletes terminating pods of a NotReady node with the node.kubernetes.io/out-of-service taint');
+      expect(predictionItem(a, `no-execute-taint/unreachable@${TARGET}`)?.held).to.equal(true);
+      expect(missedText(a).filter((m) => !m.startsWith('replacement-created'))).to.deep.equal([]);
+    });
+
+    it('node deletion (recorded node-delete-podgc run): pods deleted by PodGC in [D + 40, D + 80] s from the observed Node deletion', () => {
+      const a = loadFixtureRun('kind-node-delete-podgc-recorded').analysis;
+      const deleted = a.predictions.items.filter((i) => i.event === 'pod-deleted');
+      expect(deleted.length).to.equal(5);
+      expect(deleted.every((i) => i.held === true && i.cause?.event === 'Node rl-api-e2e-worker deleted (received)' && i.window?.fromSeconds === 42.093)).to.equal(true);
+    });
+  });
+
+  it('kubelet-reported NotReady (synthetic reboot-quick journal): the not-ready taint is predicted, never the unreachable one', () => {
+    const a = loadFixtureRun('reboot-quick').analysis;
+    expect(a.predictions.items.filter((i) => i.taintKey === UNREACHABLE)).to.deep.equal([]);
+    expect(predictionItem(a, 'no-execute-taint/not-ready@kind-worker')).to.deep.include({ expected: true, held: true });
+    expect(predictionItem(a, 'node-not-ready-kubelet@kind-worker')?.notModelled).to.match(/^not modelled: /);
+  });
+
+  it('kube-controller-manager leader change, journal edited from the recorded outage-tuned run (its kube-system Lease changes holder at 10 s): detection across it is not modelled', () => {
+    const zero = timeZeroMarker(outage.observations);
+    const nodeLease = outage.observations.find((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Lease') as ObjectObservation;
+    const kcm = (holder: string, receivedAtMs: number): ObjectObservation => {
+      const l = copy(nodeLease);
+      l.namespace = 'kube-system';
+      l.name = 'kube-controller-manager';
+      l.verb = 'MODIFIED';
+      l.receivedAtMs = receivedAtMs;
+      (l.object.spec as Record<string, unknown>).holderIdentity = holder;
+      return l;
+    };
+    const a = run(mergeJournal([...outage.observations, kcm('cp_a', zero.receivedAtMs - 5000), kcm('cp_b', zero.receivedAtMs + 10_000)]));
+    expect(predictionItem(a, `node-not-ready@${TARGET}`)?.notModelled).to.match(/leader changed at 10 s/);
+    expect(a.warnings.some((w) => w.startsWith('kube-controller-manager leader changed at 10 s'))).to.equal(true);
+  });
+
+  it('outage from the fault: under kubelet-stop the client figure equals the API figure (journal edited: the recorded markers say kubelet-stop)', () => {
+    const journal = outage.observations.map((o) => (o.type === 'phase' && o.phase.startsWith('fault-') ? ({ ...copy(o), detail: { ...(o as PhaseObservation).detail, type: 'kubelet-stop' } }) : o));
+    const web = run(journal).workloads.find((w) => w.name === 'web');
+    expect(web?.unavailableSeconds).to.equal(web?.apiUnavailableSeconds);
+    // The recorded power-off: clients lost both pods at time zero.
+    expect(outage.analysis.workloads.find((w) => w.name === 'web')).to.deep.include({ unavailableSeconds: 54.671, apiUnavailableSeconds: 32.303, unavailableAfterSeconds: 0 });
+  });
+});
