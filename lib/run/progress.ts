@@ -64,13 +64,14 @@ export function createProgress(sink: ProgressSink, nowMs: () => number = Date.no
     },
     onObservation(record) {
       if (record.type === 'phase') {
-        if (record.phase === 'fault-injecting' && injectedAtMs !== null) {
+        if (record.phase === 'workloads-ready') {
           // The next variant of a matrix (or repeat): its times count from its own fault.
           injectedAtMs = null;
           notReadySeen = false;
           notReadyNodes.clear();
         }
-        if (record.phase === 'fault-injected' && injectedAtMs === null) injectedAtMs = record.receivedAtMs;
+        // Time zero is the start of the first fault command, as in the results (staggered nodes come later).
+        if (record.phase === 'fault-injecting' && injectedAtMs === null) injectedAtMs = record.receivedAtMs;
         if (record.phase.startsWith('fault-')) line(`${record.phase} ${(record.nodes ?? []).join(', ')}`);
         return;
       }
