@@ -1,7 +1,7 @@
 // The CLI's commands: flags → option objects (lib/run/options.ts) → lib/run; validate runs here.
 import type { Argv } from 'yargs';
 import type { ExitCodeValue } from '../common/errors.js';
-import type { CommandOutcome, CommonOptions } from '../run/options.js';
+import { DEFAULT_REPORTS_DIR, type CommandOutcome, type CommonOptions } from '../run/options.js';
 import { loadExperiment } from '../spec/load.js';
 import { DEFAULT_CLUSTER_NAME } from '../spec/defaults.js';
 import { loadClusterSpec } from './cluster-spec.js';
@@ -22,7 +22,7 @@ export interface CommandContext {
 const loadRun = () => import('../run/index.js');
 
 /** Default parent directory of run directories. */
-export const DEFAULT_OUT_DIR = 'reports';
+export const DEFAULT_OUT_DIR = DEFAULT_REPORTS_DIR;
 
 /** Adds every rebootlab command to the parser. */
 export function registerCommands(parser: Argv<GlobalFlags>, context: CommandContext): Argv<GlobalFlags> {
