@@ -78,17 +78,18 @@ export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { err
  * Parses and checks one restore command: it must be one of rebootlab's undo commands ({@link parseRestoreCommand})
  * and act on a node of a cluster rebootlab made (docker: the container carries the cluster label and the cluster's
  * owner record knows it; kubectl: the kubeconfig is that cluster's own file and the node one of its nodes).
- * Resolves to the argv to run, or `{ error }` (one line). @throws InfraError only when Docker cannot be asked.
+ * Resolves to the argv to run, or `{ error }` (one line; with `gone` when the node or cluster no longer exists, so
+ * there is nothing to restore). @throws InfraError only when Docker cannot be asked.
  */
-export async function checkRestoreCommand(argv: unknown, targets: RestoreTargets): Promise<{ argv: string[] } | { error: string }> {
+export async function checkRestoreCommand(argv: unknown, targets: RestoreTargets): Promise<{ argv: string[] } | { error: string; gone?: boolean }> {
   const parsed = parseRestoreCommand(argv);
   if ('error' in parsed) return parsed;
   if (parsed.via === 'docker') {
     const owner = await targets.kindNodeContainer(parsed.container);
-    return owner.ok ? { argv: parsed.argv } : { error: owner.reason };
+    return owner.ok ? { argv: parsed.argv } : { error: owner.reason, ...(owner.gone ? { gone: true } : {}) };
   }
   const owner = await targets.clusterOfKubeconfig(parsed.kubeconfig);
-  if (!owner.ok) return { error: owner.reason };
+  if (!owner.ok) return { error: owner.reason, ...(owner.gone ? { gone: true } : {}) };
   if (owner.nodes !== null && !owner.nodes.has(parsed.node)) return { error: `${parsed.node} is not a node of cluster ${owner.cluster}: ${parsed.argv.join(' ')}` };
   if (parsed.undo === 'recreate-node' && (owner.manifestDir === null || dirname(parsed.manifest) !== owner.manifestDir)) {
     return { error: `${parsed.manifest} is not a node manifest rebootlab saved for cluster ${owner.cluster}` };

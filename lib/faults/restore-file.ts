@@ -96,6 +96,10 @@ async function restoreOne(runDir: string, options: Required<RestoreOptions>): Pr
   for (const entry of [...content.entries].reverse()) {
     for (const command of entry.commands) {
       const checked = await checkRestoreCommand(command, targets);
+      if ('error' in checked && checked.gone) {
+        report.restored.push(`${Array.isArray(command) ? command.join(' ') : String(command)} (not run: ${checked.error})`);
+        continue;
+      }
       if ('error' in checked) {
         report.failed.push({ command: Array.isArray(command) ? command.join(' ') : JSON.stringify(command), error: `refused: ${checked.error}` });
         continue;

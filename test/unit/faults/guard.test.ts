@@ -157,6 +157,15 @@ describe('FaultGuard', () => {
     expect(existsSync(join(runDir, PENDING_RESTORE_FILE))).to.equal(false);
   });
 
+  it('restorePending counts an undo on a node that no longer exists as nothing to restore, without running it', async () => {
+    const content: PendingRestoreFile = { pid: 999_999_999, writtenAtMs: 0, entries: [{ label: 'pause gone-worker', nodes: ['gone-worker'], commands: [['docker', 'unpause', 'gone-worker']] }] };
+    writeFileSync(join(dir, PENDING_RESTORE_FILE), JSON.stringify(content));
+    const targets: RestoreTargets = { ...labTargets, kindNodeContainer: async () => ({ ok: false, gone: true, reason: 'container gone-worker no longer exists; nothing to restore' }) };
+    const [report] = await restorePending({ runDir: dir }, { targets, exec: async () => expect.fail('must not run') });
+    expect(report!.restored).to.deep.equal(['docker unpause gone-worker (not run: container gone-worker no longer exists; nothing to restore)']);
+    expect(existsSync(join(dir, PENDING_RESTORE_FILE))).to.equal(false);
+  });
+
   it('restorePending reports a file that is not rebootlab\'s shape instead of running anything', async () => {
     writeFileSync(join(dir, PENDING_RESTORE_FILE), JSON.stringify({ pid: 1, entries: [{ commands: 'rm -rf /' }] }));
     const [report] = await restorePending({ runDir: dir }, { targets: labTargets, exec: async () => expect.fail('must not run') });
