@@ -77,6 +77,7 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
         // kind deletes a half-made cluster itself unless --retain; make sure, and drop our kubeconfig.
         await kind(env, ['delete', 'cluster', '--name', spec.name, '--kubeconfig', kubeconfigPath]).catch(() => '');
         await rm(kubeconfigPath, { force: true });
+        await rm(configPath, { force: true }); // no stale evidence for adopting a later cluster of this name
         throw error;
       }
       await recordOwnership(dir, spec.name);
