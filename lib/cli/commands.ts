@@ -1,7 +1,7 @@
 // The CLI's commands: flags → option objects (lib/run/options.ts) → lib/run; validate runs here.
 import type { Argv } from 'yargs';
-import type { ExitCodeValue } from '../common/errors.js';
-import type { CommandOutcome, CommonOptions } from '../run/options.js';
+import { InputError, type ExitCodeValue } from '../common/errors.js';
+import { DEFAULT_REPORTS_DIR, type CommandOutcome, type CommonOptions } from '../run/options.js';
 import { loadExperiment } from '../spec/load.js';
 import { DEFAULT_CLUSTER_NAME } from '../spec/defaults.js';
 import { loadClusterSpec } from './cluster-spec.js';
@@ -22,7 +22,7 @@ export interface CommandContext {
 const loadRun = () => import('../run/index.js');
 
 /** Default parent directory of run directories. */
-export const DEFAULT_OUT_DIR = 'reports';
+export const DEFAULT_OUT_DIR = DEFAULT_REPORTS_DIR;
 
 /** Adds every rebootlab command to the parser. */
 export function registerCommands(parser: Argv<GlobalFlags>, context: CommandContext): Argv<GlobalFlags> {
@@ -101,16 +101,20 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
     )
     .command('toolchain', 'Install or show the pinned tool binaries', (y) => y, async (argv) => finish(await (await loadRun()).runToolchain(common(argv))))
     .command(
-      'cluster <action>',
-      'Create, delete or list rebootlab clusters',
+      'cluster <action> [cluster-name]',
+      'Create, delete or list rebootlab clusters (NAME or --name NAME)',
       (y) =>
         y
           .positional('action', { choices: ['create', 'delete', 'list'] as const, demandOption: true })
-          .option('name', { type: 'string', describe: `Cluster name (default: the experiment's, else ${DEFAULT_CLUSTER_NAME})` })
+          // Both spellings: `cluster delete lab` and `cluster delete --name lab`.
+          .positional('cluster-name', { type: 'string', describe: `Cluster name (default: the experiment's, else ${DEFAULT_CLUSTER_NAME})` })
+          .option('name', { type: 'string', describe: 'Cluster name, as the positional argument' })
           .option('experiment', { type: 'string', describe: 'Take the cluster settings from this experiment file' })
           .option('set', setOption),
       async (argv) => {
-        const cluster = await loadClusterSpec(argv.experiment ?? null, argv.set, argv.name);
+        const name = clusterNameArgument([argv['cluster-name'], argv.name]);
+        if (argv.action === 'list' && name !== undefined) throw new InputError(`cluster list takes no name, got "${name}"; run: rebootlab cluster list`);
+        const cluster = await loadClusterSpec(argv.experiment ?? null, argv.set, name);
         finish(await (await loadRun()).clusterCommand({ ...common(argv), action: argv.action, name: argv.action === 'list' ? '' : cluster.name, cluster }));
       },
     )
@@ -131,4 +135,22 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
       async (argv) =>
         finish(await (await loadRun()).compareCommand({ ...common(argv), runDirs: argv.dirs, format: argv.format, baselineVariant: argv['baseline-variant'] })),
     );
+}
+
+/** Kind and kwok cluster names: DNS-1123 labels (they become container and node names). */
+const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/**
+ * The cluster name given as `cluster <action> NAME` and/or `--name NAME` (each may be absent or, repeated, an
+ * array). @throws InputError naming the value when two different names were given or one is not a DNS-1123 label.
+ */
+export function clusterNameArgument(values: readonly unknown[]): string | undefined {
+  const given = values.flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v) => v !== undefined).map(String);
+  const distinct = [...new Set(given)];
+  if (distinct.length > 1) throw new InputError(`two cluster names given: ${distinct.map((v) => `"${v}"`).join(' and ')}; give NAME or --name NAME once`);
+  const name = distinct[0];
+  if (name !== undefined && !CLUSTER_NAME.test(name)) {
+    throw new InputError(`cluster name "${name}" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)`);
+  }
+  return name;
 }

@@ -46,17 +46,31 @@ function buildParser(argv: string[], context: CommandContext): Argv<GlobalFlags>
     // yargs would print usage and exit 1 ("expectation failed"); a flag error is bad input, exit 2, one line.
     .fail((message, error) => {
       if (error) throw error;
-      let line = firstLine(message);
+      let line = firstLine(message, argv);
       if (line.startsWith('did you mean')) line = `unknown command "${argv[0] ?? ''}"; ${line}`;
       throw new InputError(line.includes('--help') ? line : `${line}; see rebootlab --help`);
     });
   return registerCommands(parser as Argv<GlobalFlags>, context);
 }
 
-/** yargs messages can span lines ("Invalid values:\n  Argument: ..."); make one line, flags with their dashes. */
-function firstLine(message: string | undefined): string {
+/**
+ * yargs messages can span lines ("Invalid values:\n  Argument: ..."); make one line. yargs calls both unknown
+ * flags and extra words "Unknown argument": name each as the user wrote it (`--hb2` a flag, `hb2` an argument).
+ */
+export function firstLine(message: string | undefined, argv: readonly string[] = []): string {
   let line = (message ?? 'invalid command line').replace(/\s*\n\s*/g, ' ').trim();
-  line = line.replace(/^Unknown arguments?: (.*)$/, (_, names: string) =>
-    `unknown flag ${names.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`)).join(', ')}`);
+  line = line.replace(/^Unknown arguments?: (.*)$/, (_, names: string) => {
+    const given = names.split(', ');
+    const asFlag = (n: string) => (n.length === 1 ? `-${n}` : `--${n}`);
+    const isFlag = (n: string) => argv.some((a) => a === asFlag(n) || a.startsWith(`${asFlag(n)}=`));
+    // yargs also lists the camelCase alias of an unknown --kebab-case flag; the user wrote one of them.
+    const words = given.filter((n) => !isFlag(n) && argv.includes(n));
+    const flags = given.filter((n) => isFlag(n));
+    const parts = [
+      ...(flags.length > 0 ? [`unknown flag ${flags.map(asFlag).join(', ')}`] : []),
+      ...(words.length > 0 ? [`unexpected argument${words.length > 1 ? 's' : ''} ${words.map((w) => `"${w}"`).join(', ')}`] : []),
+    ];
+    return parts.length > 0 ? parts.join('; ') : `unknown flag ${given.map(asFlag).join(', ')}`;
+  });
   return line.charAt(0).toLowerCase() + line.slice(1);
 }

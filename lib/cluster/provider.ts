@@ -143,10 +143,16 @@ export interface ClusterProvider {
   ensureAvailable(): Promise<void>;
   /** Create a cluster for `spec` and wait for its API server. @throws InfraError; the half-made cluster is deleted. */
   create(spec: ClusterSpec, status: Status): Promise<Cluster>;
-  /** Reattach to a cluster rebootlab created (--reuse-cluster). @throws InputError if it does not exist. */
+  /**
+   * Reattach to a cluster rebootlab created (--reuse-cluster).
+   * @throws InputError if it does not exist, or (one line) if rebootlab did not create it.
+   */
   attach(name: string): Promise<Cluster>;
-  /** Delete the cluster and its kubeconfig file; no error when it does not exist. @throws InfraError. */
+  /**
+   * Delete the cluster and its kubeconfig file; no error when it does not exist.
+   * @throws InputError (one line) for a cluster rebootlab did not create; InfraError.
+   */
   delete(name: string): Promise<void>;
-  /** Names of the existing clusters of this provider. @throws InfraError. */
+  /** Names of the existing clusters of this provider that rebootlab created (others are never listed). @throws InfraError. */
   list(): Promise<string[]>;
 }

@@ -1,9 +1,11 @@
-// pending-restore.json: the Docker commands that would restore every fault not yet undone, written
-// before each fault is injected, so `rebootlab doctor --restore` (or the next run) can clean up after a kill -9.
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// pending-restore.json: the commands that would restore every fault not yet undone, written before each fault
+// is injected, so `rebootlab doctor --restore` (or the next run) can clean up after a kill -9. Only rebootlab's
+// own undo commands on its own clusters' nodes are ever run from it (restore-commands.ts).
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { CommandError, formatCommand, run } from '../common/exec.js';
-import type { RestoreCommand } from '../cluster/provider.js';
+import { cacheDir, createRestoreTargets, type RestoreCommand, type RestoreTargets } from '../cluster/index.js';
+import { checkRestoreCommand } from './restore-commands.js';
 
 /** File name of the restore list inside a run directory. */
 export const PENDING_RESTORE_FILE = 'pending-restore.json';
@@ -42,14 +44,17 @@ export function writePendingRestore(runDir: string, entries: PendingRestoreEntry
 }
 
 /** Errors that mean "already restored" or "nothing left to restore". */
-const ALREADY_RESTORED = [/is not paused/i, /already exists in network/i, /already connected/i, /No such container/i, /is not running/i];
+const ALREADY_RESTORED = [/is not paused/i, /already exists in network/i, /already connected/i, /No such container/i, /is not running/i, /Error from server \(NotFound\)/];
 
 /** Outcome of restoring one pending-restore.json. */
 export interface RestoreReport {
   runDir: string;
   /** Commands run successfully (or found already restored), as shell-like text. */
   restored: string[];
-  /** Commands that failed, with the one-line error. The file is kept when any failed. */
+  /**
+   * Commands that failed or were refused (not rebootlab's own undo on a node of a cluster it made), with the
+   * one-line reason. The file is kept when any failed.
+   */
   failed: { command: string; error: string }[];
   /** Set when the file's process is still alive and the file was left alone. */
   skippedLivePid?: number;
@@ -65,17 +70,44 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function restoreOne(runDir: string, force: boolean): Promise<RestoreReport | null> {
+/** Reads a pending-restore.json; null when it is not the shape rebootlab writes. */
+function readPendingFile(file: string): PendingRestoreFile | null {
+  try {
+    const content = JSON.parse(readFileSync(file, 'utf8')) as Partial<PendingRestoreFile>;
+    if (typeof content.pid !== 'number' || !Array.isArray(content.entries)) return null;
+    if (!content.entries.every((e) => typeof e === 'object' && e !== null && Array.isArray((e as PendingRestoreEntry).commands))) return null;
+    return content as PendingRestoreFile;
+  } catch {
+    return null;
+  }
+}
+
+async function restoreOne(runDir: string, options: Required<RestoreOptions>): Promise<RestoreReport | null> {
+  const { force, targets, exec } = options;
   const file = join(runDir, PENDING_RESTORE_FILE);
   if (!existsSync(file)) return null;
-  const content = JSON.parse(readFileSync(file, 'utf8')) as PendingRestoreFile;
   const report: RestoreReport = { runDir, restored: [], failed: [] };
+  const content = readPendingFile(file);
+  if (!content) {
+    report.failed.push({ command: file, error: 'not a pending-restore.json written by rebootlab (expected {pid, entries: [{commands: [[...]]}]}); nothing run' });
+    return report;
+  }
   if (!force && isAlive(content.pid)) return { ...report, skippedLivePid: content.pid };
   for (const entry of [...content.entries].reverse()) {
-    for (const [cmd, ...args] of entry.commands) {
+    for (const command of entry.commands) {
+      const checked = await checkRestoreCommand(command, targets);
+      if ('error' in checked && checked.gone) {
+        report.restored.push(`${Array.isArray(command) ? command.join(' ') : String(command)} (not run: ${checked.error})`);
+        continue;
+      }
+      if ('error' in checked) {
+        report.failed.push({ command: Array.isArray(command) ? command.join(' ') : JSON.stringify(command), error: `refused: ${checked.error}` });
+        continue;
+      }
+      const [cmd, ...args] = checked.argv;
       const text = formatCommand(cmd!, args);
       try {
-        await run(cmd!, args, { timeoutMs: 120_000 });
+        await exec(checked.argv);
         report.restored.push(text);
       } catch (error) {
         const stderr = error instanceof CommandError ? error.stderr : String(error);
@@ -88,21 +120,89 @@ async function restoreOne(runDir: string, force: boolean): Promise<RestoreReport
   return report;
 }
 
+/** Deepest directory level searched under a reports directory (a matrix run sits at depth 2). */
+const MAX_SCAN_DEPTH = 8;
+
 /**
- * Restores the faults listed in pending-restore.json: of one run directory (`{runDir}`), or of every
- * run directory directly under `{reportsDir}`. A file whose process is still alive is skipped unless
- * `force`. A file is removed once all its commands succeeded. Used by `doctor --restore` and at run start.
- * @throws Error only when a file exists but is not valid JSON.
+ * Directories holding a pending-restore.json at any depth under `reportsDir` (itself included), without following
+ * symbolic links, at most {@link MAX_SCAN_DEPTH} levels down. Sorted; empty when `reportsDir` does not exist.
  */
-export async function restorePending(target: { runDir: string } | { reportsDir: string }, force = false): Promise<RestoreReport[]> {
-  const dirs = 'runDir' in target
-    ? [target.runDir]
-    : existsSync(target.reportsDir)
-      ? readdirSync(target.reportsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(target.reportsDir, d.name))
-      : [];
+export function findPendingRestoreDirs(reportsDir: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.isFile() && e.name === PENDING_RESTORE_FILE) found.push(dir);
+      else if (e.isDirectory() && depth < MAX_SCAN_DEPTH) visit(join(dir, e.name), depth + 1);
+    }
+  };
+  visit(reportsDir, 0);
+  return found.sort();
+}
+
+/** File in the rebootlab cache that remembers the last `--out` of a run (absolute path, one line). */
+export function lastOutFile(env: NodeJS.ProcessEnv = process.env): string {
+  return join(cacheDir(env), 'last-out');
+}
+
+/** Remembers `outDir` as the last `--out`, so a later `run` or `doctor` anywhere finds its faults. Never throws. */
+export function rememberOutDir(outDir: string, env: NodeJS.ProcessEnv = process.env): void {
+  try {
+    mkdirSync(cacheDir(env), { recursive: true });
+    writeFileSync(lastOutFile(env), resolve(outDir) + '\n');
+  } catch {
+    // Remembering is a convenience; the run's own --out is searched anyway.
+  }
+}
+
+/**
+ * Where to look for pending-restore.json: the given directories, the default reports directory (`reports` in
+ * the working directory) and the last `--out` remembered in the cache; absolute, without duplicates, in that order.
+ */
+export function restoreSearchDirs(given: readonly string[], defaultReportsDir: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const dirs = [...given, defaultReportsDir];
+  try {
+    const last = readFileSync(lastOutFile(env), 'utf8').trim();
+    if (last) dirs.push(last);
+  } catch {
+    // no run remembered yet
+  }
+  return [...new Set(dirs.map((d) => resolve(d)))];
+}
+
+/** Options of {@link restorePending}. */
+export interface RestoreOptions {
+  /** Restore even when the file's process is still alive (doctor --restore). Default false. */
+  force?: boolean;
+  /** Who owns what; default {@link createRestoreTargets} of this machine's cache. */
+  targets?: RestoreTargets;
+  /** Runs one checked argv; default runs it with a 120000-millisecond timeout. @throws CommandError when it fails. */
+  exec?: (argv: readonly string[]) => Promise<void>;
+}
+
+/**
+ * Restores the faults listed in pending-restore.json: of one run directory (`{runDir}`), or of every directory at
+ * any depth under each of `{reportsDirs}` (see {@link findPendingRestoreDirs}). Each command is checked first
+ * ({@link checkRestoreCommand}): only rebootlab's own undo commands on nodes of clusters it made run; others are
+ * reported in `failed` as refused. A file whose process is still alive is skipped unless `options.force`. A file is
+ * removed once all its commands succeeded. Used by `doctor --restore` and at run start.
+ * @throws InfraError only when Docker cannot be asked who owns a container.
+ */
+export async function restorePending(target: { runDir: string } | { reportsDirs: readonly string[] }, options: RestoreOptions = {}): Promise<RestoreReport[]> {
+  const resolved: Required<RestoreOptions> = {
+    force: options.force ?? false,
+    targets: options.targets ?? createRestoreTargets(),
+    exec: options.exec ?? (async ([cmd, ...args]) => void (await run(cmd!, args, { timeoutMs: 120_000 }))),
+  };
+  const dirs = 'runDir' in target ? [target.runDir] : [...new Set(target.reportsDirs.flatMap((d) => findPendingRestoreDirs(d)))];
   const reports: RestoreReport[] = [];
   for (const dir of dirs) {
-    const report = await restoreOne(dir, force);
+    const report = await restoreOne(dir, resolved);
     if (report) reports.push(report);
   }
   return reports;

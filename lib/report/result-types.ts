@@ -37,7 +37,7 @@ export interface RunInfo {
   workloads: WorkloadRef[];
   /** Expectation texts of the experiment's `expect:`. */
   expectations: string[];
-  /** True when the run was interrupted (SIGINT/SIGTERM) after faults were undone. */
+  /** True when the run was interrupted (SIGINT, SIGTERM or SIGHUP) after faults were undone. */
   interrupted: boolean;
   /** rebootlab's package version. */
   rebootlabVersion: string;

@@ -1,5 +1,5 @@
 // The run layer behind `rebootlab doctor`, `toolchain`, `cluster`, `report` and `compare`.
-import { existsSync, readdirSync, readFileSync, statfsSync, type Dirent } from 'node:fs';
+import { existsSync, readFileSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -8,9 +8,9 @@ import { readToolchainEnv } from '../common/cache.js';
 import { VERSIONS } from '../common/versions.js';
 import { ExitCode, InfraError, InputError } from '../common/errors.js';
 import { canRun, run } from '../common/exec.js';
-import { PENDING_RESTORE_FILE, restorePending } from '../faults/index.js';
+import { findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../faults/index.js';
 import { rebuildReports } from '../report/index.js';
-import type { ClusterCommandOptions, CommandOutcome, DoctorOptions, ReportOptions, ToolchainOptions } from './options.js';
+import { DEFAULT_REPORTS_DIR, type ClusterCommandOptions, type CommandOutcome, type DoctorOptions, type ReportOptions, type ToolchainOptions } from './options.js';
 import { createProgress, silentProgress } from './progress.js';
 
 /** Free disk space below which `doctor` warns: a cluster and the node image need about this much, bytes. */
@@ -67,16 +67,20 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   const stats = statfsSync(existsSync(cacheDir()) ? cacheDir() : '/');
   const freeBytes = stats.bavail * stats.bsize;
   checks.push({ name: 'disk space', ok: freeBytes >= MIN_FREE_DISK_BYTES, detail: `${(freeBytes / 1024 ** 3).toFixed(1)} GiB free`, fix: 'free at least 10 GiB' });
-  const restored = options.restore ? await restorePending({ reportsDir: options.reportsDir }, true) : [];
+  // Faults a killed run left: under --reports (any depth), the default reports directory and the last --out.
+  const searchDirs = restoreSearchDirs([options.reportsDir], DEFAULT_REPORTS_DIR);
+  const restored = options.restore ? await restorePending({ reportsDirs: searchDirs }, { force: true }) : [];
   for (const r of restored) {
     for (const command of r.restored) checks.push({ name: 'restored fault', ok: true, detail: `${r.runDir}: ${command}` });
     for (const f of r.failed) {
       checks.push({ name: 'restore failed', ok: false, detail: `${r.runDir}: ${f.command}: ${f.error}`, fix: `restore by hand, then delete ${r.runDir}/pending-restore.json` });
     }
   }
-  if (!options.restore) {
-    const pending = findPendingRestores(options.reportsDir);
-    if (pending.length > 0) checks.push({ name: 'faults left behind', ok: false, detail: pending.join(', '), fix: 'rebootlab doctor --restore' });
+  // Whatever is still listed after restoring is a fault still in place: doctor --restore must not exit 0.
+  const pending = [...new Set(searchDirs.flatMap((d) => findPendingRestoreDirs(d)))];
+  const unexplained = pending.filter((dir) => !restored.some((r) => r.runDir === dir && r.failed.length > 0));
+  if (unexplained.length > 0) {
+    checks.push({ name: 'faults left behind', ok: false, detail: unexplained.join(', '), fix: `rebootlab doctor --restore --reports ${options.reportsDir}` });
   }
 
   if (options.output === 'json') options.print?.(JSON.stringify(checks, null, 2));
@@ -84,25 +88,6 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   const missing = checks.find((c) => !c.ok);
   if (missing) throw new InfraError(`${missing.name}: ${missing.detail}`, missing.fix ? `Run: ${missing.fix}` : undefined);
   return { exitCode: ExitCode.Ok };
-}
-
-/** Run directories under `reportsDir` (one or two levels deep) that still hold a pending-restore.json. */
-function findPendingRestores(reportsDir: string): string[] {
-  const found: string[] = [];
-  const visit = (dir: string, depth: number) => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (e.isFile() && e.name === PENDING_RESTORE_FILE) found.push(dir);
-      else if (e.isDirectory() && depth > 0) visit(join(dir, e.name), depth - 1);
-    }
-  };
-  visit(reportsDir, 2);
-  return found;
 }
 
 /**

@@ -8,5 +8,6 @@ export { runVariant, type RunVariantInput } from './run-variant.js';
 export { createProgress, silentProgress, type Progress, type ProgressSink } from './progress.js';
 export { ClusterSession } from './cluster-session.js';
 export { SignalHandlers } from './signal-handlers.js';
-export { prepareOutDir, summaryLine } from './run-experiment.js';
+export { prepareOutDir, restoreLeftFaults, summaryLine } from './run-experiment.js';
+export { DEFAULT_REPORTS_DIR } from './options.js';
 export { workloadRefs, describeTarget } from './run-info.js';

@@ -1,6 +1,12 @@
 // Option objects the CLI passes to the run layer, one per command; lib/cli builds them from flags.
 import type { ClusterSpec, LoadedExperiment } from '../spec/types.js';
 
+/**
+ * Default parent directory of run directories (`--out`, `doctor --reports`), relative to the working directory.
+ * Every `run` and `doctor` also searches it for faults a killed run left behind.
+ */
+export const DEFAULT_REPORTS_DIR = 'reports';
+
 /** Output format of a command: human-readable lines, or one JSON document on stdout. */
 export type OutputFormat = 'text' | 'json';
 
@@ -45,7 +51,10 @@ export interface RunOptions extends CommonOptions {
 
 /** `rebootlab doctor`: check Docker, runtime capabilities, kind, node image, Go, disk space. */
 export interface DoctorOptions extends CommonOptions {
-  /** Also restore faults listed in pending-restore.json files under `reportsDir` (after a kill -9). */
+  /**
+   * Also restore faults listed in pending-restore.json files at any depth under `reportsDir`, the default
+   * reports directory and the last `--out` of a run (after a kill -9).
+   */
   restore: boolean;
   /** Parent directory of run directories to search for pending-restore.json; default `reports`. */
   reportsDir: string;

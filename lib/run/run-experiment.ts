@@ -1,15 +1,15 @@
 // `rebootlab run`: every variant (matrix × repeat) of an experiment, each in its own run directory,
-// on clusters created (or reused) for it, with every fault restored on Ctrl-C, SIGTERM or a crash.
+// on clusters created (or reused) for it, with every fault restored on Ctrl-C, SIGTERM, SIGHUP or a crash.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getProvider } from '../cluster/index.js';
 import { ExitCode, InputError } from '../common/errors.js';
-import { FaultGuard, restorePending } from '../faults/index.js';
+import { FaultGuard, rememberOutDir, restorePending, restoreSearchDirs, type RestoreReport } from '../faults/index.js';
 import { checkBaseline, compareRuns, readBaseline, renderComparison, type Result } from '../report/index.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Variant } from '../spec/types.js';
-import type { CommandOutcome, RunOptions } from './options.js';
+import { DEFAULT_REPORTS_DIR, type CommandOutcome, type RunOptions } from './options.js';
 import { createProgress, silentProgress, type Progress } from './progress.js';
 import { ClusterSession } from './cluster-session.js';
 import { SignalHandlers } from './signal-handlers.js';
@@ -46,10 +46,7 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
   for (const [flag, value] of [['--tolerance-seconds', options.toleranceSeconds], ['--tolerance-percent', options.tolerancePercent]] as const) {
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new InputError(`${flag}: must be a number ≥ 0, got ${String(value)}`);
   }
-  // A previous run killed with -9 may have left a node paused or stopped: restore it first.
-  for (const report of await restorePending({ reportsDir: options.outDir })) {
-    progress.log('warn', `restored a fault left by an earlier run: ${JSON.stringify(report)}`);
-  }
+  await restoreLeftFaults(options.outDir, progress);
   const controller = new AbortController();
   let guard = new FaultGuard({ runDir: null });
   const handlers = new SignalHandlers(controller, progress);
@@ -110,6 +107,22 @@ export function prepareOutDir(outDir: string): void {
   } catch (error) {
     throw new InputError(`--out ${outDir}: not a writable directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'Pass a writable directory, e.g. --out reports', { cause: error });
   }
+}
+
+/**
+ * A previous run killed with -9 may have left a node paused, stopped or disconnected: restores what the
+ * pending-restore.json files under `outDir`, the default reports directory and the last `--out` list (their
+ * process being dead), logs each command, then remembers `outDir` as the last `--out`.
+ * @throws InfraError when Docker cannot be asked who owns a container.
+ */
+export async function restoreLeftFaults(outDir: string, progress: Progress): Promise<RestoreReport[]> {
+  const reports = await restorePending({ reportsDirs: restoreSearchDirs([outDir], DEFAULT_REPORTS_DIR) });
+  for (const report of reports) {
+    for (const command of report.restored) progress.log('warn', `restored a fault left by an earlier run (${report.runDir}): ${command}`);
+    for (const f of report.failed) progress.log('warn', `could not restore a fault left in ${report.runDir}: ${f.command}: ${f.error}`);
+  }
+  rememberOutDir(outDir);
+  return reports;
 }
 
 export function summaryLine(result: Result, runDir: string): string {

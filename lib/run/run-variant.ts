@@ -30,7 +30,7 @@ export interface RunVariantInput {
   runDir: string;
   guard: FaultGuard;
   progress: Progress;
-  /** Aborted on SIGINT/SIGTERM: waits end early, faults are restored, the run is reported as interrupted. */
+  /** Aborted on SIGINT, SIGTERM or SIGHUP: waits end early, faults are restored, the run is reported as interrupted. */
   signal: AbortSignal;
   rebootlabVersion: string;
 }

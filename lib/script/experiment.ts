@@ -1,17 +1,17 @@
 // experiment(spec, body): the composition root of a scripted experiment. Same steps and files as
 // `rebootlab run` for an experiment file — cluster, observer → observations.jsonl, faults restored by the
-// guard (also on Ctrl-C, SIGTERM, crash), analysis, result.json, summary.md, report.html, junit.xml — with the
+// guard (also on Ctrl-C, SIGTERM, SIGHUP, crash), analysis, result.json, summary.md, report.html, junit.xml — with the
 // script's body in place of the single fault.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { getProvider, loadKubeConfig } from '../cluster/index.js';
 import { ExitCode, InfraError, InputError, RebootlabError, formatInputIssue } from '../common/errors.js';
-import { FaultGuard, restorePending } from '../faults/index.js';
+import { FaultGuard } from '../faults/index.js';
 import { openJournal, startObserver } from '../observe/index.js';
 import { rebuildReports, writeRunInfo, type Result, type RunInfo } from '../report/index.js';
 import {
-  ClusterSession, SignalHandlers, createProgress, prepareOutDir, rebootlabVersion, silentProgress, summaryLine, workloadRefs,
+  ClusterSession, SignalHandlers, createProgress, prepareOutDir, rebootlabVersion, restoreLeftFaults, silentProgress, summaryLine, workloadRefs,
 } from '../run/index.js';
 import { API_VERSION, loadExperimentText, type Experiment } from '../spec/index.js';
 import { WORKLOAD_NAMESPACE } from '../workloads/index.js';
@@ -53,7 +53,7 @@ export function resolveScriptExperiment(spec: ScriptExperiment, scriptFile: stri
  * Runs a scripted experiment: creates (or with `--reuse-cluster` attaches to) the cluster of `spec.cluster`,
  * starts the observer (journal in `<out>/<name>-<UTC time>/observations.jsonl`), calls `body(lab)`, restores
  * every fault still pending, and writes run.json, result.json, summary.md, report.html and junit.xml.
- * Times in result.json are seconds since the first fault the body injected. On Ctrl-C or SIGTERM the faults are
+ * Times in result.json are seconds since the first fault the body injected. On Ctrl-C, SIGTERM or SIGHUP the faults are
  * restored first, then `lab.signal` aborts (waits throw), and the run is reported as interrupted (exit 130).
  *
  * Started by `rebootlab run script.ts`, the CLI turns the outcome into its exit code; started directly with
@@ -79,9 +79,7 @@ async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<voi
   const resolved = resolveScriptExperiment(spec, options.scriptFile, options.set);
   prepareOutDir(options.outDir);
   const progress = options.progressSink ? createProgress(options.progressSink) : silentProgress;
-  for (const report of await restorePending({ reportsDir: options.outDir })) {
-    progress.log('warn', `restored a fault left by an earlier run: ${JSON.stringify(report)}`);
-  }
+  await restoreLeftFaults(options.outDir, progress);
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const runDir = join(options.outDir, `${resolved.metadata.name}-${stamp}`);
   mkdirSync(runDir, { recursive: true });

@@ -72,7 +72,7 @@ export class Lab {
   get settings(): TimeoutSettings { return this.#ctx.settings; }
   /** The run directory (observations.jsonl, run.json, reports). */
   get runDir(): string { return this.#ctx.runDir; }
-  /** Aborted on Ctrl-C/SIGTERM after every fault was restored: stop starting new steps. */
+  /** Aborted on Ctrl-C, SIGTERM or SIGHUP after every fault was restored: stop starting new steps. */
   get signal(): AbortSignal { return this.#ctx.signal; }
 
   /** Worker node names, sorted. @throws InfraError if Docker or the API fails. */

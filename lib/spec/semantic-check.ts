@@ -4,8 +4,10 @@ import type { InputIssue } from '../common/errors.js';
 import { parseDurationMs } from '../common/units.js';
 import { FAULT_TYPES_WITH_DURATION, INSTANT_FAULT_TYPES, type FaultType } from './types.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from './settings.js';
-import { NAMED_KUBELET_FIELDS, NAMED_SETTING_FLAGS, REMOVED_FLAGS, minorVersion } from './flag-rules.js';
-import { DEFAULT_CLUSTER_NAME, DEFAULT_KUBERNETES_VERSION } from './defaults.js';
+import {
+  NAMED_KUBELET_FIELDS, NAMED_SETTING_FLAGS, REMOVED_FLAGS, SUPPORTED_KUBERNETES_VERSIONS_TEXT, isSupportedKubernetesVersion, minorVersion,
+} from './flag-rules.js';
+import { DEFAULT_CLUSTER_NAME, DEFAULT_KUBERNETES_VERSION, DEFAULT_WORKERS } from './defaults.js';
 import { parseExpectation } from './expectation.js';
 import { issueAt, type FieldPath, type SourceDocument } from './source.js';
 
@@ -23,7 +25,7 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
   if (isObj(data.fault)) checkFault(data.fault, cluster, report);
   if (isObj(data.observe)) checkObserve(data.observe, isObj(data.fault) ? data.fault : {}, report);
   checkSteps(data.steps, isObj(data.fault) ? data.fault : {}, isObj(data.observe) ? data.observe : {}, cluster, report);
-  checkExpectations(data.expect, report);
+  checkExpectations(data.expect, data.workloads, cluster, report);
   if (cluster.provider === 'kwok') checkSimulated(data, report);
   return issues;
 }
@@ -67,6 +69,9 @@ function checkCluster(cluster: Obj, report: Report): void {
   }
   const version = typeof cluster.kubernetesVersion === 'string' ? cluster.kubernetesVersion : DEFAULT_KUBERNETES_VERSION;
   const minor = minorVersion(version);
+  if (typeof cluster.kubernetesVersion === 'string' && /^v[0-9]+\.[0-9]+\.[0-9]+$/.test(version) && !isSupportedKubernetesVersion(version)) {
+    report(['cluster', 'kubernetesVersion'], `rebootlab cannot run Kubernetes ${version}; it runs ${SUPPORTED_KUBERNETES_VERSIONS_TEXT} (the toolchain builds ${DEFAULT_KUBERNETES_VERSION})`);
+  }
   for (const component of ['controllerManager', 'apiServer', 'scheduler'] as const) {
     const section = cluster[component];
     if (!isObj(section) || !isObj(section.extraArgs)) continue;
@@ -97,11 +102,44 @@ function checkCluster(cluster: Obj, report: Report): void {
   for (const field of ['nodeStatusUpdateFrequency', 'nodeStatusReportFrequency']) {
     if (durationMs(kl[field]) === 0) report(['cluster', 'kubelet', field], 'must be greater than 0s');
   }
+  checkHeartbeat(cm, kl, report);
+}
+
+/**
+ * How many Lease renew intervals nodeMonitorGracePeriod must span at least, so that one late or failed renewal
+ * (a slow API server, a retry) does not mark the node NotReady. The kube-controller-manager reference says the
+ * grace period "must be N times more than kubelet's nodeStatusUpdateFrequency, where N means number of retries
+ * allowed for kubelet to post node status"
+ * (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-controller-manager/); since node Leases
+ * carry the heartbeat, the interval that counts is the Lease renewal, every 25% of nodeLeaseDurationSeconds
+ * (https://kubernetes.io/docs/concepts/architecture/nodes/#node-heartbeats; upstream pkg/kubelet/kubelet.go
+ * nodeLeaseRenewIntervalFraction = 0.25). The defaults (50s grace, 10s renewals) span 5; the common fast-failover
+ * tuning (20s grace with the default 40s Lease) spans 2, the least that tolerates one missed renewal.
+ */
+export const MIN_RENEW_INTERVALS_PER_GRACE = 2;
+
+/** Fraction of nodeLeaseDurationSeconds after which the kubelet renews its Lease (upstream nodeLeaseRenewIntervalFraction). */
+export const LEASE_RENEW_FRACTION = 0.25;
+
+/**
+ * The heartbeat rule: nodeMonitorGracePeriod ≥ {@link MIN_RENEW_INTERVALS_PER_GRACE} × the Lease renew interval
+ * (0.25 × nodeLeaseDurationSeconds), and longer than nodeStatusUpdateFrequency; otherwise every node flaps NotReady.
+ * The issue is reported at the first of the involved settings the file sets.
+ */
+function checkHeartbeat(cm: Obj, kl: Obj, report: Report): void {
   const graceMs = durationMs(cm.nodeMonitorGracePeriod) ?? DEFAULT_TIMEOUT_SETTINGS.controllerManager.nodeMonitorGracePeriodMs;
   const updateMs = durationMs(kl.nodeStatusUpdateFrequency) ?? DEFAULT_TIMEOUT_SETTINGS.kubelet.nodeStatusUpdateFrequencyMs;
-  if (graceMs > 0 && updateMs >= graceMs) {
-    const path = cm.nodeMonitorGracePeriod !== undefined ? ['cluster', 'controllerManager', 'nodeMonitorGracePeriod'] : ['cluster', 'kubelet', 'nodeStatusUpdateFrequency'];
-    report(path, `nodeMonitorGracePeriod (${graceMs / 1000}s) must be longer than kubelet nodeStatusUpdateFrequency (${updateMs / 1000}s), or every node flaps NotReady`);
+  const leaseSeconds = typeof kl.nodeLeaseDurationSeconds === 'number' ? kl.nodeLeaseDurationSeconds : DEFAULT_TIMEOUT_SETTINGS.kubelet.nodeLeaseDurationSeconds;
+  if (graceMs <= 0 || leaseSeconds <= 0) return;
+  const renewMs = leaseSeconds * 1000 * LEASE_RENEW_FRACTION;
+  const path = cm.nodeMonitorGracePeriod !== undefined
+    ? ['cluster', 'controllerManager', 'nodeMonitorGracePeriod']
+    : kl.nodeLeaseDurationSeconds !== undefined ? ['cluster', 'kubelet', 'nodeLeaseDurationSeconds'] : ['cluster', 'kubelet', 'nodeStatusUpdateFrequency'];
+  if (updateMs >= graceMs) {
+    const at = cm.nodeMonitorGracePeriod !== undefined ? path : ['cluster', 'kubelet', 'nodeStatusUpdateFrequency'];
+    report(at, `nodeMonitorGracePeriod (${graceMs / 1000}s) must be longer than kubelet nodeStatusUpdateFrequency (${updateMs / 1000}s), or every node flaps NotReady`);
+  } else if (graceMs < MIN_RENEW_INTERVALS_PER_GRACE * renewMs) {
+    report(path, `nodeMonitorGracePeriod (${graceMs / 1000}s) must be at least ${MIN_RENEW_INTERVALS_PER_GRACE} Lease renew intervals (${MIN_RENEW_INTERVALS_PER_GRACE} × 0.25 × nodeLeaseDurationSeconds ${leaseSeconds} = ${(MIN_RENEW_INTERVALS_PER_GRACE * renewMs) / 1000}s), or every node flaps NotReady; raise the grace period or lower nodeLeaseDurationSeconds`);
   }
 }
 
@@ -216,13 +254,43 @@ function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, repo
   }
 }
 
-/** The one place expectations are parsed during validation (grammar: lib/spec/expectation.ts). */
-function checkExpectations(expect: unknown, report: Report): void {
+/**
+ * The one place expectations are parsed during validation (grammar: lib/spec/expectation.ts). A parsed
+ * expectation must also name things the experiment has: `pods[workload=x]` (outside kube-system) and
+ * `workloads.x` a workload of `workloads:`, and with kind `nodes[name=x]` / `pods[node=x]` a node of the
+ * cluster (kind names: <cluster>-control-plane, <cluster>-worker, <cluster>-worker2, ...). Otherwise the
+ * expectation could only fail after a whole run.
+ */
+function checkExpectations(expect: unknown, workloads: unknown, cluster: Obj, report: Report): void {
   if (!Array.isArray(expect)) return;
+  const names = Array.isArray(workloads) ? workloads.filter(isObj).map((w) => w.name).filter((n): n is string => typeof n === 'string') : [];
+  const known = names.length > 0 ? names.join(', ') : 'none (add workloads:)';
+  const clusterName = typeof cluster.name === 'string' ? cluster.name : DEFAULT_CLUSTER_NAME;
+  const kind = (cluster.provider ?? 'kind') === 'kind';
+  const workers = typeof cluster.workers === 'number' ? cluster.workers : DEFAULT_WORKERS;
+  const nodeNames = [`${clusterName}-control-plane`, ...Array.from({ length: workers }, (_, i) => `${clusterName}-worker${i === 0 ? '' : i + 1}`)];
+  const unknownNode = (node: string) =>
+    `no node "${node}" in kind cluster "${clusterName}" (${workers} workers); its nodes are ${nodeNames.join(', ')}`;
   expect.forEach((text, index) => {
     if (typeof text !== 'string') return;
     const parsed = parseExpectation(text);
-    if (!parsed.ok) report(['expect', index], parsed.message);
+    if (!parsed.ok) {
+      report(['expect', index], parsed.message);
+      return;
+    }
+    const subject = parsed.expectation.subject;
+    if (subject.scope === 'workload' && !names.includes(subject.name)) {
+      report(['expect', index], `workloads.${subject.name}: no workload "${subject.name}" in this experiment; workloads: ${known}`);
+    } else if (subject.scope === 'pods') {
+      const { workload, namespace, node } = subject.selector;
+      if (workload !== undefined && namespace !== 'kube-system' && !names.includes(workload)) {
+        report(['expect', index], `pods[workload=${workload}]: no workload "${workload}" in this experiment; workloads: ${known}`);
+      } else if (kind && node !== undefined && !nodeNames.includes(node)) {
+        report(['expect', index], `pods[node=${node}]: ${unknownNode(node)}`);
+      }
+    } else if (subject.scope === 'node' && kind && subject.name !== null && !nodeNames.includes(subject.name)) {
+      report(['expect', index], `nodes[name=${subject.name}]: ${unknownNode(subject.name)}`);
+    }
   });
 }
 

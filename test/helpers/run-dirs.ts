@@ -40,3 +40,45 @@ export async function waitForPhase(out: string, phase: string, timeoutMs: number
   }
   throw new Error(`no ${phase} in ${out} within ${timeoutMs} ms`);
 }
+
+/** Every run directory (one holding observations.jsonl) at any depth under `out`, sorted: a matrix run's variants sit two levels down. */
+export function runDirsUnder(out: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isFile() && e.name === 'observations.jsonl') found.push(dir);
+      else if (e.isDirectory()) visit(join(dir, e.name));
+    }
+  };
+  visit(out);
+  return found.sort();
+}
+
+/**
+ * Resolves to the run directory at any depth under `out` whose journal holds phase `phase` at least `count` times
+ * (a matrix run: the variant being run). Checks every 250 ms. @throws Error after `timeoutMs` milliseconds.
+ */
+export async function waitForPhaseUnder(out: string, phase: string, count: number, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const dir of runDirsUnder(out)) {
+      const seen = readJournal(join(dir, 'observations.jsonl')).filter((r) => r.type === 'phase' && r.phase === phase).length;
+      if (seen >= count) return dir;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no ${count} × ${phase} under ${out} within ${timeoutMs} ms`);
+}
+
+/** Names of the node containers of kind cluster `cluster` that are not attached to Docker network `network` (default `kind`). */
+export async function nodeContainersDisconnected(cluster: string, network = 'kind'): Promise<string[]> {
+  const { stdout } = await execa('docker', ['ps', '-a', '--filter', `label=io.x-k8s.kind.cluster=${cluster}`, '--format', '{{.Names}}']);
+  const names = stdout.split('\n').filter(Boolean);
+  const disconnected: string[] = [];
+  for (const name of names) {
+    const { stdout: networks } = await execa('docker', ['inspect', '--format', '{{json .NetworkSettings.Networks}}', name]);
+    if (!(network in (JSON.parse(networks) as Record<string, unknown>))) disconnected.push(name);
+  }
+  return disconnected;
+}

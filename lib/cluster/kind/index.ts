@@ -10,3 +10,7 @@ export { KIND_CLUSTER_LABEL, KIND_ROLE_LABEL, KIND_NETWORK } from './docker.js';
 export { actOnNodeContainer, DOCKER_NODE_ACTIONS, type DockerActionContext } from './actions.js';
 export { toEffectiveSettings, parseStaticPodFlags, parseConfigz } from './effective-settings.js';
 export { rewriteStaticPodFlags, mergeKubeletConfig, reconfigureKindCluster } from './reconfigure.js';
+export {
+  adoptionEvidence, foreignClusterError, ownedContainerNames, ownedNodeContainers, ownerFilePath, ADOPTION_WINDOW_MS, KIND_CONFIG_HEADER,
+  type NodeContainer, type OwnerRecord,
+} from './ownership.js';

@@ -8,6 +8,7 @@ import type { Cluster, ClusterProvider, Status } from '../provider.js';
 import { KindCluster } from './cluster.js';
 import { renderKindConfig } from './config.js';
 import { cacheDir } from '../../common/cache.js';
+import { forgetOwnership, foreignClusterError, ownedNodeContainers, recordOwnership } from './ownership.js';
 import { ensureKindTools, kindBinary, resolveNodeImage, TOOLCHAIN_HINT } from './tools.js';
 
 /** Options of {@link createKindProvider}. */
@@ -28,17 +29,27 @@ function kind(env: NodeJS.ProcessEnv, args: string[], timeoutMs = 120_000): Prom
 /**
  * The kind provider. `create` renders the kind config next to the cluster's kubeconfig and runs
  * `kind create cluster --name <n> --config <file> --image <image> --kubeconfig <own file> --wait 0s`;
- * the user's kubeconfig and current context are never touched (always `--kubeconfig`).
+ * the user's kubeconfig and current context are never touched (always `--kubeconfig`). It then records the
+ * cluster as rebootlab's (ownership.ts); `list`, `attach` and `delete` refuse every other kind cluster with
+ * "cluster X was not created by rebootlab; use kind delete cluster --name X".
  */
 export function createKindProvider(options: KindProviderOptions = {}): ClusterProvider {
   const env = options.env ?? process.env;
   const dir = options.clusterDir ?? join(cacheDir(env), 'clusters');
   const kubeconfigOf = (name: string) => join(dir, `${name}.kubeconfig`);
 
-  const list = async (): Promise<string[]> => {
+  /** Every kind cluster on this Docker engine, rebootlab's or not. */
+  const allClusters = async (): Promise<string[]> => {
     // "No kind clusters found." goes to stderr; stdout is then empty.
     const out = await kind(env, ['get', 'clusters']);
     return out.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  };
+  const owns = async (name: string): Promise<boolean> => (await ownedNodeContainers(dir, name)) !== null;
+  /** rebootlab's kind clusters only (see ownership.ts): the others are never listed, attached to or deleted. */
+  const list = async (): Promise<string[]> => {
+    const owned: string[] = [];
+    for (const name of await allClusters()) if (await owns(name)) owned.push(name);
+    return owned;
   };
 
   return {
@@ -47,7 +58,8 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
 
     async create(spec: ClusterSpec, status: Status): Promise<Cluster> {
       await ensureKindTools(env);
-      if ((await list()).includes(spec.name)) {
+      if ((await allClusters()).includes(spec.name)) {
+        if (!(await owns(spec.name))) throw foreignClusterError(spec.name);
         throw new InputError(`kind cluster ${spec.name} already exists`, 'Use --reuse-cluster, or: rebootlab cluster delete ' + spec.name);
       }
       await mkdir(dir, { recursive: true });
@@ -66,14 +78,17 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
         // kind deletes a half-made cluster itself unless --retain; make sure, and drop our kubeconfig.
         await kind(env, ['delete', 'cluster', '--name', spec.name, '--kubeconfig', kubeconfigPath]).catch(() => '');
         await rm(kubeconfigPath, { force: true });
+        await rm(configPath, { force: true }); // no stale evidence for adopting a later cluster of this name
         throw error;
       }
+      await recordOwnership(dir, spec.name);
       return new KindCluster(spec.name, kubeconfigPath);
     },
 
     async attach(name: string): Promise<Cluster> {
       await ensureKindTools(env);
-      if (!(await list()).includes(name)) throw new InputError(`kind cluster ${name} does not exist`, 'Run: rebootlab cluster list');
+      if (!(await allClusters()).includes(name)) throw new InputError(`kind cluster ${name} does not exist`, 'Run: rebootlab cluster list');
+      if (!(await owns(name))) throw foreignClusterError(name);
       await mkdir(dir, { recursive: true });
       const kubeconfigPath = kubeconfigOf(name);
       await writeFile(kubeconfigPath, await kind(env, ['get', 'kubeconfig', '--name', name]), { mode: 0o600 });
@@ -82,9 +97,11 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
 
     async delete(name: string): Promise<void> {
       await ensureKindTools(env);
+      if ((await allClusters()).includes(name) && !(await owns(name))) throw foreignClusterError(name);
       await kind(env, ['delete', 'cluster', '--name', name, '--kubeconfig', kubeconfigOf(name)], 300_000);
       await rm(kubeconfigOf(name), { force: true });
       await rm(join(dir, `${name}.kind-config.yaml`), { force: true });
+      await forgetOwnership(dir, name);
     },
 
     list,

@@ -48,6 +48,35 @@ describe('spec/validate', () => {
     ]);
   });
 
+  it('measures the grace period in Lease renew intervals (0.25 × nodeLeaseDurationSeconds), at least two', () => {
+    const doc = (grace: string, lease: number): string =>
+      `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  controllerManager: {nodeMonitorGracePeriod: ${grace}}\n  kubelet: {nodeLeaseDurationSeconds: ${lease}}\nfault: {type: reboot}\n`;
+    expect(issuesOf(doc('20s', 40))).to.deep.equal([]);
+    expect(issuesOf(doc('30s', 60))).to.deep.equal([]);
+    expect(issuesOf(doc('19s', 40))).to.deep.equal([
+      'e.yaml:5:47: cluster.controllerManager.nodeMonitorGracePeriod: nodeMonitorGracePeriod (19s) must be at least 2 Lease renew intervals (2 × 0.25 × nodeLeaseDurationSeconds 40 = 20s), or every node flaps NotReady; raise the grace period or lower nodeLeaseDurationSeconds',
+    ]);
+    expect(issuesOf(doc('12s', 60))[0]).to.match(/nodeMonitorGracePeriod \(12s\) must be at least 2 Lease renew intervals/);
+  });
+
+  it('refuses Kubernetes versions outside the supported range, naming the range', () => {
+    const doc = (version: string): string => `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster: {kubernetesVersion: ${version}}\nfault: {type: reboot}\n`;
+    expect(issuesOf(doc('v1.34.4'))).to.deep.equal([]);
+    expect(issuesOf(doc('v1.25.16'))).to.deep.equal(['e.yaml:4:30: cluster.kubernetesVersion: rebootlab cannot run Kubernetes v1.25.16; it runs v1.26.x to v1.36.x (the toolchain builds v1.34.4)']);
+    expect(issuesOf(doc('v2.0.0'))[0]).to.match(/cannot run Kubernetes v2\.0\.0; it runs v1\.26\.x to v1\.36\.x/);
+  });
+
+  it('refuses expectations naming workloads or nodes the experiment does not have', () => {
+    const doc = (expectation: string): string =>
+      `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster: {name: lab, workers: 1}\nworkloads: [{name: web, kind: Deployment}]\nfault: {type: reboot}\nexpect: ["${expectation}"]\n`;
+    expect(issuesOf(doc('pods[workload=web].outcome == restarted-in-place'))).to.deep.equal([]);
+    expect(issuesOf(doc('pods[namespace=kube-system,workload=coredns].outcome == unaffected'))).to.deep.equal([]);
+    expect(issuesOf(doc('nodes[name=lab-worker].readyAtEnd == true'))).to.deep.equal([]);
+    expect(issuesOf(doc('workloads.api.recovered == true'))).to.deep.equal(['e.yaml:7:10: expect[0]: workloads.api: no workload "api" in this experiment; workloads: web']);
+    expect(issuesOf(doc('pods[node=lab-worker2].outcome == unaffected'))[0]).to.include('pods[node=lab-worker2]: no node "lab-worker2" in kind cluster "lab" (1 workers); its nodes are lab-control-plane, lab-worker');
+    expect(issuesOf(doc('nodes[name=rebootlab-worker].readyAtEnd == true'))[0]).to.include('no node "rebootlab-worker" in kind cluster "lab"');
+  });
+
   it('lists the matrix-able settings paths', () => {
     const paths = settingsLeafPaths();
     expect(paths).to.include('cluster.controllerManager.nodeMonitorGracePeriod');

@@ -1,0 +1,101 @@
+// The only commands a pending-restore.json may make rebootlab run: its own undo actions, parsed back from the
+// argv it wrote (lib/cluster/kind/actions.ts, lib/cluster/node-api-actions.ts, lib/cluster/kwok/actions.ts) and
+// checked against the clusters rebootlab owns. Anything else in the file is refused, never run.
+import { basename, dirname, relative } from 'node:path';
+import type { RestoreTargets } from '../cluster/restore-targets.js';
+
+/** A restore command rebootlab itself writes, parsed. `argv` is what will run, rebuilt from the parsed fields. */
+export type ParsedRestoreCommand =
+  | { via: 'docker'; container: string; undo: 'unpause' | 'start' | 'start-kubelet' | 'restart-kubelet' | 'start-containerd'; argv: string[] }
+  | { via: 'docker'; container: string; undo: 'network-connect'; network: string; ip: string | null; argv: string[] }
+  | { via: 'kubectl'; kubeconfig: string; node: string; undo: 'uncordon' | 'untaint-out-of-service' | 'relabel-kwok-managed'; argv: string[] }
+  | { via: 'kubectl'; kubeconfig: string; node: string; undo: 'recreate-node'; manifest: string; argv: string[] };
+
+/** The out-of-service taint removal rebootlab writes (node-api-actions.ts OUT_OF_SERVICE_TAINT). */
+const UNTAINT_OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service:NoExecute-';
+/** The kwok heartbeat label restore (kwok/flags.ts KWOK_MANAGED_LABEL=KWOK_MANAGED_VALUE). */
+const KWOK_MANAGED_RESTORE = 'rebootlab.dev/kwok-heartbeat=on';
+/** Kubernetes node names and Docker container names rebootlab acts on: DNS-1123 subdomains. */
+const NODE_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+/** Docker network names: kind's `kind` network or another plain name. */
+const NETWORK_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
+
+const same = (argv: readonly string[], ...expected: (string | RegExp)[]): boolean =>
+  argv.length === expected.length && expected.every((e, i) => (typeof e === 'string' ? argv[i] === e : e.test(argv[i] ?? '')));
+
+/**
+ * Parses one restore command (an argv array from pending-restore.json). Accepted, exactly:
+ * `docker unpause C`, `docker start C`, `docker network connect [--ip IPv4] NET C`,
+ * `docker exec C systemctl start|restart kubelet`, `docker exec C systemctl start containerd`,
+ * `kubectl --kubeconfig K uncordon N`, `kubectl --kubeconfig K taint node N node.kubernetes.io/out-of-service:NoExecute-`,
+ * `kubectl --kubeconfig K label node N rebootlab.dev/kwok-heartbeat=on --overwrite`, `kubectl --kubeconfig K create -f <dir>/N.yaml`.
+ * Never throws: anything else resolves to `{ error }`, one line naming the command.
+ */
+export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { error: string } {
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === 'string')) return { error: `not a command line: ${JSON.stringify(argv)}` };
+  const a = argv as string[];
+  const text = a.join(' ');
+  const refuse = { error: `not one of rebootlab's undo commands: ${text}` };
+  if (a[0] === 'docker') {
+    const c = a[a.length - 1]!;
+    if (!NODE_NAME.test(c)) return refuse;
+    if (same(a, 'docker', 'unpause', NODE_NAME)) return { via: 'docker', container: c, undo: 'unpause', argv: ['docker', 'unpause', c] };
+    if (same(a, 'docker', 'start', NODE_NAME)) return { via: 'docker', container: c, undo: 'start', argv: ['docker', 'start', c] };
+    if (same(a, 'docker', 'network', 'connect', NETWORK_NAME, NODE_NAME)) {
+      return { via: 'docker', container: c, undo: 'network-connect', network: a[3]!, ip: null, argv: ['docker', 'network', 'connect', a[3]!, c] };
+    }
+    if (same(a, 'docker', 'network', 'connect', '--ip', IPV4, NETWORK_NAME, NODE_NAME)) {
+      return { via: 'docker', container: c, undo: 'network-connect', network: a[5]!, ip: a[4]!, argv: ['docker', 'network', 'connect', '--ip', a[4]!, a[5]!, c] };
+    }
+    if (same(a, 'docker', 'exec', NODE_NAME, 'systemctl', /^(start|restart)$/, 'kubelet')) {
+      const verb = a[4]!;
+      return { via: 'docker', container: a[2]!, undo: verb === 'start' ? 'start-kubelet' : 'restart-kubelet', argv: ['docker', 'exec', a[2]!, 'systemctl', verb, 'kubelet'] };
+    }
+    if (same(a, 'docker', 'exec', NODE_NAME, 'systemctl', 'start', 'containerd')) {
+      return { via: 'docker', container: a[2]!, undo: 'start-containerd', argv: ['docker', 'exec', a[2]!, 'systemctl', 'start', 'containerd'] };
+    }
+    return refuse;
+  }
+  if (a[0] === 'kubectl' && a[1] === '--kubeconfig' && typeof a[2] === 'string' && a[2].startsWith('/')) {
+    const k = a[2];
+    const rest = a.slice(3);
+    if (same(rest, 'uncordon', NODE_NAME)) return { via: 'kubectl', kubeconfig: k, node: rest[1]!, undo: 'uncordon', argv: ['kubectl', '--kubeconfig', k, 'uncordon', rest[1]!] };
+    if (same(rest, 'taint', 'node', NODE_NAME, UNTAINT_OUT_OF_SERVICE)) {
+      return { via: 'kubectl', kubeconfig: k, node: rest[2]!, undo: 'untaint-out-of-service', argv: ['kubectl', '--kubeconfig', k, 'taint', 'node', rest[2]!, UNTAINT_OUT_OF_SERVICE] };
+    }
+    if (same(rest, 'label', 'node', NODE_NAME, KWOK_MANAGED_RESTORE, '--overwrite')) {
+      return { via: 'kubectl', kubeconfig: k, node: rest[2]!, undo: 'relabel-kwok-managed', argv: ['kubectl', '--kubeconfig', k, 'label', 'node', rest[2]!, rest[3]!, '--overwrite'] };
+    }
+    if (same(rest, 'create', '-f', /^\/.*\.yaml$/)) {
+      const manifest = rest[2]!;
+      const node = basename(manifest, '.yaml');
+      if (!NODE_NAME.test(node) || relative(dirname(manifest), manifest) !== `${node}.yaml`) return refuse;
+      return { via: 'kubectl', kubeconfig: k, node, undo: 'recreate-node', manifest, argv: ['kubectl', '--kubeconfig', k, 'create', '-f', manifest] };
+    }
+  }
+  return refuse;
+}
+
+/**
+ * Parses and checks one restore command: it must be one of rebootlab's undo commands ({@link parseRestoreCommand})
+ * and act on a node of a cluster rebootlab made (docker: the container carries the cluster label and the cluster's
+ * owner record knows it; kubectl: the kubeconfig is that cluster's own file and the node one of its nodes).
+ * Resolves to the argv to run, or `{ error }` (one line; with `gone` when the node or cluster no longer exists, so
+ * there is nothing to restore). @throws InfraError only when Docker cannot be asked.
+ */
+export async function checkRestoreCommand(argv: unknown, targets: RestoreTargets): Promise<{ argv: string[] } | { error: string; gone?: boolean }> {
+  const parsed = parseRestoreCommand(argv);
+  if ('error' in parsed) return parsed;
+  if (parsed.via === 'docker') {
+    const owner = await targets.kindNodeContainer(parsed.container);
+    return owner.ok ? { argv: parsed.argv } : { error: owner.reason, ...(owner.gone ? { gone: true } : {}) };
+  }
+  const owner = await targets.clusterOfKubeconfig(parsed.kubeconfig);
+  if (!owner.ok) return { error: owner.reason, ...(owner.gone ? { gone: true } : {}) };
+  if (owner.nodes !== null && !owner.nodes.has(parsed.node)) return { error: `${parsed.node} is not a node of cluster ${owner.cluster}: ${parsed.argv.join(' ')}` };
+  if (parsed.undo === 'recreate-node' && (owner.manifestDir === null || dirname(parsed.manifest) !== owner.manifestDir)) {
+    return { error: `${parsed.manifest} is not a node manifest rebootlab saved for cluster ${owner.cluster}` };
+  }
+  return { argv: parsed.argv };
+}

@@ -1,0 +1,52 @@
+// The command line names what the user typed: positional cluster names (`cluster delete NAME` as well as
+// `--name NAME`), extra words called arguments, not flags. Parsed in process by the real yargs parser (main()).
+import { expect } from 'chai';
+import { clusterNameArgument } from '../../../lib/cli/commands.js';
+import { firstLine, main } from '../../../lib/cli/main.js';
+
+async function cli(argv: string[]): Promise<{ exitCode: number; stderr: string; stdout: string }> {
+  let stderr = '';
+  let stdout = '';
+  const saved = process.exitCode;
+  const exitCode = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  process.exitCode = saved;
+  return { exitCode, stderr, stdout };
+}
+
+describe('cli arguments', () => {
+  it('reads the cluster name from `cluster <action> NAME` and refuses a different --name', async () => {
+    const res = await cli(['cluster', 'delete', 'hb2', '--name', 'other']);
+    expect(res).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: two cluster names given: "hb2" and "other"; give NAME or --name NAME once\n' });
+  });
+
+  it('names a bad positional cluster name as given, before any cluster is touched', async () => {
+    const res = await cli(['cluster', 'create', 'Bad_Name']);
+    expect(res.exitCode).to.equal(2);
+    expect(res.stderr).to.equal('ERROR: cluster name "Bad_Name" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)\n');
+  });
+
+  it('calls an extra word an argument and a dashed one a flag', async () => {
+    expect((await cli(['cluster', 'delete', 'hb2', 'extra'])).stderr).to.equal('ERROR: unexpected argument "extra"; see rebootlab --help\n');
+    expect((await cli(['cluster', 'delete', '--hb2'])).stderr).to.equal('ERROR: unknown flag --hb2; see rebootlab --help\n');
+    expect((await cli(['report', 'a', 'b'])).stderr).to.equal('ERROR: unexpected argument "b"; see rebootlab --help\n');
+  });
+
+  it('refuses a name for cluster list', async () => {
+    expect((await cli(['cluster', 'list', 'lab'])).stderr).to.equal('ERROR: cluster list takes no name, got "lab"; run: rebootlab cluster list\n');
+  });
+
+  it('clusterNameArgument: either spelling, the same name twice, or none', () => {
+    expect(clusterNameArgument(['lab', undefined])).to.equal('lab');
+    expect(clusterNameArgument([undefined, 'lab'])).to.equal('lab');
+    expect(clusterNameArgument(['lab', 'lab'])).to.equal('lab');
+    expect(clusterNameArgument([undefined, undefined])).to.equal(undefined);
+    expect(() => clusterNameArgument([undefined, ['a', 'b']])).to.throw('two cluster names given: "a" and "b"');
+  });
+
+  it('firstLine: one line, flags with dashes, words quoted; the camelCase twin of a kebab flag dropped', () => {
+    expect(firstLine('Unknown argument: hb2', ['cluster', 'delete', 'hb2'])).to.equal('unexpected argument "hb2"');
+    expect(firstLine('Unknown arguments: dry-run, dryRun', ['run', 'x.yaml', '--dry-run'])).to.equal('unknown flag --dry-run');
+    expect(firstLine('Unknown arguments: x, extra', ['run', 'a.yaml', '-x', 'extra'])).to.equal('unknown flag -x; unexpected argument "extra"');
+    expect(firstLine('Invalid values:\n  Argument: action', [])).to.equal('invalid values: Argument: action');
+  });
+});

@@ -1,0 +1,114 @@
+// pending-restore.json is only ever replayed as rebootlab's own undo commands on nodes of clusters it made.
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RestoreTargets } from '../../../lib/cluster/restore-targets.js';
+import { checkRestoreCommand, parseRestoreCommand } from '../../../lib/faults/restore-commands.js';
+import { findPendingRestoreDirs, lastOutFile, rememberOutDir, restoreSearchDirs } from '../../../lib/faults/restore-file.js';
+
+const KUBECONFIG = '/root/.cache/rebootlab/clusters/lab.kubeconfig';
+
+describe('faults/restore-commands: parseRestoreCommand', () => {
+  const accepted: [string[], string][] = [
+    [['docker', 'unpause', 'lab-worker'], 'unpause'],
+    [['docker', 'start', 'lab-worker2'], 'start'],
+    [['docker', 'network', 'connect', 'kind', 'lab-worker'], 'network-connect'],
+    [['docker', 'network', 'connect', '--ip', '172.18.0.3', 'kind', 'lab-worker'], 'network-connect'],
+    [['docker', 'exec', 'lab-worker', 'systemctl', 'start', 'kubelet'], 'start-kubelet'],
+    [['docker', 'exec', 'lab-worker', 'systemctl', 'restart', 'kubelet'], 'restart-kubelet'],
+    [['docker', 'exec', 'lab-worker', 'systemctl', 'start', 'containerd'], 'start-containerd'],
+    [['kubectl', '--kubeconfig', KUBECONFIG, 'uncordon', 'lab-worker'], 'uncordon'],
+    [['kubectl', '--kubeconfig', KUBECONFIG, 'taint', 'node', 'lab-worker', 'node.kubernetes.io/out-of-service:NoExecute-'], 'untaint-out-of-service'],
+    [['kubectl', '--kubeconfig', '/c/kwok-clusters/k/kubeconfig', 'label', 'node', 'k-worker', 'rebootlab.dev/kwok-heartbeat=on', '--overwrite'], 'relabel-kwok-managed'],
+    [['kubectl', '--kubeconfig', '/c/kwok-clusters/k/kubeconfig', 'create', '-f', '/c/kwok-clusters/k/deleted-nodes/k-worker.yaml'], 'recreate-node'],
+  ];
+  for (const [argv, undo] of accepted) {
+    it(`accepts ${argv.join(' ')}`, () => {
+      const parsed = parseRestoreCommand(argv);
+      expect(parsed).to.not.have.property('error');
+      expect(parsed).to.include({ undo });
+      expect((parsed as { argv: string[] }).argv).to.deep.equal(argv);
+    });
+  }
+
+  const refused: unknown[] = [
+    ['sh', '-c', 'docker unpause lab-worker'],
+    ['docker', 'rm', '-f', 'lab-worker'],
+    ['docker', 'unpause', 'lab-worker', 'other'],
+    ['docker', 'unpause', '--help'],
+    ['docker', 'unpause', 'lab-worker;rm'],
+    ['docker', 'exec', 'lab-worker', 'sh', '-c', 'systemctl start kubelet'],
+    ['docker', 'exec', 'lab-worker', 'systemctl', 'stop', 'kubelet'],
+    ['docker', 'network', 'connect', '--ip', '999.1.1.1', 'kind', 'lab-worker'],
+    ['docker', 'network', 'connect', '--alias', 'x', 'kind', 'lab-worker'],
+    ['kubectl', '--kubeconfig', KUBECONFIG, 'delete', 'node', 'lab-worker'],
+    ['kubectl', '--kubeconfig', 'relative.kubeconfig', 'uncordon', 'lab-worker'],
+    ['kubectl', 'uncordon', 'lab-worker'],
+    ['kubectl', '--kubeconfig', KUBECONFIG, 'taint', 'node', 'lab-worker', 'node-role.kubernetes.io/control-plane:NoSchedule-'],
+    ['kubectl', '--kubeconfig', KUBECONFIG, 'create', '-f', 'https://example.com/x.yaml'],
+    'docker unpause lab-worker',
+    [],
+    [['docker'], ['unpause']],
+  ];
+  for (const argv of refused) {
+    it(`refuses ${JSON.stringify(argv)}`, () => {
+      expect(parseRestoreCommand(argv)).to.have.property('error').that.is.a('string').and.does.not.include('\n');
+    });
+  }
+});
+
+describe('faults/restore-commands: checkRestoreCommand', () => {
+  const targets: RestoreTargets = {
+    kindNodeContainer: async (c) => (c.startsWith('lab-') ? { ok: true, cluster: 'lab' } : { ok: false, reason: 'cluster foreign was not created by rebootlab; use kind delete cluster --name foreign' }),
+    clusterOfKubeconfig: async (path) =>
+      path === KUBECONFIG
+        ? { ok: true, cluster: 'lab', nodes: new Set(['lab-control-plane', 'lab-worker']), manifestDir: null }
+        : path === '/c/kwok-clusters/k/kubeconfig'
+          ? { ok: true, cluster: 'k', nodes: null, manifestDir: '/c/kwok-clusters/k/deleted-nodes' }
+          : { ok: false, reason: `${path} is not the kubeconfig of a cluster rebootlab made` },
+  };
+
+  it('passes an undo on a node of an owned cluster', async () => {
+    expect(await checkRestoreCommand(['docker', 'unpause', 'lab-worker'], targets)).to.deep.equal({ argv: ['docker', 'unpause', 'lab-worker'] });
+    expect(await checkRestoreCommand(['kubectl', '--kubeconfig', KUBECONFIG, 'uncordon', 'lab-worker'], targets)).to.deep.equal({ argv: ['kubectl', '--kubeconfig', KUBECONFIG, 'uncordon', 'lab-worker'] });
+  });
+
+  it('refuses the nodes of a cluster rebootlab did not create, with the one-line kind hint', async () => {
+    expect(await checkRestoreCommand(['docker', 'start', 'foreign-worker'], targets)).to.deep.equal({ error: 'cluster foreign was not created by rebootlab; use kind delete cluster --name foreign' });
+  });
+
+  it('refuses a node the owned cluster does not have, a foreign kubeconfig, and a manifest outside the cluster', async () => {
+    expect(await checkRestoreCommand(['kubectl', '--kubeconfig', KUBECONFIG, 'uncordon', 'lab-worker9'], targets)).to.have.property('error').that.match(/lab-worker9 is not a node of cluster lab/);
+    expect(await checkRestoreCommand(['kubectl', '--kubeconfig', '/home/u/.kube/config', 'uncordon', 'lab-worker'], targets)).to.have.property('error').that.match(/not the kubeconfig of a cluster rebootlab made/);
+    expect(await checkRestoreCommand(['kubectl', '--kubeconfig', '/c/kwok-clusters/k/kubeconfig', 'create', '-f', '/tmp/k-worker.yaml'], targets)).to.have.property('error').that.match(/not a node manifest rebootlab saved/);
+  });
+});
+
+describe('faults/restore-file: where pending-restore.json is looked for', () => {
+  let dir: string;
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'rebootlab-restore-dirs-')); });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds files at any depth (single run, matrix variant, the directory itself), not in symlinked directories', () => {
+    const single = join(dir, 'freeze-20261201T000000Z');
+    const variant = join(dir, 'sweep-20261201T000000Z', 'sweep--type-freeze-r0');
+    const deep = join(dir, 'a', 'b', 'c', 'd');
+    for (const d of [single, variant, deep]) {
+      mkdirSync(d, { recursive: true });
+      writeFileSync(join(d, 'pending-restore.json'), '{}');
+    }
+    mkdirSync(join(dir, 'sweep-20261201T000000Z', 'sweep--type-pause-r0'));
+    expect(findPendingRestoreDirs(dir)).to.deep.equal([deep, single, variant].sort());
+    expect(findPendingRestoreDirs(variant)).to.deep.equal([variant]);
+    expect(findPendingRestoreDirs(join(dir, 'missing'))).to.deep.equal([]);
+  });
+
+  it('searches the given directory, the default reports directory and the last --out remembered in the cache', () => {
+    const env = { REBOOTLAB_CACHE: join(dir, 'cache') };
+    expect(restoreSearchDirs(['out'], 'reports', env)).to.deep.equal([join(process.cwd(), 'out'), join(process.cwd(), 'reports')]);
+    rememberOutDir(join(dir, 'matrix-out'), env);
+    expect(lastOutFile(env)).to.equal(join(dir, 'cache', 'last-out'));
+    expect(restoreSearchDirs(['reports'], 'reports', env)).to.deep.equal([join(process.cwd(), 'reports'), join(dir, 'matrix-out')]);
+  });
+});
