@@ -13,8 +13,8 @@ import type { EventRecord } from './types.js';
  *   `Killing` (container stopped), `Unhealthy` (readiness or liveness probe failed; the message says which);
  * - taint eviction controller (`taint-eviction-controller`): `TaintManagerEviction`, "Marking for deletion Pod …"
  *   and "Cancelling deletion of Pod …".
- * The pod garbage collector (PodGC) records no Event: it force-deletes and sets the pod condition
- * DisruptionTarget (reason DeletionByPodGC), visible in the pod timeline.
+ * The pod garbage collector (PodGC) records no Event: it sets the pod condition DisruptionTarget (reason
+ * DeletionByPodGC) and force-deletes; see disruptionConditions.
  */
 export const EVENT_REASONS: ReadonlySet<string> = new Set([
   'NodeNotReady', 'NodeReady', 'RegisteredNode', 'RemovingNode', 'Rebooted', 'TaintManagerEviction', 'Killing', 'Unhealthy',
@@ -26,7 +26,7 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ?
 
 /** Resolution of each time field, seconds: MicroTime keeps microseconds, metav1.Time whole seconds. */
 const RESOLUTION_SECONDS: Record<EventRecord['timeField'], number> = {
-  'series.lastObservedTime': 0.000001, eventTime: 0.000001, lastTimestamp: 1, firstTimestamp: 1, received: 0.001,
+  'series.lastObservedTime': 0.000001, eventTime: 0.000001, lastTimestamp: 1, firstTimestamp: 1, lastTransitionTime: 1, received: 0.001,
 };
 
 /** The latest occurrence of an event: the most precise time field set, else the receive time (Unix epoch milliseconds). */
@@ -69,6 +69,7 @@ export function toEventRecord(record: ObjectObservation, faultMs: number): Event
   const latest = latestTime(event, record.receivedAtMs);
   const count = typeof series.count === 'number' ? series.count : typeof event.count === 'number' ? event.count : 1;
   return {
+    recordedAs: 'Event',
     reason: text(event.reason) ?? '',
     type: text(event.type) ?? 'Normal',
     object: describeObject(involved),
@@ -85,9 +86,61 @@ export function toEventRecord(record: ObjectObservation, faultMs: number): Event
 }
 
 /**
+ * Who sets each DisruptionTarget reason (core/v1 PodConditionType DisruptionTarget, KEP-3329 "Retriable and
+ * non-retriable Pod failures for Jobs"; https://kubernetes.io/docs/concepts/workloads/pods/disruptions/#pod-disruption-conditions).
+ */
+const DISRUPTION_SOURCES: Record<string, string> = {
+  DeletionByPodGC: 'pod-garbage-collector',
+  DeletionByTaintManager: 'taint-eviction-controller',
+  EvictionByEvictionAPI: 'eviction API',
+  PreemptionByScheduler: 'default-scheduler',
+  TerminationByKubelet: 'kubelet',
+};
+
+/**
+ * Pods whose DisruptionTarget condition turned True in a record received at or after the fault (`faultMs`, Unix
+ * epoch milliseconds): one entry per pod, timed by the condition's lastTransitionTime (1 s resolution). This is the
+ * cross-check for PodGC, which deletes without an Event.
+ */
+export function disruptionConditions(observations: readonly Observation[], faultMs: number): EventRecord[] {
+  const seen = new Set<string>();
+  const result: EventRecord[] = [];
+  const pods = observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Pod').sort((a, b) => a.seq - b.seq);
+  for (const record of pods) {
+    const status = isObj(record.object.status) ? record.object.status : {};
+    const list = Array.isArray(status.conditions) ? status.conditions : [];
+    const condition = list.find((c): c is Obj => isObj(c) && c.type === 'DisruptionTarget' && c.status === 'True');
+    if (!condition || seen.has(record.uid)) continue;
+    seen.add(record.uid);
+    if (record.receivedAtMs < faultMs) continue;
+    const reason = text(condition.reason) ?? 'DisruptionTarget';
+    const transition = typeof condition.lastTransitionTime === 'string' ? Date.parse(condition.lastTransitionTime) : NaN;
+    const timeField: EventRecord['timeField'] = Number.isNaN(transition) ? 'received' : 'lastTransitionTime';
+    const atMs = Number.isNaN(transition) ? record.receivedAtMs : transition;
+    result.push({
+      recordedAs: 'DisruptionTarget',
+      reason,
+      type: 'Normal',
+      object: `Pod/${record.namespace ?? ''}/${record.name}`,
+      namespace: record.namespace ?? '',
+      source: DISRUPTION_SOURCES[reason] ?? '',
+      message: text(condition.message) ?? '',
+      count: 1,
+      afterSeconds: secondsSince(faultMs, atMs),
+      firstAfterSeconds: secondsSince(faultMs, atMs),
+      timeField,
+      resolutionSeconds: RESOLUTION_SECONDS[timeField],
+      receivedAfterSeconds: secondsSince(faultMs, record.receivedAtMs),
+    });
+  }
+  return result;
+}
+
+/**
  * The Events of EVENT_REASONS received at or after the fault (`ctx.faultMs`): one entry per Event object, as its
  * last journal record shows it (count and latest time), sorted by time, then object. An Event deleted (expired,
- * default event-ttl 1 h) keeps its last version. Pure.
+ * default event-ttl 1 h) keeps its last version; the pods' DisruptionTarget conditions (disruptionConditions) join
+ * them. Pure.
  */
 export function buildEvents(ctx: RunContext, observations: readonly Observation[]): EventRecord[] {
   const latest = new Map<string, ObjectObservation>();
@@ -97,7 +150,6 @@ export function buildEvents(ctx: RunContext, observations: readonly Observation[
     const seen = latest.get(o.uid);
     if (!seen || seen.seq < o.seq) latest.set(o.uid, o);
   }
-  return [...latest.values()]
-    .map((r) => toEventRecord(r, ctx.faultMs))
+  return [...[...latest.values()].map((r) => toEventRecord(r, ctx.faultMs)), ...disruptionConditions(observations, ctx.faultMs)]
     .sort((a, b) => a.afterSeconds - b.afterSeconds || a.object.localeCompare(b.object) || a.reason.localeCompare(b.reason));
 }

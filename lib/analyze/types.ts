@@ -153,9 +153,12 @@ export interface WorkloadEndpoints {
 
 /**
  * One Kubernetes Event kept as a cross-check of the timelines (reasons: see EVENT_REASONS in lib/analyze/events.ts),
- * as last seen in the journal.
+ * as last seen in the journal; or a pod's DisruptionTarget condition, the only trace some controllers leave (PodGC
+ * records no Event).
  */
 export interface EventRecord {
+  /** `Event` (a core/v1 Event object) or `DisruptionTarget` (the pod condition of that type; time from its lastTransitionTime). */
+  recordedAs: 'Event' | 'DisruptionTarget';
   /** Event `reason`, e.g. `NodeNotReady`, `TaintManagerEviction`, `Killing`, `Unhealthy`. */
   reason: string;
   /** `Normal` or `Warning`. */
@@ -174,10 +177,11 @@ export interface EventRecord {
   /** Its first occurrence, seconds since fault (firstTimestamp or eventTime; same as afterSeconds for a single occurrence). */
   firstAfterSeconds: number;
   /**
-   * Which field gave the time: `series.lastObservedTime` or `eventTime` (MicroTime, microseconds), `lastTimestamp`
-   * or `firstTimestamp` (Time, whole seconds), or `received` (client receive time, milliseconds) when none is set.
+   * Which field gave the time: `series.lastObservedTime` or `eventTime` (MicroTime, microseconds), `lastTimestamp`,
+   * `firstTimestamp` or a condition's `lastTransitionTime` (Time, whole seconds), or `received` (client receive
+   * time, milliseconds) when none is set.
    */
-  timeField: 'series.lastObservedTime' | 'eventTime' | 'lastTimestamp' | 'firstTimestamp' | 'received';
+  timeField: 'series.lastObservedTime' | 'eventTime' | 'lastTimestamp' | 'firstTimestamp' | 'lastTransitionTime' | 'received';
   /** Resolution of that field, seconds: 0.000001, 1 or 0.001. */
   resolutionSeconds: number;
   /** Client receive time of its last journal record, seconds since fault. */

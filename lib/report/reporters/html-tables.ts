@@ -94,7 +94,7 @@ export function eventsTable(r: Result): VNode | null {
   if (r.events.length === 0) return null;
   return renderTable(
     ['At', 'Reason', 'Object', 'Source', 'Count', 'Message', 'Time from'],
-    r.events.map((e) => [s(e.afterSeconds), e.reason, e.object, e.source, e.count, e.message, `${e.timeField} (${e.resolutionSeconds} s)`]),
+    r.events.map((e) => [s(e.afterSeconds), e.reason, e.object, e.recordedAs === 'Event' ? e.source : `${e.source} (pod condition ${e.recordedAs})`, e.count, e.message, `${e.timeField} (${e.resolutionSeconds} s)`]),
     { 'data-table': 'events' },
   );
 }

@@ -58,7 +58,7 @@ function eventsSection(r: Result): string {
   const short = (text: string) => (text.length > 100 ? `${text.slice(0, 99)}…` : text);
   return table(
     ['At', 'Reason', 'Object', 'Source', 'Count', 'Message', 'Time from'],
-    r.events.map((e) => [seconds(e.afterSeconds), e.reason, e.object, e.source, e.count, short(e.message), `${e.timeField} (${e.resolutionSeconds} s)`]),
+    r.events.map((e) => [seconds(e.afterSeconds), e.reason, e.object, e.recordedAs === 'Event' ? e.source : `${e.source} (pod condition ${e.recordedAs})`, e.count, short(e.message), `${e.timeField} (${e.resolutionSeconds} s)`]),
   );
 }
 

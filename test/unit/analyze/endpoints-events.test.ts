@@ -165,7 +165,12 @@ describe('analyze/events', () => {
     const { analysis } = loadFixtureRun('kind-outage-tuned-recorded');
     const node = analysis.nodes.find((n) => n.faultTarget)!;
     const short = analysis.events.map((e) => `${e.afterSeconds} ${e.reason} ${e.object} ${e.source}`);
-    expect(short).to.deep.equal([
+    expect(short.filter((e) => e.includes('DeletionByTaintManager'))).to.deep.equal([
+      '49.442 DeletionByTaintManager Pod/rebootlab/solo taint-eviction-controller',
+      '49.442 DeletionByTaintManager Pod/rebootlab/web-5f5b5b77d7-dg2wh taint-eviction-controller',
+      '49.442 DeletionByTaintManager Pod/rebootlab/web-5f5b5b77d7-s6gw8 taint-eviction-controller',
+    ]);
+    expect(short.filter((e) => !e.includes('DeletionByTaintManager'))).to.deep.equal([
       '19.442 NodeNotReady Node/rebootlab-worker node-controller',
       '19.442 NodeNotReady Pod/kube-system/kube-proxy-dnl2w node-controller',
       '19.442 NodeNotReady Pod/kube-system/rebootlab-cni-l55jd node-controller',
@@ -178,12 +183,30 @@ describe('analyze/events', () => {
       '128.442 NodeNotReady Node/rebootlab-worker kubelet',
       '128.442 NodeReady Node/rebootlab-worker kubelet',
     ]);
-    expect(analysis.events[0]).to.deep.include({ timeField: 'lastTimestamp', resolutionSeconds: 1, count: 1, namespace: 'default', message: 'Node rebootlab-worker status is now: NodeNotReady' });
+    const events = analysis.events.filter((e) => e.recordedAs === 'Event');
+    expect(events[0]).to.deep.include({ timeField: 'lastTimestamp', resolutionSeconds: 1, count: 1, namespace: 'default', message: 'Node rebootlab-worker status is now: NodeNotReady' });
     // Cross-check: the controller's Event and the Node condition agree to the second.
-    expect(analysis.events[0]!.afterSeconds).to.equal(node.notReadyAfterSeconds);
+    expect(events[0]!.afterSeconds).to.equal(node.notReadyAfterSeconds);
     const eviction = analysis.pods.find((p) => p.name === 'solo')!.evictedAfterSeconds!;
-    expect(eviction - analysis.events[6]!.afterSeconds).to.be.within(0, 1);
-    expect(analysis.events[6]!.message).to.equal('Marking for deletion Pod rebootlab/solo');
+    expect(eviction - events[6]!.afterSeconds).to.be.within(0, 1);
+    expect(events[6]!.message).to.equal('Marking for deletion Pod rebootlab/solo');
+  });
+
+  it('records PodGC through the pods\' DisruptionTarget condition, about 40 s after the Node was deleted', () => {
+    // kind-node-delete-podgc-recorded: the Node object was deleted at once; PodGC waits out its 40 s quarantine for
+    // orphaned pods (pkg/controller/podgc/gc_controller.go quarantineTime) and records no Event, only the condition.
+    const { analysis } = loadFixtureRun('kind-node-delete-podgc-recorded');
+    const removing = analysis.events.find((e) => e.reason === 'RemovingNode')!;
+    expect(removing).to.deep.include({ recordedAs: 'Event', afterSeconds: 3.667, source: 'node-controller' });
+    const gc = analysis.events.filter((e) => e.reason === 'DeletionByPodGC');
+    expect(gc.map((e) => e.object)).to.deep.equal([
+      'Pod/kube-system/kube-proxy-pd44r', 'Pod/kube-system/rebootlab-cni-dldzh', 'Pod/rebootlab/solo', 'Pod/rebootlab/web-8cf899bcf-7p765', 'Pod/rebootlab/web-8cf899bcf-k85dq',
+    ]);
+    for (const e of gc) {
+      expect(e).to.deep.include({ recordedAs: 'DisruptionTarget', source: 'pod-garbage-collector', timeField: 'lastTransitionTime', resolutionSeconds: 1, message: 'PodGC: node no longer exists' });
+      expect(e.afterSeconds - removing.afterSeconds).to.be.within(38, 42);
+    }
+    expect(analysis.events.filter((e) => e.recordedAs === 'DisruptionTarget' && e.reason !== 'DeletionByPodGC')).to.deep.equal([]);
   });
 
   it('prefers series.lastObservedTime and eventTime (microseconds) and falls back to the receive time', () => {
