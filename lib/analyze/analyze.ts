@@ -3,6 +3,8 @@ import { CONTROLLER_MANAGER_LEASE, type Observation, type PhaseObservation } fro
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds, secondsSince, serverSecondsSince } from './clock.js';
 import { buildContext, groupBy, type RunContext } from './context.js';
+import { buildEndpointTimelines, NO_SERVICE } from './endpoint-timeline.js';
+import { buildEvents } from './events.js';
 import { buildNodeTimelines, lastRenewBefore, nodeLeases } from './node-timeline.js';
 import { renewTime } from './objects.js';
 import { buildPodTimelines } from './outcome.js';
@@ -30,8 +32,10 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
   const ctx = buildContext(observations);
   const nodes = buildNodeTimelines(ctx);
   const nodeReady = new Map(nodes.map((n) => [n.name, n.readyAtEnd]));
-  const pods = buildPodTimelines(ctx, buildPodFacts(ctx), nodeReady);
-  const workloads = buildWorkloadTimelines(ctx, options.workloads);
+  const podTimelines = buildPodTimelines(ctx, buildPodFacts(ctx), nodeReady);
+  const endpoints = buildEndpointTimelines(ctx, observations, options.workloads, podTimelines);
+  const pods = podTimelines.map((p) => ({ ...p, ...(endpoints.pods.get(p.uid) ?? NO_SERVICE) }));
+  const workloads = buildWorkloadTimelines(ctx, options.workloads).map((w) => ({ ...w, endpoints: endpoints.workloads.get(w.name) ?? null }));
   const warnings = [...ctx.warnings];
   for (const t of ctx.targets) if (!nodes.some((n) => n.name === t)) warnings.push(`fault target ${t} never appeared as a Node`);
   if (ctx.restoreMs === null) warnings.push('no fault-restored marker: the fault was not undone during observation');
@@ -60,6 +64,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     predictions: predict(options.settings, { nodes, pods, faults, steps, leaseRenewals: leaseRenewals(ctx), leaderChanges, endSeconds }),
     gaps: ctx.gaps,
     recovered: workloads.every((w) => w.recovered),
+    events: buildEvents(ctx, observations),
     warnings,
     ...(marks.length > 0 ? { marks } : {}),
   };

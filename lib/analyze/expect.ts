@@ -29,6 +29,11 @@ const POD_VALUES: Record<PodField, (p: PodTimeline) => ExpectedValue> = {
   podIPChanged: (p) => (p.replacement?.podIP ?? p.podIPAfter) !== p.podIPBefore,
   readyAtEnd: (p) => p.readyAtEnd || p.replacement?.readyAfterSeconds != null,
   phaseWhenNotReady: (p) => p.phaseWhenNotReady,
+  endpointReadyAtFault: (p) => p.endpointReadyAtFault ?? null,
+  endpointNotReadyAfterSeconds: (p) => p.endpointNotReadyAfterSeconds ?? null,
+  endpointTerminatingAfterSeconds: (p) => p.endpointTerminatingAfterSeconds ?? null,
+  endpointRemovedAfterSeconds: (p) => p.endpointRemovedAfterSeconds ?? null,
+  endpointReadyAgainAfterSeconds: (p) => p.endpointReadyAgainAfterSeconds ?? null,
 };
 
 const NODE_VALUES: Record<NodeField, (n: NodeTimeline) => ExpectedValue> = {
@@ -57,6 +62,10 @@ const WORKLOAD_VALUES: Record<WorkloadField, (w: WorkloadTimeline) => ExpectedVa
   recoveredAfterSeconds: (w) => w.recoveredAfterSeconds,
   recovered: (w) => w.recovered,
   dataProbe: (w) => w.dataProbe,
+  readyEndpointsAtFault: (w) => w.endpoints?.readyAtFault ?? null,
+  minimumReadyEndpoints: (w) => w.endpoints?.minimumReady ?? null,
+  noReadyEndpointSeconds: (w) => w.endpoints?.noReadyEndpointSeconds ?? null,
+  noReadyEndpointAfterSeconds: (w) => w.endpoints?.noReadyEndpointAfterSeconds ?? null,
 };
 
 const PREDICTION_LISTS: Record<PredictionField, (items: PredictionItem[]) => PredictionItem[]> = {

@@ -139,6 +139,73 @@ export interface PodTimeline {
   replacement: Replacement | null;
   readyAtEnd: boolean;
   outcome: PodOutcome;
+  /**
+   * Whether the pod had a ready endpoint in its workload's Service's EndpointSlices at the fault; null when
+   * the workload has no Service. The `endpoint...` fields below are set by analyze() for every pod (null when
+   * the workload has no Service or the instant did not happen); see lib/analyze/endpoint-timeline.ts.
+   */
+  endpointReadyAtFault?: boolean | null;
+  /** Its endpoint stopped being ready (conditions.ready false, or gone from every slice), client receive time; seconds since fault. */
+  endpointNotReadyAfterSeconds?: number | null;
+  /** Its endpoint first shown `terminating: true` (the pod got a deletionTimestamp), client receive time; seconds since fault. */
+  endpointTerminatingAfterSeconds?: number | null;
+  /** Its endpoint removed from every slice of the Service, client receive time; seconds since fault. */
+  endpointRemovedAfterSeconds?: number | null;
+  /** After it stopped being ready: its own endpoint or its replacement's was ready again, client receive time; seconds since fault. */
+  endpointReadyAgainAfterSeconds?: number | null;
+}
+
+/** What a workload's Service offered its clients after the fault, from its EndpointSlices. */
+export interface WorkloadEndpoints {
+  /** The Service whose EndpointSlices were followed (label `kubernetes.io/service-name`). */
+  service: string;
+  /** Ready endpoints at the fault (distinct pods or addresses with conditions.ready not false). */
+  readyAtFault: number;
+  /** Lowest ready endpoint count from the fault to the end. */
+  minimumReady: number;
+  /** Total time after the fault with no ready endpoint: clients of the Service had nowhere to go; seconds. */
+  noReadyEndpointSeconds: number;
+  /** First instant after the fault with no ready endpoint (0 when none was ready at the fault), seconds since fault; null if never. */
+  noReadyEndpointAfterSeconds: number | null;
+  /** Ready endpoint count changes after the fault: [secondsSinceFault, readyCount]. */
+  readySeries: [number, number][];
+}
+
+/**
+ * One Kubernetes Event kept as a cross-check of the timelines (reasons: see EVENT_REASONS in lib/analyze/events.ts),
+ * as last seen in the journal; or a pod's DisruptionTarget condition, the only trace some controllers leave (PodGC
+ * records no Event).
+ */
+export interface EventRecord {
+  /** `Event` (a core/v1 Event object) or `DisruptionTarget` (the pod condition of that type; time from its lastTransitionTime). */
+  recordedAs: 'Event' | 'DisruptionTarget';
+  /** Event `reason`, e.g. `NodeNotReady`, `TaintManagerEviction`, `Killing`, `Unhealthy`. */
+  reason: string;
+  /** `Normal` or `Warning`. */
+  type: string;
+  /** The involved object: `Node/<name>` or `Pod/<namespace>/<name>` (other kinds alike). */
+  object: string;
+  /** Namespace of the Event object itself (`default` for Node events). */
+  namespace: string;
+  /** reportingController, else source.component (e.g. `node-controller`, `taint-eviction-controller`, `kubelet`). */
+  source: string;
+  message: string;
+  /** How many times it occurred (`count`, or `series.count`; 1 when absent). */
+  count: number;
+  /** Its latest occurrence, seconds since fault, read from `timeField`. */
+  afterSeconds: number;
+  /** Its first occurrence, seconds since fault (firstTimestamp or eventTime; same as afterSeconds for a single occurrence). */
+  firstAfterSeconds: number;
+  /**
+   * Which field gave the time: `series.lastObservedTime` or `eventTime` (MicroTime, microseconds), `lastTimestamp`,
+   * `firstTimestamp` or a condition's `lastTransitionTime` (Time, whole seconds), or `received` (client receive
+   * time, milliseconds) when none is set.
+   */
+  timeField: 'series.lastObservedTime' | 'eventTime' | 'lastTimestamp' | 'firstTimestamp' | 'lastTransitionTime' | 'received';
+  /** Resolution of that field, seconds: 0.000001, 1 or 0.001. */
+  resolutionSeconds: number;
+  /** Client receive time of its last journal record, seconds since fault. */
+  receivedAfterSeconds: number;
 }
 
 /** Ready pod count of one workload over the run. */
@@ -174,6 +241,8 @@ export interface WorkloadTimeline {
   readySeries: [number, number][];
   /** Serving count changes after the fault as a client sees it (see `unavailableSeconds`): [secondsSinceFault, count]. */
   servingSeries: [number, number][];
+  /** What the workload's Service offered, from its EndpointSlices; null without a Service. Set by analyze(). */
+  endpoints?: WorkloadEndpoints | null;
 }
 
 /** A closed interval, seconds since time zero. */
@@ -359,6 +428,8 @@ export interface RunAnalysis {
   recovered: boolean;
   /** Non-fatal findings, one line each (e.g. "no fault-restored marker"). */
   warnings: string[];
+  /** Events kept as cross-checks (lib/analyze/events.ts), received after the fault, in time order. */
+  events: EventRecord[];
   /** Marks a script wrote, in journal order; absent when there are none (YAML experiments). */
   marks?: ScriptMark[];
 }

@@ -13,6 +13,11 @@ export interface WorkloadRef {
   kind: string;
   /** Desired Ready pods; when absent (DaemonSet) the Ready count at the fault is used. */
   desiredReplicas?: number;
+  /**
+   * Name of the Service in front of the workload's pods (its EndpointSlices carry label
+   * `kubernetes.io/service-name=<serviceName>`); absent when the workload has none (no endpoint timeline).
+   */
+  serviceName?: string;
 }
 
 /**

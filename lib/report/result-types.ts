@@ -1,6 +1,6 @@
 // The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
 import type { ExpectationResult } from '../analyze/expect.js';
-import type { FaultInstant, GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, ScriptMark, StepInstant, WorkloadTimeline } from '../analyze/types.js';
+import type { EventRecord, FaultInstant, GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, ScriptMark, StepInstant, WorkloadTimeline } from '../analyze/types.js';
 import type { WorkloadRef } from '../analyze/workload-timeline.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 
@@ -99,6 +99,8 @@ export interface Result {
   pods: PodTimeline[];
   workloads: WorkloadTimeline[];
   expectations: ExpectationResult[];
+  /** Events kept as cross-checks (node lifecycle, taint eviction, kubelet kills and probe failures) received after the fault, in time order. */
+  events: EventRecord[];
   gaps: GapSpan[];
   warnings: string[];
   /** Marks a scripted experiment wrote (`lab.mark`), seconds since the fault; absent for YAML experiments. */

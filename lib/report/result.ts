@@ -74,6 +74,7 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
     pods: analysis.pods,
     workloads: analysis.workloads,
     expectations,
+    events: analysis.events,
     gaps: analysis.gaps,
     warnings: analysis.warnings,
     ...(analysis.marks ? { marks: analysis.marks } : {}),

@@ -15,12 +15,15 @@ export function describeTarget(target: FaultTarget): string {
 }
 
 /**
- * The workloads as the analyzer needs them: name, kind and desired Ready pods (replicas; 1 for a Pod;
- * absent for a DaemonSet, whose desired count is its Ready count at the fault).
+ * The workloads as the analyzer needs them: name, kind, desired Ready pods (replicas; 1 for a Pod;
+ * absent for a DaemonSet, whose desired count is its Ready count at the fault) and the name of the Service in
+ * front of the pods (lib/workloads renderService: the workload's name with `service:`, and for every
+ * StatefulSet; absent otherwise).
  */
 export function workloadRefs(workloads: readonly WorkloadSpec[]): WorkloadRef[] {
   return workloads.map((w) => {
     const desired = w.kind === 'Pod' ? 1 : w.replicas;
-    return desired === null ? { name: w.name, kind: w.kind } : { name: w.name, kind: w.kind, desiredReplicas: desired };
+    const service = w.service !== null || w.kind === 'StatefulSet' ? { serviceName: w.name } : {};
+    return desired === null ? { name: w.name, kind: w.kind, ...service } : { name: w.name, kind: w.kind, desiredReplicas: desired, ...service };
   });
 }

@@ -11,6 +11,7 @@ import {
   type FaultSpec,
   type FaultTarget,
   type ObserveSpec,
+  type ProbeSpec,
   type StepSpec,
   type WorkloadSpec,
 } from './types.js';
@@ -109,6 +110,34 @@ function resolveWorkload(workload: v1.Workload): WorkloadSpec {
     volume: workload.volume ? { type: workload.volume.type, size: workload.volume.size ?? DEFAULT_VOLUME_SIZE } : null,
     dataProbe: workload.dataProbe ?? false,
     podDisruptionBudget: pdb ? { minAvailable: pdb.minAvailable ?? null, maxUnavailable: pdb.maxUnavailable ?? null } : null,
+    service: workload.service ? { port: workload.service.port } : null,
+    readinessProbe: workload.readinessProbe ? resolveProbe(workload.readinessProbe) : null,
+    livenessProbe: workload.livenessProbe ? resolveProbe(workload.livenessProbe) : null,
+    terminationGracePeriodSeconds: workload.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
+  };
+}
+
+/**
+ * Pod `terminationGracePeriodSeconds` when unset, seconds: 30, the API default
+ * (https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#lifecycle).
+ */
+export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
+
+/**
+ * Probe fields when unset: periodSeconds 10, timeoutSeconds 1, failureThreshold 3, successThreshold 1,
+ * initialDelaySeconds 0 — the core/v1 Probe defaults
+ * (https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Probe; SetDefaults_Probe in
+ * pkg/apis/core/v1/defaults.go upstream).
+ */
+export const DEFAULT_PROBE: Readonly<ProbeSpec> = { periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 3, successThreshold: 1, initialDelaySeconds: 0 };
+
+function resolveProbe(probe: v1.Probe): ProbeSpec {
+  return {
+    periodSeconds: probe.periodSeconds ?? DEFAULT_PROBE.periodSeconds,
+    timeoutSeconds: probe.timeoutSeconds ?? DEFAULT_PROBE.timeoutSeconds,
+    failureThreshold: probe.failureThreshold ?? DEFAULT_PROBE.failureThreshold,
+    successThreshold: probe.successThreshold ?? DEFAULT_PROBE.successThreshold,
+    initialDelaySeconds: probe.initialDelaySeconds ?? DEFAULT_PROBE.initialDelaySeconds,
   };
 }
 

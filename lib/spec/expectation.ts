@@ -35,7 +35,11 @@ export type PodOutcome = (typeof POD_OUTCOMES)[number];
 /** Value type of an assertable field; `list` fields are only counted (`count(predictions.missed) == 0`). */
 export type FieldType = 'number' | 'boolean' | 'outcome' | 'string' | 'list';
 
-/** Fields of `pods[...]`; `...Seconds` are seconds since time zero (the start of the first fault command). */
+/**
+ * Fields of `pods[...]`; `...Seconds` are seconds since time zero (the start of the first fault command). The
+ * `endpoint...` fields follow the pod's endpoint in its workload's Service (EndpointSlices) and are null when the
+ * workload has no Service.
+ */
 export const POD_FIELDS = {
   outcome: 'outcome',
   restartCountBefore: 'number',
@@ -54,6 +58,11 @@ export const POD_FIELDS = {
   podIPChanged: 'boolean',
   readyAtEnd: 'boolean',
   phaseWhenNotReady: 'string',
+  endpointReadyAtFault: 'boolean',
+  endpointNotReadyAfterSeconds: 'number',
+  endpointTerminatingAfterSeconds: 'number',
+  endpointRemovedAfterSeconds: 'number',
+  endpointReadyAgainAfterSeconds: 'number',
 } as const satisfies Record<string, FieldType>;
 
 /** Fields of `node` (the fault target) and `nodes[name=x]`; `...Seconds` are seconds since time zero (the start of the first fault command). */
@@ -72,7 +81,10 @@ export const NODE_FIELDS = {
   readyAtEnd: 'boolean',
 } as const satisfies Record<string, FieldType>;
 
-/** Fields of `workloads.<name>`; counts of pods, spans in seconds, instants in seconds since the fault. */
+/**
+ * Fields of `workloads.<name>`; counts of pods, spans in seconds, instants in seconds since the fault. The
+ * `...Endpoint...` fields come from the workload Service's EndpointSlices and are null without a Service.
+ */
 export const WORKLOAD_FIELDS = {
   desired: 'number',
   readyAtFault: 'number',
@@ -84,6 +96,10 @@ export const WORKLOAD_FIELDS = {
   recoveredAfterSeconds: 'number',
   recovered: 'boolean',
   dataProbe: 'string',
+  readyEndpointsAtFault: 'number',
+  minimumReadyEndpoints: 'number',
+  noReadyEndpointSeconds: 'number',
+  noReadyEndpointAfterSeconds: 'number',
 } as const satisfies Record<string, FieldType>;
 
 /** Fields of `run`. */

@@ -44,6 +44,9 @@ function checkSimulated(data: Obj, report: Report): void {
     data.workloads.forEach((w, i) => {
       if (!isObj(w)) return;
       if (w.volume !== undefined) report(['workloads', i, 'volume'], 'simulated nodes (provider kwok) have no disk; remove the volume or use provider kind');
+      for (const probe of ['readinessProbe', 'livenessProbe']) {
+        if (w[probe] !== undefined) report(['workloads', i, probe], 'simulated pods (provider kwok) run no container to probe; remove it or use provider kind');
+      }
       if (w.dataProbe === true) report(['workloads', i, 'dataProbe'], 'simulated pods (provider kwok) run no container to probe; remove dataProbe or use provider kind');
     });
   }
@@ -160,6 +163,10 @@ function checkWorkloads(workloads: unknown, report: Report): void {
     if (workload.dataProbe === true && workload.volume === undefined) report(at('dataProbe'), 'needs a volume to write the marker to; add workloads[].volume');
     if (isObj(workload.volume) && workload.volume.type === 'pvc' && workload.kind !== 'StatefulSet' && workload.kind !== 'Pod' && workload.kind !== 'Deployment') {
       report([...at('volume'), 'type'], `pvc is supported for StatefulSet, Deployment and Pod, not ${String(workload.kind)}`);
+    }
+    const liveness = workload.livenessProbe;
+    if (isObj(liveness) && liveness.successThreshold !== undefined && liveness.successThreshold !== 1) {
+      report([...at('livenessProbe'), 'successThreshold'], `must be 1 for a liveness probe (Kubernetes API rule), got ${JSON.stringify(liveness.successThreshold)}`);
     }
     const pdb = workload.podDisruptionBudget;
     if (isObj(pdb) && (pdb.minAvailable === undefined) === (pdb.maxUnavailable === undefined)) {

@@ -101,6 +101,29 @@ export interface WorkloadSpec {
   /** Write a marker file to the volume before the fault and check it after. Requires `volume`. */
   dataProbe: boolean;
   podDisruptionBudget: PodDisruptionBudgetSpec | null;
+  /** The ClusterIP Service named after the workload, or null for none (a StatefulSet then gets a headless one). */
+  service: ServiceSpec | null;
+  /** Readiness probe timing; null = rebootlab's built-in probe (GET /healthz every 1 s, failureThreshold 1). */
+  readinessProbe: ProbeSpec | null;
+  /** Liveness probe timing; null = no liveness probe. */
+  livenessProbe: ProbeSpec | null;
+  /** Seconds between SIGTERM and SIGKILL on pod deletion (Kubernetes default 30). */
+  terminationGracePeriodSeconds: number;
+}
+
+/** A ClusterIP Service selecting a workload's pods. */
+export interface ServiceSpec {
+  /** Service port; the target is the workload server's port 8080 (WORKLOAD_HTTP_PORT). */
+  port: number;
+}
+
+/** An HTTP GET /healthz probe on the workload server; every field in seconds or counts, as in core/v1 Probe. */
+export interface ProbeSpec {
+  periodSeconds: number;
+  timeoutSeconds: number;
+  failureThreshold: number;
+  successThreshold: number;
+  initialDelaySeconds: number;
 }
 
 /** Which node(s) the fault hits. Control-plane nodes only if `FaultSpec.allowControlPlane`. */

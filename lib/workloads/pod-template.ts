@@ -1,7 +1,7 @@
 // The pod template every workload kind shares: the workload image's HTTP server, labels, placement,
 // tolerations and the /data volume.
-import type { V1Affinity, V1PodSpec, V1PodTemplateSpec, V1TopologySpreadConstraint, V1Volume } from '@kubernetes/client-node';
-import type { WorkloadSpec } from '../spec/types.js';
+import type { V1Affinity, V1PodSpec, V1PodTemplateSpec, V1Probe, V1TopologySpreadConstraint, V1Volume } from '@kubernetes/client-node';
+import type { ProbeSpec, WorkloadSpec } from '../spec/types.js';
 
 /** Label naming the workload on every object and pod rebootlab creates. */
 export const WORKLOAD_LABEL = 'rebootlab.dev/workload';
@@ -72,23 +72,43 @@ export function podVolumeFor(spec: WorkloadSpec): V1Volume | undefined {
   }
 }
 
+/** Port of the workload image's HTTP server (hack/node-helpers/cmd/rebootlab-workload): GET / names the pod, GET /healthz answers 200. */
+export const WORKLOAD_HTTP_PORT = 8080;
+/** Name of that container port; Services target it by name. */
+export const WORKLOAD_HTTP_PORT_NAME = 'http';
+/** Path every probe requests. */
+const HEALTH_PATH = '/healthz';
+
+/** A core/v1 HTTP GET probe on the workload server with the given timing (seconds and counts). */
+function httpProbe(probe: ProbeSpec): V1Probe {
+  return { httpGet: { path: HEALTH_PATH, port: WORKLOAD_HTTP_PORT }, ...probe };
+}
+
+/**
+ * rebootlab's readiness probe when the workload sets none: every 1 second, one failure marks the pod not ready,
+ * so the Ready condition follows the container within about a second.
+ */
+const BUILT_IN_READINESS: V1Probe = { httpGet: { path: HEALTH_PATH, port: WORKLOAD_HTTP_PORT }, periodSeconds: 1, failureThreshold: 1 };
+
 /**
  * The pod template of a workload: container `workload` running `/rebootlab-workload` (static HTTP
- * server on :8080, readiness GET /healthz every 1 second), imagePullPolicy IfNotPresent,
- * terminationGracePeriodSeconds 5 (seconds), the volume at /data, tolerations replaced when the spec
- * sets them, and the placement's affinity or topology spread.
+ * server on :8080), imagePullPolicy IfNotPresent, the workload's readiness probe (GET /healthz; rebootlab's
+ * 1-second probe when it sets none) and liveness probe (none unless set), its terminationGracePeriodSeconds
+ * (seconds), the volume at /data, tolerations replaced when the spec sets them, and the placement's affinity
+ * or topology spread.
  */
 export function renderPodTemplate(spec: WorkloadSpec, input: PlacementInput): V1PodTemplateSpec {
   const hasVolume = spec.volume !== null;
   const podSpec: V1PodSpec = {
-    terminationGracePeriodSeconds: 5,
+    terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds,
     containers: [{
       name: CONTAINER_NAME,
       image: spec.image,
       imagePullPolicy: 'IfNotPresent',
       command: ['/rebootlab-workload'],
-      ports: [{ name: 'http', containerPort: 8080 }],
-      readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 1, failureThreshold: 1 },
+      ports: [{ name: WORKLOAD_HTTP_PORT_NAME, containerPort: WORKLOAD_HTTP_PORT }],
+      readinessProbe: spec.readinessProbe ? httpProbe(spec.readinessProbe) : { ...BUILT_IN_READINESS },
+      ...(spec.livenessProbe ? { livenessProbe: httpProbe(spec.livenessProbe) } : {}),
       ...(hasVolume ? { volumeMounts: [{ name: 'data', mountPath: DATA_MOUNT_PATH }] } : {}),
     }],
   };

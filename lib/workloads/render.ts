@@ -5,7 +5,7 @@ import { InputError } from '../common/errors.js';
 import type { WorkloadSpec } from '../spec/types.js';
 import {
   HOST_PATH_ROOT, KIND_STORAGE_CLASS, LOCAL_STORAGE_CLASS, renderPodTemplate, WORKLOAD_LABEL, WORKLOAD_NAMESPACE,
-  workloadLabels, type PlacementInput,
+  WORKLOAD_HTTP_PORT, WORKLOAD_HTTP_PORT_NAME, workloadLabels, type PlacementInput,
 } from './pod-template.js';
 
 /** A Kubernetes object as rendered: apiVersion, kind, metadata, and the rest of its body. */
@@ -79,9 +79,35 @@ function renderController(spec: WorkloadSpec, input: PlacementInput): RenderedOb
 }
 
 /**
+ * The Service named after the workload, selecting its pods by label rebootlab.dev/workload=<name>:
+ * - with `service: {port}`: type ClusterIP, `port` → the workload server's named port `http` (8080);
+ *   a StatefulSet uses it as its governing Service (spec.serviceName), so per-pod DNS names, which only a
+ *   headless Service publishes, are not created;
+ * - without it, a StatefulSet gets the headless governing Service it needs (clusterIP None, port 8080);
+ * - otherwise none (null).
+ * Either way the EndpointSlices carry label `kubernetes.io/service-name=<name>`, which the analyzer follows.
+ */
+export function renderService(spec: WorkloadSpec): RenderedObject | null {
+  const selector = { [WORKLOAD_LABEL]: spec.name };
+  if (spec.service) {
+    return {
+      apiVersion: 'v1', kind: 'Service', metadata: meta(spec.name, spec.name),
+      spec: { type: 'ClusterIP', selector, ports: [{ name: WORKLOAD_HTTP_PORT_NAME, port: spec.service.port, targetPort: WORKLOAD_HTTP_PORT_NAME, protocol: 'TCP' }] },
+    };
+  }
+  if (spec.kind === 'StatefulSet') {
+    return {
+      apiVersion: 'v1', kind: 'Service', metadata: meta(spec.name, spec.name),
+      spec: { clusterIP: 'None', selector, ports: [{ name: WORKLOAD_HTTP_PORT_NAME, port: WORKLOAD_HTTP_PORT }] },
+    };
+  }
+  return null;
+}
+
+/**
  * Every object of one workload, in apply order: cluster-scoped volumes (local-pv), a standalone
- * PersistentVolumeClaim `<name>-data` (pvc/local-pv on kinds other than StatefulSet), a headless
- * Service for a StatefulSet, the workload itself, and its PodDisruptionBudget. All in namespace
+ * PersistentVolumeClaim `<name>-data` (pvc/local-pv on kinds other than StatefulSet), its Service
+ * (see renderService), the workload itself, and its PodDisruptionBudget. All in namespace
  * `rebootlab`, labelled `rebootlab.dev/workload=<name>` and `app.kubernetes.io/managed-by=rebootlab`.
  * @throws InputError for a local-pv workload without target nodes.
  */
@@ -92,12 +118,8 @@ export function renderWorkload(spec: WorkloadSpec, input: PlacementInput): Rende
   if (claimed && spec.kind !== 'StatefulSet') {
     objects.push({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: meta(`${spec.name}-data`, spec.name), spec: claimSpec(spec) });
   }
-  if (spec.kind === 'StatefulSet') {
-    objects.push({
-      apiVersion: 'v1', kind: 'Service', metadata: meta(spec.name, spec.name),
-      spec: { clusterIP: 'None', selector: { [WORKLOAD_LABEL]: spec.name }, ports: [{ name: 'http', port: 8080 }] },
-    });
-  }
+  const service = renderService(spec);
+  if (service) objects.push(service);
   objects.push(renderController(spec, input));
   const pdb = spec.podDisruptionBudget;
   if (pdb) {

@@ -86,5 +86,27 @@ describe('rebootlab run on kind (issue 3)', function () {
     expect(result.predictions.missed, JSON.stringify(result.predictions.missed)).to.deep.equal([]);
     expect(await nodeContainersIn(CLUSTER, 'exited')).to.deep.equal([]);
   });
+
+  it('service-outage: each endpoint follows its cause (node NotReady, eviction, replacement Ready); a spread Service keeps a ready endpoint', async function () {
+    const res = await runCli(['run', 'test/fixtures/e2e/service-outage.yaml', '--out', outFor('service'), '--set', `cluster.name=${CLUSTER}`, '--reuse-cluster'], { timeoutMs: 15 * MINUTE_MS });
+    const result = readResult(runDirIn(outFor('service')));
+    expect(res.exitCode, res.stderr + res.stdout).to.equal(0);
+    const target = result.nodes.find((n) => n.faultTarget)!;
+    const web = result.pods.filter((p) => p.workload === 'web');
+    expect(web).to.have.length(2);
+    for (const pod of web) {
+      // The endpoint controller reacts to the Pod update the node lifecycle controller makes when it marks the node
+      // NotReady (server time, 1 s resolution), to the deletionTimestamp of the eviction and to the replacement's Ready.
+      expect(pod.endpointNotReadyAfterSeconds! - target.notReadyAfterSeconds!).to.be.within(0, 2);
+      expect(pod.endpointTerminatingAfterSeconds! - pod.evictedAfterSeconds!).to.be.within(0, 1);
+      expect(pod.endpointReadyAgainAfterSeconds).to.not.equal(null);
+    }
+    const webEndpoints = result.workloads.find((w) => w.name === 'web')!.endpoints!;
+    const firstReplacementReady = Math.min(...web.map((p) => p.replacement!.readyAfterSeconds!));
+    expect(webEndpoints.noReadyEndpointAfterSeconds! - target.notReadyAfterSeconds!).to.be.within(0, 2);
+    expect(webEndpoints.noReadyEndpointSeconds).to.be.within(firstReplacementReady - webEndpoints.noReadyEndpointAfterSeconds! - 1, firstReplacementReady - webEndpoints.noReadyEndpointAfterSeconds! + 1);
+    expect(result.workloads.find((w) => w.name === 'api')!.endpoints).to.deep.include({ readyAtFault: 2, minimumReady: 1, noReadyEndpointSeconds: 0 });
+    expect(result.events.some((e) => e.reason === 'TaintManagerEviction' && e.object.startsWith('Pod/rebootlab/web-'))).to.equal(true);
+  });
 });
 

@@ -128,6 +128,8 @@ function podLane(pod: PodTimeline, r: Result, startSeconds: number): Lane {
     if (at(rep.readyAfterSeconds)) repStates.push({ atSeconds: rep.readyAfterSeconds, kind: 'ready', label: 'Ready' });
     rows.push({ height: 11, segments: segmentsFrom(repStates, end, `replacement ${rep.name} `) });
   }
+  const endpoint = endpointRow(pod, end, startSeconds);
+  if (endpoint) rows.push(endpoint.row);
   const bands: Segment[] = [];
   const p = r.predictions.items.find((x) => x.event === 'pod-eviction' && x.pod === `${pod.namespace}/${pod.name}` && x.window !== null && x.notModelled === undefined);
   if (p?.window) bands.push({ fromSeconds: p.window.fromSeconds, toSeconds: p.window.toSeconds, kind: 'predicted', label: 'predicted eviction', title: `predicted eviction: [${p.window.fromSeconds}, ${p.window.toSeconds}] s; why: ${p.because}; cause: ${causeText(p)}` });
@@ -139,8 +141,28 @@ function podLane(pod: PodTimeline, r: Result, startSeconds: number): Lane {
     sublabel: [pod.nodeBefore ?? '', pod.outcome, restarts, rep ? `→ ${rep.name}` : ''].filter(Boolean).join(' · '),
     rows,
     bands,
-    markers: [],
+    markers: endpoint?.markers ?? [],
   };
+}
+
+/**
+ * The pod's own endpoint in its workload's Service (EndpointSlices): ready, not ready, terminating, then gone when
+ * removed; back to ready only when no replacement exists (restarted in place). When its replacement's endpoint
+ * made the Service whole again, that instant is a marker. Null when the workload has no Service.
+ */
+function endpointRow(pod: PodTimeline, end: number, startSeconds: number): { row: LaneRow; markers: Marker[] } | null {
+  if (pod.endpointReadyAtFault === null || pod.endpointReadyAtFault === undefined) return null;
+  const states: State[] = [{ atSeconds: startSeconds, kind: pod.endpointReadyAtFault ? 'ready' : 'notReady', label: pod.endpointReadyAtFault ? 'endpoint ready' : 'endpoint not ready' }];
+  if (at(pod.endpointNotReadyAfterSeconds)) states.push({ atSeconds: pod.endpointNotReadyAfterSeconds, kind: 'notReady', label: 'endpoint not ready' });
+  if (at(pod.endpointTerminatingAfterSeconds)) states.push({ atSeconds: pod.endpointTerminatingAfterSeconds, kind: 'terminating', label: 'endpoint terminating' });
+  if (at(pod.endpointReadyAgainAfterSeconds) && !pod.replacement) states.push({ atSeconds: pod.endpointReadyAgainAfterSeconds, kind: 'ready', label: 'endpoint ready again' });
+  if (at(pod.endpointRemovedAfterSeconds)) states.push({ atSeconds: pod.endpointRemovedAfterSeconds, kind: null, label: '' });
+  const markers: Marker[] = [];
+  if (at(pod.endpointReadyAgainAfterSeconds) && pod.replacement) {
+    const t = pod.endpointReadyAgainAfterSeconds;
+    markers.push({ atSeconds: t, kind: 'event', label: 'replacement endpoint ready', title: `endpoint of replacement ${pod.replacement.name} ready at ${t.toFixed(3)} s` });
+  }
+  return { row: { height: 9, segments: segmentsFrom(states, end, `${pod.name} `) }, markers };
 }
 
 function workloadLane(w: WorkloadTimeline, r: Result, startSeconds: number): Lane {
@@ -151,11 +173,22 @@ function workloadLane(w: WorkloadTimeline, r: Result, startSeconds: number): Lan
     id: `workload:${w.name}`,
     section: 'Workloads',
     label: w.name,
-    sublabel: `${w.kind} · unavailable ${w.unavailableSeconds.toFixed(3)} s`,
-    rows: [{ height: 14, segments: segmentsFrom(states, r.summary.endAfterSeconds, `${w.name} `) }],
+    sublabel: `${w.kind} · unavailable ${w.unavailableSeconds.toFixed(3)} s${w.endpoints ? ` · no ready endpoint ${w.endpoints.noReadyEndpointSeconds.toFixed(3)} s` : ''}`,
+    rows: [{ height: 14, segments: segmentsFrom(states, r.summary.endAfterSeconds, `${w.name} `) }, ...serviceRow(w, r.summary.endAfterSeconds, startSeconds)],
     bands: [],
     markers: [],
   };
+}
+
+/** Ready endpoint count of the workload's Service as a second row; none without a Service. */
+function serviceRow(w: WorkloadTimeline, end: number, startSeconds: number): LaneRow[] {
+  const e = w.endpoints;
+  if (!e) return [];
+  const kindOf = (count: number): SegmentKind => (count >= w.desired ? 'ready' : count === 0 ? 'down' : 'degraded');
+  const label = (count: number) => `Service ${e.service}: ${count} ready endpoint${count === 1 ? '' : 's'}`;
+  const states: State[] = [{ atSeconds: startSeconds, kind: kindOf(e.readyAtFault), label: label(e.readyAtFault) }];
+  for (const [t, count] of e.readySeries) states.push({ atSeconds: t, kind: kindOf(count), label: label(count) });
+  return [{ height: 9, segments: segmentsFrom(states, end, `${w.name} `) }];
 }
 
 /** Pods on a fault target first (they are what the run is about), otherwise in result.json order. */

@@ -67,6 +67,30 @@ export function workloadsTable(r: Result): VNode {
   );
 }
 
+/** One row per pod of a workload with a Service: its endpoint instants (EndpointSlices, client receive times); null when no workload has a Service. */
+export function endpointsTable(r: Result): VNode | null {
+  const served = new Map(r.workloads.filter((w) => w.endpoints).map((w) => [w.name, w.endpoints!]));
+  if (served.size === 0) return null;
+  const rows = r.pods.filter((p) => p.workload !== null && served.has(p.workload)).map((p) => {
+    const e = served.get(p.workload!)!;
+    return [
+      `${p.namespace}/${p.name}`, `${p.workload} (Service ${e.service}: no ready endpoint ${s(e.noReadyEndpointSeconds)})`, p.endpointReadyAtFault ? 'yes' : 'no',
+      s(p.endpointNotReadyAfterSeconds), s(p.endpointTerminatingAfterSeconds), s(p.endpointRemovedAfterSeconds), s(p.endpointReadyAgainAfterSeconds),
+    ];
+  });
+  return renderTable(['Pod', 'Workload', 'Ready at fault', 'Not ready', 'Terminating', 'Removed', 'Ready again (own or replacement)'], rows, { 'data-table': 'endpoints' });
+}
+
+/** The Events kept as cross-checks; the last column names the time field and its resolution. Null when there are none. */
+export function eventsTable(r: Result): VNode | null {
+  if (r.events.length === 0) return null;
+  return renderTable(
+    ['At', 'Reason', 'Object', 'Source', 'Count', 'Message', 'Time from'],
+    r.events.map((e) => [s(e.afterSeconds), e.reason, e.object, e.recordedAs === 'Event' ? e.source : `${e.source} (pod condition ${e.recordedAs})`, e.count, e.message, `${e.timeField} (${e.resolutionSeconds} s)`]),
+    { 'data-table': 'events' },
+  );
+}
+
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** Milliseconds as a Go duration the flag accepts: `20s`, `1500ms`. */

@@ -19,6 +19,34 @@ function predictionsTable(r: Result): string {
   return `${lead}\n\n${table(PREDICTION_HEADERS, p.items.map(predictionRow))}`;
 }
 
+/** Per workload with a Service: seconds without a ready endpoint; per pod: its endpoint instants. Null when no workload has a Service. */
+function endpointsSection(r: Result): string | null {
+  const served = r.workloads.filter((w) => w.endpoints);
+  if (served.length === 0) return null;
+  const workloads = table(
+    ['Workload', 'Service', 'Ready endpoints at fault', 'Minimum', 'No ready endpoint', 'No ready endpoint from'],
+    served.map((w) => [w.name, w.endpoints!.service, w.endpoints!.readyAtFault, w.endpoints!.minimumReady, seconds(w.endpoints!.noReadyEndpointSeconds), seconds(w.endpoints!.noReadyEndpointAfterSeconds)]),
+  );
+  const names = new Set(served.map((w) => w.name));
+  const pods = table(
+    ['Pod', 'Workload', 'Ready at fault', 'Not ready', 'Terminating', 'Removed', 'Ready again (own or replacement)'],
+    r.pods.filter((p) => p.workload !== null && names.has(p.workload)).map((p) => [
+      `${p.namespace}/${p.name}`, p.workload, p.endpointReadyAtFault === true ? 'yes' : 'no', seconds(p.endpointNotReadyAfterSeconds ?? null),
+      seconds(p.endpointTerminatingAfterSeconds ?? null), seconds(p.endpointRemovedAfterSeconds ?? null), seconds(p.endpointReadyAgainAfterSeconds ?? null),
+    ]),
+  );
+  return `From the Services' EndpointSlices (client receive times).\n\n${workloads}\n\n${pods}`;
+}
+
+/** Events kept as cross-checks, one row each; the time column names its field and resolution. */
+function eventsSection(r: Result): string {
+  const short = (text: string) => (text.length > 100 ? `${text.slice(0, 99)}…` : text);
+  return table(
+    ['At', 'Reason', 'Object', 'Source', 'Count', 'Message', 'Time from'],
+    r.events.map((e) => [seconds(e.afterSeconds), e.reason, e.object, e.recordedAs === 'Event' ? e.source : `${e.source} (pod condition ${e.recordedAs})`, e.count, short(e.message), `${e.timeField} (${e.resolutionSeconds} s)`]),
+  );
+}
+
 /** The full text of summary.md for `result` (deterministic for equal input). */
 export function renderSummary(r: Result): string {
   const parts: string[] = [];
@@ -79,6 +107,9 @@ export function renderSummary(r: Result): string {
     ),
   );
   parts.push(outageNote(r));
+  const endpoints = endpointsSection(r);
+  if (endpoints) parts.push('## Endpoints (what Service clients were offered)', endpoints);
+  if (r.events.length > 0) parts.push('## Events', eventsSection(r));
   if (r.marks && r.marks.length > 0) {
     parts.push('## Script marks');
     parts.push(table(['Mark', 'At', 'Nodes', 'Detail'], r.marks.map((k) => [k.name, seconds(k.afterSeconds), k.nodes.join(', '), JSON.stringify(k.detail)])));

@@ -179,6 +179,70 @@ export interface Workload {
   /** Write a marker file to the volume before the fault, check it after. Needs `volume`. */
   dataProbe?: boolean;
   podDisruptionBudget?: PodDisruptionBudget;
+  /** A ClusterIP Service named after the workload, selecting its pods; none by default. */
+  service?: Service;
+  /**
+   * HTTP GET /healthz on the workload server (port 8080). Unset: rebootlab's own probe (every 1 s, one failure
+   * marks the pod not ready), so readiness follows the container closely. Set: unset fields take the Kubernetes defaults.
+   */
+  readinessProbe?: Probe;
+  /** HTTP GET /healthz on the workload server (port 8080); none by default. Unset fields take the Kubernetes defaults. */
+  livenessProbe?: Probe;
+  /**
+   * Seconds between SIGTERM and SIGKILL when a pod is deleted, default 30 (the Kubernetes default,
+   * https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#lifecycle).
+   * @minimum 0
+   * @asType integer
+   */
+  terminationGracePeriodSeconds?: number;
+}
+
+/** A ClusterIP Service in front of a workload's pods. */
+export interface Service {
+  /**
+   * Port the Service listens on; traffic goes to the workload server's port 8080.
+   * @minimum 1
+   * @maximum 65535
+   * @asType integer
+   */
+  port: number;
+}
+
+/**
+ * An HTTP GET probe on the workload server. Defaults are those of the Kubernetes API (core/v1 Probe,
+ * https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Probe).
+ */
+export interface Probe {
+  /**
+   * Seconds between probes, default 10.
+   * @minimum 1
+   * @asType integer
+   */
+  periodSeconds?: number;
+  /**
+   * Seconds before a probe times out, default 1.
+   * @minimum 1
+   * @asType integer
+   */
+  timeoutSeconds?: number;
+  /**
+   * Consecutive failures that mark the container not ready (readiness) or restart it (liveness), default 3.
+   * @minimum 1
+   * @asType integer
+   */
+  failureThreshold?: number;
+  /**
+   * Consecutive successes after a failure that count as success, default 1; must be 1 for a liveness probe.
+   * @minimum 1
+   * @asType integer
+   */
+  successThreshold?: number;
+  /**
+   * Seconds after the container started before the first probe, default 0.
+   * @minimum 0
+   * @asType integer
+   */
+  initialDelaySeconds?: number;
 }
 
 /** A Kubernetes toleration (core/v1). */

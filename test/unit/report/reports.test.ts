@@ -71,6 +71,28 @@ describe('report: rebuilt from a run directory', () => {
     expect(md).to.include('kind-worker: power-off command started 0.000 s, returned 0.300 s (took 0.300 s)');
   });
 
+  it('summary.md and report.html show the endpoint timeline and the Events of a workload behind a Service', async () => {
+    // The recorded StatefulSet db had its headless Service db; run.json of that run predates serviceName.
+    const dir = copyRun('kind-sts-force-delete-recorded');
+    const info = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    info.workloads = info.workloads.map((w: { kind: string; name: string }) => (w.kind === 'StatefulSet' ? { ...w, serviceName: w.name } : w));
+    writeFileSync(join(dir, 'run.json'), JSON.stringify(info));
+    await rebuildReports(dir);
+    const md = readFileSync(join(dir, 'summary.md'), 'utf8');
+    const page = readFileSync(join(dir, 'report.html'), 'utf8');
+    rmSync(dir, { recursive: true, force: true });
+    expect(md).to.include('## Endpoints (what Service clients were offered)');
+    expect(md).to.include('| db | db | 1 | 0 | 43.551 s | 20.351 s |');
+    expect(md).to.include('| rebootlab/db-0 | db | yes | 20.351 s | 50.384 s | 62.273 s | 63.902 s |');
+    expect(md).to.include('## Events');
+    expect(md).to.include('| 50.162 s | TaintManagerEviction | Pod/rebootlab/db-0 | taint-eviction-controller | 2 | Marking for deletion Pod rebootlab/db-0 | lastTimestamp (1 s) |');
+    expect(page).to.include('data-table="endpoints"');
+    expect(page).to.include('data-table="events"');
+    expect(page).to.include('db-0 endpoint not ready: 20.351 s → 50.384 s');
+    expect(page).to.include('endpoint of replacement db-0 ready at 63.902 s');
+    expect(page).to.include('Service db: 0 ready endpoints');
+  });
+
   it('a failed expectation makes status failed', async () => {
     const dir = copyRun('reboot-quick');
     const info = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));

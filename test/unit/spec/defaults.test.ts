@@ -68,4 +68,24 @@ describe('spec/defaults', () => {
     expect(experiment.fault.target).to.deep.equal({ kind: 'node', node: 'rebootlab-worker2' });
     expect(experiment.fault.durationMs).to.equal(60_000);
   });
+
+  it('fills workload service, probe and grace-period defaults: Kubernetes Probe defaults 10/1/3/1/0, grace 30 s', () => {
+    const doc = [
+      'apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}', 'fault: {type: reboot}',
+      'workloads:',
+      '  - {name: plain, kind: Deployment}',
+      '  - name: web',
+      '    kind: Deployment',
+      '    service: {port: 80}',
+      '    readinessProbe: {periodSeconds: 2}',
+      '    livenessProbe: {failureThreshold: 5, initialDelaySeconds: 3}',
+      '    terminationGracePeriodSeconds: 0',
+    ].join('\n');
+    const [plain, web] = loadExperimentText('e.yaml', doc).experiment.workloads;
+    expect(plain).to.deep.include({ service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 30 });
+    expect(web!.service).to.deep.equal({ port: 80 });
+    expect(web!.readinessProbe).to.deep.equal({ periodSeconds: 2, timeoutSeconds: 1, failureThreshold: 3, successThreshold: 1, initialDelaySeconds: 0 });
+    expect(web!.livenessProbe).to.deep.equal({ periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 5, successThreshold: 1, initialDelaySeconds: 3 });
+    expect(web!.terminationGracePeriodSeconds).to.equal(0);
+  });
 });

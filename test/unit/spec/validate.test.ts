@@ -84,4 +84,38 @@ describe('spec/validate', () => {
     expect(paths).to.include('fault.target');
     expect(paths).to.not.include('cluster.zones');
   });
+
+  it('rejects bad service, probe and grace-period fields, one line each at their place', () => {
+    const text = [
+      'apiVersion: rebootlab.dev/v1alpha1',
+      'kind: Experiment',
+      'metadata: {name: x}',
+      'workloads:',
+      '  - name: web',
+      '    kind: Deployment',
+      '    service: {port: 0}',
+      '    readinessProbe: {periodSeconds: 0, bogus: 1}',
+      '    livenessProbe: {successThreshold: 2}',
+      '    terminationGracePeriodSeconds: -1',
+      '  - name: db',
+      '    kind: StatefulSet',
+      '    service: {}',
+      'fault: {type: reboot}',
+    ].join('\n');
+    expect(issuesOf(text)).to.deep.equal([
+      'e.yaml:7:21: workloads[0].service.port: must be ≥ 1, got 0',
+      'e.yaml:8:37: workloads[0].readinessProbe.periodSeconds: must be ≥ 1, got 0',
+      'e.yaml:8:40: workloads[0].readinessProbe.bogus: unknown field; allowed: failureThreshold, initialDelaySeconds, periodSeconds, successThreshold, timeoutSeconds',
+      'e.yaml:9:39: workloads[0].livenessProbe.successThreshold: must be 1 for a liveness probe (Kubernetes API rule), got 2',
+      'e.yaml:10:36: workloads[0].terminationGracePeriodSeconds: must be ≥ 0, got -1',
+      'e.yaml:13:14: workloads[1].service.port: missing required field',
+    ]);
+  });
+
+  it('rejects probes on simulated pods (provider kwok)', () => {
+    const text = 'apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster: {provider: kwok}\nworkloads:\n  - {name: web, kind: Deployment, service: {port: 80}, readinessProbe: {}}\nfault: {type: power-off, duration: 10s}\n';
+    expect(issuesOf(text)).to.deep.equal([
+      'e.yaml:6:72: workloads[0].readinessProbe: simulated pods (provider kwok) run no container to probe; remove it or use provider kind',
+    ]);
+  });
 });

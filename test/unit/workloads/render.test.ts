@@ -6,7 +6,8 @@ import type { WorkloadSpec } from '../../../lib/spec/types.js';
 function workload(overrides: Partial<WorkloadSpec> = {}): WorkloadSpec {
   return {
     name: 'web', kind: 'Deployment', replicas: 3, placement: 'any', image: 'rebootlab/workload:v1',
-    tolerations: null, volume: null, dataProbe: false, podDisruptionBudget: null, ...overrides,
+    tolerations: null, volume: null, dataProbe: false, podDisruptionBudget: null,
+    service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 30, ...overrides,
   };
 }
 const TARGET = { targetNodes: ['kind-worker2'] };
@@ -21,9 +22,11 @@ describe('renderWorkload', () => {
     expect(d.spec.replicas).to.equal(3);
     expect(d.spec.selector).to.deep.equal({ matchLabels: { 'rebootlab.dev/workload': 'web' } });
     const spec = d.spec.template.spec;
-    expect(spec.terminationGracePeriodSeconds).to.equal(5);
+    expect(spec.terminationGracePeriodSeconds).to.equal(30);
     expect(spec.containers[0]).to.deep.include({ image: 'rebootlab/workload:v1', imagePullPolicy: 'IfNotPresent', command: ['/rebootlab-workload'] });
-    expect(spec.containers[0].readinessProbe).to.deep.include({ httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 1 });
+    expect(spec.containers[0].readinessProbe).to.deep.equal({ httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 1, failureThreshold: 1 });
+    expect(spec.containers[0].livenessProbe).to.equal(undefined);
+    expect(objects.filter((o) => o.kind === 'Service')).to.deep.equal([]);
     expect(spec.affinity).to.equal(undefined);
     expect(spec.tolerations).to.equal(undefined);
   });
@@ -115,5 +118,34 @@ describe('isWorkloadReady', () => {
   it('reads a Pod Ready condition and a Job ready count', () => {
     expect(isWorkloadReady('Pod', { status: { conditions: [{ type: 'Ready', status: 'True' }] } })).to.equal(true);
     expect(isWorkloadReady('Job', { spec: { parallelism: 2 }, status: { ready: 1 } })).to.equal(false);
+  });
+
+  it('renders a ClusterIP Service named after the workload, to the server\'s named port http', () => {
+    const objects = renderWorkload(workload({ service: { port: 80 } }), TARGET);
+    expect(objects.map((o) => o.kind)).to.deep.equal(['Service', 'Deployment']);
+    const service = find(objects, 'Service');
+    expect(service.metadata).to.deep.equal({ name: 'web', namespace: 'rebootlab', labels: { 'rebootlab.dev/workload': 'web', 'app.kubernetes.io/managed-by': 'rebootlab' } });
+    expect(service.spec).to.deep.equal({ type: 'ClusterIP', selector: { 'rebootlab.dev/workload': 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' }] });
+    expect(podSpec(objects, 'Deployment').containers[0].ports).to.deep.equal([{ name: 'http', containerPort: 8080 }]);
+  });
+
+  it('a StatefulSet keeps its headless Service without service:, and uses the ClusterIP one as serviceName with it', () => {
+    const headless = find(renderWorkload(workload({ kind: 'StatefulSet' }), TARGET), 'Service');
+    expect(headless.spec).to.deep.include({ clusterIP: 'None', ports: [{ name: 'http', port: 8080 }] });
+    const objects = renderWorkload(workload({ kind: 'StatefulSet', service: { port: 8081 } }), TARGET);
+    expect(objects.filter((o) => o.kind === 'Service')).to.have.length(1);
+    expect(find(objects, 'Service').spec).to.deep.include({ type: 'ClusterIP' });
+    expect(find(objects, 'StatefulSet').spec.serviceName).to.equal('web');
+  });
+
+  it('renders the probes as HTTP GET /healthz on 8080 with every timing field, and the grace period', () => {
+    const readinessProbe = { periodSeconds: 2, timeoutSeconds: 1, failureThreshold: 1, successThreshold: 2, initialDelaySeconds: 0 };
+    const livenessProbe = { periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 3, successThreshold: 1, initialDelaySeconds: 5 };
+    for (const kind of ['Deployment', 'StatefulSet', 'DaemonSet', 'Pod'] as const) {
+      const spec = podSpec(renderWorkload(workload({ kind, readinessProbe, livenessProbe, terminationGracePeriodSeconds: 7 }), TARGET), kind);
+      expect(spec.terminationGracePeriodSeconds, kind).to.equal(7);
+      expect(spec.containers[0].readinessProbe, kind).to.deep.equal({ httpGet: { path: '/healthz', port: 8080 }, ...readinessProbe });
+      expect(spec.containers[0].livenessProbe, kind).to.deep.equal({ httpGet: { path: '/healthz', port: 8080 }, ...livenessProbe });
+    }
   });
 });
