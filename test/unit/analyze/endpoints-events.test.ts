@@ -68,6 +68,52 @@ describe('analyze/endpoint-timeline on a recorded kind run (StatefulSet db behin
   });
 });
 
+describe('analyze/endpoint-timeline on a recorded kind run with ClusterIP Services (kind-service-outage-recorded)', () => {
+  // test/fixtures/e2e/service-outage.yaml on kind v1.34.4: rl-endpoints-worker powered off for 90 s with grace 20 s,
+  // tolerations 30 s; web's two pods and one api pod ran on it, api's other pod on rl-endpoints-worker2.
+  const { analysis } = loadFixtureRun('kind-service-outage-recorded');
+  const node = analysis.nodes.find((n) => n.faultTarget)!;
+  const onTarget = analysis.pods.filter((p) => p.nodeBefore === node.name && p.namespace === 'rebootlab');
+
+  it('every endpoint on the powered-off node stays ready until its pod is marked NotReady: the readiness probe runs on the dead kubelet', () => {
+    expect(onTarget.map((p) => p.workload).sort()).to.deep.equal(['api', 'web', 'web']);
+    for (const pod of onTarget) {
+      expect(pod.endpointReadyAtFault, pod.name).to.equal(true);
+      // The Node's Ready→Unknown (server time, whole seconds) comes first; the slice follows the pod update within 1 s.
+      expect(pod.endpointNotReadyAfterSeconds! - node.notReadyAfterSeconds!, pod.name).to.be.within(0, 1.5);
+      expect(Math.abs(pod.endpointNotReadyAfterSeconds! - pod.notReadyReceivedAfterSeconds!), pod.name).to.be.below(0.2);
+    }
+  });
+
+  it('turns terminating at the eviction, ready again with the replacement, and leaves the slice once the node is back', () => {
+    for (const pod of onTarget) {
+      expect(pod.endpointTerminatingAfterSeconds! - pod.evictedAfterSeconds!, pod.name).to.be.within(0, 0.2);
+      expect(pod.endpointReadyAgainAfterSeconds! - pod.replacement!.readyAfterSeconds!, pod.name).to.be.within(0, 1);
+      // The power-off lasted 90 s: the old endpoint goes only after the node is Ready again and before the pod object is deleted.
+      expect(pod.endpointRemovedAfterSeconds!, pod.name).to.be.within(node.readyAgainAfterSeconds!, pod.deletedAfterSeconds!);
+    }
+  });
+
+  it('web had no ready endpoint from its second pod\'s NotReady to its first replacement\'s Ready; api never lost its last one', () => {
+    const web = analysis.workloads.find((w) => w.name === 'web')!.endpoints!;
+    const replacementsReady = onTarget.filter((p) => p.workload === 'web').map((p) => p.endpointReadyAgainAfterSeconds!);
+    expect(web.noReadyEndpointSeconds).to.equal(Math.round((Math.min(...replacementsReady) - web.noReadyEndpointAfterSeconds!) * 1000) / 1000);
+    expect(web.readySeries).to.deep.equal([[16.22, 1], [16.288, 0], [48.677, 1], [49.613, 2]]);
+    expect(analysis.workloads.find((w) => w.name === 'api')!.endpoints).to.deep.equal({
+      service: 'api', readyAtFault: 2, minimumReady: 1, noReadyEndpointSeconds: 0, noReadyEndpointAfterSeconds: null, readySeries: [[16.291, 1], [48.717, 2]],
+    });
+  });
+
+  it('the Events agree with the timelines: NodeNotReady at the Node condition, TaintManagerEviction within 1 s before each eviction', () => {
+    const notReady = analysis.events.find((e) => e.reason === 'NodeNotReady' && e.object === `Node/${node.name}`)!;
+    expect(notReady.afterSeconds).to.equal(node.notReadyAfterSeconds);
+    for (const pod of onTarget) {
+      const eviction = analysis.events.find((e) => e.reason === 'TaintManagerEviction' && e.object === `Pod/rebootlab/${pod.name}`)!;
+      expect(pod.evictedAfterSeconds! - eviction.afterSeconds, pod.name).to.be.within(0, 1);
+    }
+  });
+});
+
 // A journal built in the shapes the observer records: the fault marker at t=1000 ms, pods of workload `web`, and
 // EndpointSlices of Service `web` (discovery.k8s.io/v1).
 const FAULT_MS = 1_000;
