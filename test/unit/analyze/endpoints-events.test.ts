@@ -98,9 +98,9 @@ describe('analyze/endpoint-timeline on a recorded kind run with ClusterIP Servic
     const web = analysis.workloads.find((w) => w.name === 'web')!.endpoints!;
     const replacementsReady = onTarget.filter((p) => p.workload === 'web').map((p) => p.endpointReadyAgainAfterSeconds!);
     expect(web.noReadyEndpointSeconds).to.equal(Math.round((Math.min(...replacementsReady) - web.noReadyEndpointAfterSeconds!) * 1000) / 1000);
-    expect(web.readySeries).to.deep.equal([[16.22, 1], [16.288, 0], [48.677, 1], [49.613, 2]]);
+    expect(web.readySeries).to.deep.equal([[19.034, 1], [19.102, 0], [51.491, 1], [52.427, 2]]);
     expect(analysis.workloads.find((w) => w.name === 'api')!.endpoints).to.deep.equal({
-      service: 'api', readyAtFault: 2, minimumReady: 1, noReadyEndpointSeconds: 0, noReadyEndpointAfterSeconds: null, readySeries: [[16.291, 1], [48.717, 2]],
+      service: 'api', readyAtFault: 2, minimumReady: 1, noReadyEndpointSeconds: 0, noReadyEndpointAfterSeconds: null, readySeries: [[19.105, 1], [51.531, 2]],
     });
   });
 
