@@ -6,6 +6,7 @@ import { buildContext, groupBy, type RunContext } from './context.js';
 import { buildEndpointTimelines, NO_SERVICE } from './endpoint-timeline.js';
 import { buildEvents } from './events.js';
 import { buildNodeTimelines, lastRenewBefore, nodeLeases } from './node-timeline.js';
+import { buildProbeSummaries } from './probe-timeline.js';
 import { renewTime } from './objects.js';
 import { buildPodTimelines } from './outcome.js';
 import { label } from './objects.js';
@@ -43,6 +44,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     if (!ctx.pods.some((p) => label(p.object, WORKLOAD_LABEL) === w.name)) warnings.push(`workload ${w.name} has no pods in the journal`);
   }
   const marks = scriptMarks(observations, ctx.faultMs);
+  const probes = buildProbeSummaries(observations, ctx.faultMs, ctx.restoreMs);
   const restoredAfterSeconds = ctx.restoreMs === null ? null : secondsSince(ctx.faultMs, ctx.restoreMs);
   const endSeconds = secondsSince(ctx.faultMs, ctx.endMs);
   const steps = ctx.steps.map((p) => stepInstant(p, ctx.faultMs));
@@ -67,6 +69,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     events: buildEvents(ctx, observations),
     warnings,
     ...(marks.length > 0 ? { marks } : {}),
+    ...(probes.length > 0 ? { probes } : {}),
   };
 }
 

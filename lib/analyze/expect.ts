@@ -1,6 +1,7 @@
 // Evaluates parsed expectations against one run's analysis.
-import type { Aggregate, Comparison, Expectation, ExpectedValue, NodeField, PodField, PodSelector, PredictionField, RunField, WorkloadField } from '../spec/expectation.js';
+import type { Aggregate, Comparison, Expectation, ExpectedValue, NodeField, PodField, PodSelector, PredictionField, ProbeField, RunField, WorkloadField } from '../spec/expectation.js';
 import type { NodeTimeline, PodTimeline, PredictionItem, RunAnalysis, WorkloadTimeline } from './types.js';
+import type { ProbeSummary } from './probe-timeline.js';
 
 /** Outcome of one expectation. `actual` is the value compared (an array when several pods were selected). */
 export interface ExpectationResult {
@@ -74,6 +75,19 @@ const PREDICTION_LISTS: Record<PredictionField, (items: PredictionItem[]) => Pre
   open: (items) => items.filter((i) => i.held === null && i.notModelled === undefined),
   notModelled: (items) => items.filter((i) => i.notModelled !== undefined),
   items: (items) => items,
+};
+
+const PROBE_VALUES: Record<ProbeField, (p: ProbeSummary) => ExpectedValue> = {
+  sent: (p) => p.sent,
+  answered: (p) => p.answered,
+  errors: (p) => p.errors,
+  errorRatio: (p) => p.errorRatio,
+  errorSeconds: (p) => p.errorSeconds,
+  firstErrorAfterSeconds: (p) => p.firstErrorAfterSeconds,
+  lastErrorAfterSeconds: (p) => p.lastErrorAfterSeconds,
+  latencyP50MsDuring: (p) => p.latency.during.p50Ms,
+  latencyP99MsDuring: (p) => p.latency.during.p99Ms,
+  backends: (p) => p.backends.length,
 };
 
 const RUN_VALUES: Record<RunField, (a: RunAnalysis) => ExpectedValue> = {
@@ -156,6 +170,10 @@ function subjectValues(analysis: RunAnalysis, e: Expectation): { label: string; 
     case 'workload': {
       const w = analysis.workloads.find((x) => x.name === s.name);
       return w ? [{ label: w.name, value: WORKLOAD_VALUES[s.field](w) }] : `no workload ${s.name} in the experiment`;
+    }
+    case 'probe': {
+      const p = analysis.probes?.find((x) => x.name === s.name);
+      return p ? [{ label: p.name, value: PROBE_VALUES[s.field](p) }] : `no probe ${s.name} in the journal`;
     }
     case 'run':
       return [{ label: 'run', value: RUN_VALUES[s.field](analysis) }];

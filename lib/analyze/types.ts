@@ -3,6 +3,7 @@
 // journal marker; millisecond precision, negative for instants before it); `null` means "did not happen before
 // the journal ended".
 import type { PodOutcome } from '../spec/expectation.js';
+import type { ProbeSummary } from './probe-timeline.js';
 
 /** The outcome of one pod; see PodOutcome in lib/spec/expectation.ts for the rules. */
 export type { PodOutcome } from '../spec/expectation.js';
@@ -432,4 +433,6 @@ export interface RunAnalysis {
   events: EventRecord[];
   /** Marks a script wrote, in journal order; absent when there are none (YAML experiments). */
   marks?: ScriptMark[];
+  /** What each traffic prober's clients saw (experiment `probes:`); absent when the run had none. */
+  probes?: ProbeSummary[];
 }

@@ -1,5 +1,6 @@
 // The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
 import type { ExpectationResult } from '../analyze/expect.js';
+import type { ProbeSummary } from '../analyze/probe-timeline.js';
 import type { EventRecord, FaultInstant, GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, ScriptMark, StepInstant, WorkloadTimeline } from '../analyze/types.js';
 import type { WorkloadRef } from '../analyze/workload-timeline.js';
 import type { TimeoutSettings } from '../spec/settings.js';
@@ -105,4 +106,6 @@ export interface Result {
   warnings: string[];
   /** Marks a scripted experiment wrote (`lab.mark`), seconds since the fault; absent for YAML experiments. */
   marks?: ScriptMark[];
+  /** What each traffic prober's clients saw (experiment `probes:`); absent when the run had none. */
+  probes?: ProbeSummary[];
 }

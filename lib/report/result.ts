@@ -78,5 +78,6 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
     gaps: analysis.gaps,
     warnings: analysis.warnings,
     ...(analysis.marks ? { marks: analysis.marks } : {}),
+    ...(analysis.probes ? { probes: analysis.probes } : {}),
   };
 }

@@ -6,7 +6,7 @@ import type { Cluster } from '../cluster/index.js';
 import { loadKubeConfig } from '../cluster/index.js';
 import { ExitCode, InfraError, RebootlabError } from '../common/errors.js';
 import { FaultGuard, loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
-import { openJournal, startObserver, type Journal, type Observation } from '../observe/index.js';
+import { openJournal, startObserver, type Journal, type Observation, type Prober } from '../observe/index.js';
 import { analyze } from '../analyze/index.js';
 import { rebuildReports, writeRunInfo, type Result, type RunInfo } from '../report/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
@@ -15,6 +15,7 @@ import {
   applyObjects, applyWorkloads, readDataMarker, renderNamespace, waitForWorkloadsReady, writeDataMarker, WORKLOAD_NAMESPACE,
 } from '../workloads/index.js';
 import { describeTarget, workloadRefs } from './run-info.js';
+import { startProbers } from './probers.js';
 import type { Progress } from './progress.js';
 
 /** How often the "until recovered" check re-analyzes the journal, milliseconds. */
@@ -80,6 +81,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
   });
   let stillFaulted: InjectedNodeFault[] = [];
   let faultInjected = false;
+  let probers: Prober[] = [];
   try {
     await observer.synced;
     progress.phase('deploying workloads');
@@ -95,6 +97,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     const markers = new Map<string, string>();
     for (const w of experiment.workloads.filter((w) => w.dataProbe)) markers.set(w.name, await writeDataMarker(kc, w.name));
     journal.mark('workloads-ready', { nodes: targets, detail: { dataMarkers: Object.fromEntries(markers) } });
+    probers = await startProbers(kc, cluster, experiment.probes, targets, journal);
     throwIfAborted(signal);
 
     progress.phase(`injecting ${experiment.fault.type} on ${targets.join(', ')}`, input.settings);
@@ -168,6 +171,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
   } finally {
     // Restore before anything else can fail: a fault must never be left behind.
     const restoreErrors = await guard.releaseAll();
+    await Promise.all(probers.map((p) => p.stop()));
     await observer.stop();
     if (signal.aborted) journal.mark('interrupted');
     journal.mark('run-finished');

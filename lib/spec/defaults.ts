@@ -27,6 +27,10 @@ export const DEFAULT_WORKERS = 2;
 export const DEFAULT_VOLUME_SIZE = '64Mi';
 /** Default observation timeout after fault injection, milliseconds (10 minutes). */
 export const DEFAULT_OBSERVE_TIMEOUT_MS = 600_000;
+/** Default traffic prober rate, requests per second. */
+export const DEFAULT_PROBE_RATE_PER_SECOND = 20;
+/** Default traffic prober timeout, milliseconds (a client's typical short timeout). */
+export const DEFAULT_PROBE_TIMEOUT_MS = 1_000;
 /** Default settle time after recovery, milliseconds. */
 export const DEFAULT_SETTLE_MS = 5_000;
 
@@ -43,6 +47,13 @@ export function resolveExperiment(user: v1.Experiment): Experiment {
     workloads: (user.workloads ?? []).map(resolveWorkload),
     fault: resolveFault(user.fault),
     steps: resolveSteps(user.steps ?? []),
+    probes: (user.probes ?? []).map((p) => ({
+      name: p.name,
+      service: p.service,
+      ratePerSecond: p.ratePerSecond ?? DEFAULT_PROBE_RATE_PER_SECOND,
+      timeoutMs: ms(p.timeout, DEFAULT_PROBE_TIMEOUT_MS),
+      node: p.node ?? null,
+    })),
     observe: resolveObserve(user.observe ?? {}),
     expect: [...(user.expect ?? [])],
   };

@@ -102,6 +102,24 @@ export const WORKLOAD_FIELDS = {
   noReadyEndpointAfterSeconds: 'number',
 } as const satisfies Record<string, FieldType>;
 
+/**
+ * Fields of `probes.<name>` (a traffic prober, lib/analyze/probe-timeline.ts): request counts, `errorRatio` (0…1),
+ * `errorSeconds` (whole seconds with a failed request), first/last failed request in seconds since time zero,
+ * latency percentiles of answered requests in milliseconds during the fault.
+ */
+export const PROBE_FIELDS = {
+  sent: 'number',
+  answered: 'number',
+  errors: 'number',
+  errorRatio: 'number',
+  errorSeconds: 'number',
+  firstErrorAfterSeconds: 'number',
+  lastErrorAfterSeconds: 'number',
+  latencyP50MsDuring: 'number',
+  latencyP99MsDuring: 'number',
+  backends: 'number',
+} as const satisfies Record<string, FieldType>;
+
 /** Fields of `run`. */
 export const RUN_FIELDS = {
   recovered: 'boolean',
@@ -133,6 +151,8 @@ export type NodeField = keyof typeof NODE_FIELDS;
 export type WorkloadField = keyof typeof WORKLOAD_FIELDS;
 /** A field name of `run`. */
 export type RunField = keyof typeof RUN_FIELDS;
+/** A field name of `probes.<name>`. */
+export type ProbeField = keyof typeof PROBE_FIELDS;
 
 /**
  * Keys allowed inside `pods[...]`: `workload`, `name`, `namespace`, `node` (the node before the fault), and
@@ -153,6 +173,7 @@ export type ExpectationSubject =
    */
   | { scope: 'node'; name: string | null; target?: boolean; field: NodeField }
   | { scope: 'workload'; name: string; field: WorkloadField }
+  | { scope: 'probe'; name: string; field: ProbeField }
   | { scope: 'run'; field: RunField }
   /** `count(predictions.<list>)`: the number of prediction items in that list. */
   | { scope: 'predictions'; field: PredictionField };
@@ -240,6 +261,10 @@ function parseSubject(path: string): ExpectationSubject | string {
     if (!(m[2] in WORKLOAD_FIELDS)) return `workloads.${m[1]}: unknown field "${m[2]}"; allowed: ${allowed(WORKLOAD_FIELDS)}`;
     return { scope: 'workload', name: m[1], field: m[2] as WorkloadField };
   }
+  if ((m = new RegExp(`^probes\\.(${NAME}?)\\.(\\w+)$`).exec(path))) {
+    if (!(m[2] in PROBE_FIELDS)) return `probes.${m[1]}: unknown field "${m[2]}"; allowed: ${allowed(PROBE_FIELDS)}`;
+    return { scope: 'probe', name: m[1], field: m[2] as ProbeField };
+  }
   if ((m = /^run\.(\w+)$/.exec(path))) {
     if (!(m[1] in RUN_FIELDS)) return `run: unknown field "${m[1]}"; allowed: ${allowed(RUN_FIELDS)}`;
     return { scope: 'run', field: m[1] as RunField };
@@ -249,7 +274,7 @@ function parseSubject(path: string): ExpectationSubject | string {
     return { scope: 'predictions', field: m[1] as PredictionField };
   }
   const head = path.split(/[.[]/)[0];
-  return `unknown subject "${head}" in "${path}"; allowed: pods[key=value].<field>, node.<field>, nodes[name=x|target=true].<field>, workloads.<name>.<field>, run.<field>, count(predictions.<list>)`;
+  return `unknown subject "${head}" in "${path}"; allowed: pods[key=value].<field>, node.<field>, nodes[name=x|target=true].<field>, workloads.<name>.<field>, probes.<name>.<field>, run.<field>, count(predictions.<list>)`;
 }
 
 function fieldType(subject: ExpectationSubject): FieldType {
@@ -260,6 +285,8 @@ function fieldType(subject: ExpectationSubject): FieldType {
       return NODE_FIELDS[subject.field];
     case 'workload':
       return WORKLOAD_FIELDS[subject.field];
+    case 'probe':
+      return PROBE_FIELDS[subject.field];
     case 'run':
       return RUN_FIELDS[subject.field];
     case 'predictions':

@@ -25,7 +25,8 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
   if (isObj(data.fault)) checkFault(data.fault, cluster, report);
   if (isObj(data.observe)) checkObserve(data.observe, isObj(data.fault) ? data.fault : {}, report);
   checkSteps(data.steps, isObj(data.fault) ? data.fault : {}, isObj(data.observe) ? data.observe : {}, cluster, report);
-  checkExpectations(data.expect, data.workloads, cluster, report);
+  checkExpectations(data.expect, data.workloads, cluster, report, data.probes);
+  checkProbes(data.probes, data.workloads, cluster, report);
   if (cluster.provider === 'kwok') checkSimulated(data, report);
   return issues;
 }
@@ -268,7 +269,28 @@ function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, repo
  * cluster (kind names: <cluster>-control-plane, <cluster>-worker, <cluster>-worker2, ...). Otherwise the
  * expectation could only fail after a whole run.
  */
-function checkExpectations(expect: unknown, workloads: unknown, cluster: Obj, report: Report): void {
+/**
+ * Traffic probers: unique names, each through the Service of a workload of this experiment that has `service:`,
+ * on kind only (simulated nodes carry no traffic).
+ */
+function checkProbes(probes: unknown, workloads: unknown, cluster: Obj, report: Report): void {
+  if (!Array.isArray(probes)) return;
+  const withService = Array.isArray(workloads) ? workloads.filter((w): w is Obj => isObj(w) && isObj(w.service)).map((w) => String(w.name)) : [];
+  const seen = new Set<string>();
+  probes.forEach((probe, index) => {
+    if (!isObj(probe)) return;
+    if (cluster.provider === 'kwok') report(['probes', index], 'simulated nodes (provider kwok) carry no traffic; remove probes or use provider kind');
+    if (typeof probe.name === 'string') {
+      if (seen.has(probe.name)) report(['probes', index, 'name'], `duplicate probe name "${probe.name}"`);
+      seen.add(probe.name);
+    }
+    if (typeof probe.service === 'string' && !withService.includes(probe.service)) {
+      report(['probes', index, 'service'], `no workload "${probe.service}" with a Service in this experiment; add service: {port: 80} to it (workloads with a Service: ${withService.length > 0 ? withService.join(', ') : 'none'})`);
+    }
+  });
+}
+
+function checkExpectations(expect: unknown, workloads: unknown, cluster: Obj, report: Report, probes?: unknown): void {
   if (!Array.isArray(expect)) return;
   const names = Array.isArray(workloads) ? workloads.filter(isObj).map((w) => w.name).filter((n): n is string => typeof n === 'string') : [];
   const known = names.length > 0 ? names.join(', ') : 'none (add workloads:)';
@@ -286,7 +308,10 @@ function checkExpectations(expect: unknown, workloads: unknown, cluster: Obj, re
       return;
     }
     const subject = parsed.expectation.subject;
-    if (subject.scope === 'workload' && !names.includes(subject.name)) {
+    const probeNames = Array.isArray(probes) ? probes.filter(isObj).map((p) => String(p.name)) : [];
+    if (subject.scope === 'probe' && !probeNames.includes(subject.name)) {
+      report(['expect', index], `probes.${subject.name}: no probe "${subject.name}" in this experiment; probes: ${probeNames.length > 0 ? probeNames.join(', ') : 'none (add probes:)'}`);
+    } else if (subject.scope === 'workload' && !names.includes(subject.name)) {
       report(['expect', index], `workloads.${subject.name}: no workload "${subject.name}" in this experiment; workloads: ${known}`);
     } else if (subject.scope === 'pods') {
       const { workload, namespace, node } = subject.selector;

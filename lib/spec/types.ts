@@ -186,9 +186,24 @@ export interface Experiment {
   fault: FaultSpec;
   /** Follow-up actions in the order they run (by `afterMs`, ties in file order); empty when none. */
   steps: StepSpec[];
+  /** Traffic probers; empty when none. */
+  probes: TrafficProbeSpec[];
   observe: ObserveSpec;
   /** Assertion texts, each already validated by parseExpectation (lib/spec/expectation.ts); parse again to evaluate. */
   expect: string[];
+}
+
+/** A traffic prober, resolved (see v1alpha1 TrafficProbe). */
+export interface TrafficProbeSpec {
+  name: string;
+  /** The workload whose Service is probed. */
+  service: string;
+  /** Requests started per second. */
+  ratePerSecond: number;
+  /** Milliseconds before an unanswered request counts as `timeout`. */
+  timeoutMs: number;
+  /** The node whose node port is used, or null for the first worker that is not a fault target. */
+  node: string | null;
 }
 
 /** One run of an experiment: a matrix combination × a repeat index. */

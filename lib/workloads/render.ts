@@ -92,7 +92,8 @@ export function renderService(spec: WorkloadSpec): RenderedObject | null {
   if (spec.service) {
     return {
       apiVersion: 'v1', kind: 'Service', metadata: meta(spec.name, spec.name),
-      spec: { type: 'ClusterIP', selector, ports: [{ name: WORKLOAD_HTTP_PORT_NAME, port: spec.service.port, targetPort: WORKLOAD_HTTP_PORT_NAME, protocol: 'TCP' }] },
+      // NodePort (a ClusterIP Service plus a port on every node): traffic probers reach it from outside the cluster.
+      spec: { type: 'NodePort', selector, ports: [{ name: WORKLOAD_HTTP_PORT_NAME, port: spec.service.port, targetPort: WORKLOAD_HTTP_PORT_NAME, protocol: 'TCP' }] },
     };
   }
   if (spec.kind === 'StatefulSet') {

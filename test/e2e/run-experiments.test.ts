@@ -107,6 +107,20 @@ describe('rebootlab run on kind (issue 3)', function () {
     expect(webEndpoints.noReadyEndpointSeconds).to.be.within(firstReplacementReady - webEndpoints.noReadyEndpointAfterSeconds! - 1, firstReplacementReady - webEndpoints.noReadyEndpointAfterSeconds! + 1);
     expect(result.workloads.find((w) => w.name === 'api')!.endpoints).to.deep.include({ readyAtFault: 2, minimumReady: 1, noReadyEndpointSeconds: 0 });
     expect(result.events.some((e) => e.reason === 'TaintManagerEviction' && e.object.startsWith('Pod/rebootlab/web-'))).to.equal(true);
+    // What clients saw through the node port of the worker that stayed up. Requests fail from the power-off (time
+    // zero) on: those kube-proxy sends to a dead pod time out until that pod's endpoint is not ready (plus kube-proxy's
+    // sync and the 1 s timeout); with no ready endpoint left (web) they are refused until a replacement's is ready.
+    // The node dies during docker stop: the first failures come within the command's duration (+1 s of timeout).
+    const probe = (name: string) => result.probes!.find((p) => p.name === name)!;
+    const command = result.summary.faults[0]!.commandSeconds!;
+    expect(probe('web').firstErrorAfterSeconds!).to.be.within(0, command + 1.5);
+    const webBack = webEndpoints.noReadyEndpointAfterSeconds! + webEndpoints.noReadyEndpointSeconds;
+    expect(probe('web').lastErrorAfterSeconds!).to.be.within(webBack - 2, webBack + 3);
+    const apiOnTarget = result.pods.find((p) => p.workload === 'api' && p.nodeBefore === target.name)!;
+    expect(probe('api').firstErrorAfterSeconds!).to.be.within(0, command + 1.5);
+    expect(probe('api').lastErrorAfterSeconds!).to.be.within(apiOnTarget.endpointNotReadyAfterSeconds! - 3, apiOnTarget.endpointNotReadyAfterSeconds! + 3);
+    expect(probe('api').backends.length).to.be.at.least(1);
+    for (const p of [probe('web'), probe('api')]) expect(p.sent).to.be.at.least(20 * 60);
   });
 });
 

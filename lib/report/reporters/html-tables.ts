@@ -91,6 +91,22 @@ export function eventsTable(r: Result): VNode | null {
   );
 }
 
+/** One row per traffic prober: what clients saw (requests, failures, when, latency); null without probers. */
+export function probesTable(r: Result): VNode | null {
+  if (!r.probes || r.probes.length === 0) return null;
+  const ms = (v: number | null) => (v === null ? '—' : `${v} ms`);
+  return renderTable(
+    ['Probe', 'Sent', 'Failed', 'Failures by outcome', 'Seconds with a failure', 'First failure', 'Last failure', 'Latency p50 / p99 during', 'Pods that answered'],
+    r.probes.map((p) => [
+      p.name, p.sent, `${p.errors} (${(p.errorRatio * 100).toFixed(1)} %)`,
+      Object.entries(p.outcomes).filter(([o]) => o !== 'ok').map(([o, n]) => `${o} ${n}`).join(', ') || '—',
+      p.errorSeconds, s(p.firstErrorAfterSeconds), s(p.lastErrorAfterSeconds),
+      `${ms(p.latency.during.p50Ms)} / ${ms(p.latency.during.p99Ms)}`, p.backends.map((b) => `${b.pod} (${b.answered})`).join(', '),
+    ]),
+    { 'data-table': 'probes' },
+  );
+}
+
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** Milliseconds as a Go duration the flag accepts: `20s`, `1500ms`. */

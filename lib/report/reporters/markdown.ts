@@ -107,6 +107,14 @@ export function renderSummary(r: Result): string {
     ),
   );
   parts.push(outageNote(r));
+  if (r.probes && r.probes.length > 0) {
+    parts.push('## Traffic probes (what clients saw)');
+    parts.push(table(
+      ['Probe', 'Sent', 'Failed', 'Seconds with a failure', 'First failure', 'Last failure', 'Latency p50 / p99 during', 'Pods that answered'],
+      r.probes.map((p) => [p.name, p.sent, `${p.errors} (${(p.errorRatio * 100).toFixed(1)} %)`, p.errorSeconds, seconds(p.firstErrorAfterSeconds), seconds(p.lastErrorAfterSeconds),
+        `${p.latency.during.p50Ms ?? '—'} / ${p.latency.during.p99Ms ?? '—'} ms`, p.backends.map((b) => `${b.pod} (${b.answered})`).join(', ')]),
+    ));
+  }
   const endpoints = endpointsSection(r);
   if (endpoints) parts.push('## Endpoints (what Service clients were offered)', endpoints);
   if (r.events.length > 0) parts.push('## Events', eventsSection(r));

@@ -25,6 +25,11 @@ export interface Experiment {
   fault: Fault;
   /** Timed follow-up actions after the fault, e.g. delete the Node object 60 s after a power-off. */
   steps?: Step[];
+  /**
+   * Traffic probers: HTTP requests at a fixed rate through a workload's Service, what its clients see during the
+   * fault (`probes[].name` in the results and expectations, e.g. `probes.web.errorSeconds < 5`).
+   */
+  probes?: TrafficProbe[];
   observe?: Observe;
   /** Assertions on the result, e.g. `pods[workload=web].outcome == restarted-in-place`. */
   expect?: string[];
@@ -40,6 +45,27 @@ export interface Experiment {
    * @asType integer
    */
   repeat?: number;
+}
+
+/**
+ * A traffic prober: GET / on the workload server through the Service of workload `service` (which needs
+ * `service: {port}`), sent through the Service's node port of a node that is not a fault target, so kube-proxy
+ * there routes each request as it would for a client in the cluster.
+ */
+export interface TrafficProbe {
+  name: DnsLabel;
+  /** The workload whose Service is probed. */
+  service: DnsLabel;
+  /**
+   * Requests started per second, default 20.
+   * @exclusiveMinimum 0
+   * @maximum 200
+   */
+  ratePerSecond?: number;
+  /** A request unanswered after this long fails as `timeout`, default 1s. */
+  timeout?: Duration;
+  /** The node whose node port is used, default the first worker that is not a fault target. */
+  node?: string;
 }
 
 /** Name and description of the experiment. */

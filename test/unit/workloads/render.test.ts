@@ -120,12 +120,12 @@ describe('isWorkloadReady', () => {
     expect(isWorkloadReady('Job', { spec: { parallelism: 2 }, status: { ready: 1 } })).to.equal(false);
   });
 
-  it('renders a ClusterIP Service named after the workload, to the server\'s named port http', () => {
+  it('renders a NodePort Service named after the workload, to the server\'s named port http (probers reach it through a node)', () => {
     const objects = renderWorkload(workload({ service: { port: 80 } }), TARGET);
     expect(objects.map((o) => o.kind)).to.deep.equal(['Service', 'Deployment']);
     const service = find(objects, 'Service');
     expect(service.metadata).to.deep.equal({ name: 'web', namespace: 'rebootlab', labels: { 'rebootlab.dev/workload': 'web', 'app.kubernetes.io/managed-by': 'rebootlab' } });
-    expect(service.spec).to.deep.equal({ type: 'ClusterIP', selector: { 'rebootlab.dev/workload': 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' }] });
+    expect(service.spec).to.deep.equal({ type: 'NodePort', selector: { 'rebootlab.dev/workload': 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' }] });
     expect(podSpec(objects, 'Deployment').containers[0].ports).to.deep.equal([{ name: 'http', containerPort: 8080 }]);
   });
 
@@ -134,7 +134,7 @@ describe('isWorkloadReady', () => {
     expect(headless.spec).to.deep.include({ clusterIP: 'None', ports: [{ name: 'http', port: 8080 }] });
     const objects = renderWorkload(workload({ kind: 'StatefulSet', service: { port: 8081 } }), TARGET);
     expect(objects.filter((o) => o.kind === 'Service')).to.have.length(1);
-    expect(find(objects, 'Service').spec).to.deep.include({ type: 'ClusterIP' });
+    expect(find(objects, 'Service').spec).to.deep.include({ type: 'NodePort' });
     expect(find(objects, 'StatefulSet').spec.serviceName).to.equal('web');
   });
 
