@@ -139,6 +139,42 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-staggered-workers-recorded',
+    why: 'recorded on a real kind cluster (experiments/catalog/staggered-workers.yaml, case C9): 1 control plane + 3 workers powered off 15 s apart, grace 20 s, tolerations 30 s. Each worker is detected alone in a monitor pass and takes the zone\'s token before the end of that pass turns the zone PartialDisruption (3 of 4 NotReady), so all three are tainted at their own detection and all six pods evicted 30 s later; the model predicts each from the observed detection and none is missed',
+    expected: {
+      'node:rl-rec3-worker.notReadyAfterSeconds': 19.977,
+      'node:rl-rec3-worker2.notReadyAfterSeconds': 34.977,
+      'node:rl-rec3-worker3.notReadyAfterSeconds': 49.977,
+      'node:rl-rec3-worker3.noExecuteTaintAfterSeconds': 49.977,
+      'item:no-execute-taint/unreachable@rl-rec3-worker.held': true,
+      'item:no-execute-taint/unreachable@rl-rec3-worker2.held': true,
+      'item:no-execute-taint/unreachable@rl-rec3-worker3.held': true,
+      'pod:web-86d667ffd6-8s7pz.evictedAfterSeconds': 50.272,
+      'pod:web-86d667ffd6-922sm.evictedAfterSeconds': 80.591,
+      'item:pod-eviction@web-86d667ffd6-922sm.held': true,
+      // Every worker is down: the replacements have nowhere to go but the tainted control plane.
+      'pod:web-86d667ffd6-922sm.outcome': 'pending-unschedulable',
+      'run.predictions.heldCount': 27,
+      'run.predictions.missed': [],
+    },
+  },
+  {
+    scenario: 'kind-out-of-service-early-recorded',
+    why: 'recorded on a real kind cluster (experiments/catalog/out-of-service-early.yaml, case C10): the out-of-service taint 2 s after a power-off evicts the Deployment and StatefulSet pods at once (no toleration for it); the Deployment\'s replacement runs at once, the StatefulSet pod waits until pod garbage collection force-deletes it at its first pass after the node is also NotReady; the out-of-service taint is not reported as the unreachable one',
+    expected: {
+      'node:rl-rec2-worker.outOfServiceTaintAfterSeconds': 2.963,
+      'node:rl-rec2-worker.noExecuteTaintAfterSeconds': 22.917,
+      'node:rl-rec2-worker.notReadyAfterSeconds': 22.917,
+      'pod:web-7bff6f7d6d-5cwsw.evictedAfterSeconds': 2.998,
+      'pod:web-7bff6f7d6d-5cwsw.replacement.readyAfterSeconds': 4.395,
+      'pod:db-0.evictedAfterSeconds': 3.081,
+      'pod:db-0.deletedAfterSeconds': 27.918,
+      'pod:db-0.outcome': 'evicted-replaced',
+      'item:pod-deleted@db-0.held': true,
+      'run.predictions.missed': [],
+    },
+  },
+  {
     scenario: 'kind-node-delete-podgc-recorded',
     why: 'recorded on a real kind cluster (experiments/node-delete-tuned.yaml): power-off and the Node object deleted at once; pod garbage collection marks each orphaned pod Failed at ≈43 s (its 40 s quarantine), the ReplicaSet creates a replacement at once, and only then is the pod deleted: both web pods are paired, each with its own replacement',
     expected: {
