@@ -112,9 +112,13 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
   const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string): void => {
     const observed = firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? null;
     const leader = leaderChanges.find((l) => l > d.atSeconds && l <= at + OBSERVATION_LATENCY_SECONDS);
+    // The controller itself writes Ready=Unknown in the pass that taints; a Ready=False the kubelet wrote is only
+    // seen at the controller's next --node-monitor-period pass (0…M later).
+    const passWaitSeconds = d.key === NOT_READY_TAINT ? settings.controllerManager.nodeMonitorPeriodMs / 1000 : 0;
     const item: ItemDraft = {
       event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true,
-      window: windowOf(at - 0.1, at + OBSERVATION_LATENCY_SECONDS), observedSeconds: observed, cause, because,
+      window: windowOf(at - 0.1, at + passWaitSeconds + OBSERVATION_LATENCY_SECONDS), observedSeconds: observed, cause,
+      because: passWaitSeconds > 0 ? `${because}; the kubelet reported Ready=False itself, which the controller sees at its next pass (--node-monitor-period ${secondsText(passWaitSeconds)})` : because,
     };
     if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader re-queues NotReady nodes`;
     items.push(item);

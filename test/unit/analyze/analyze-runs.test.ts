@@ -175,6 +175,23 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-runtime-stop-recorded',
+    why: 'recorded on a real kind cluster (experiments/catalog/runtime-stop.yaml): containerd stopped for 90 s while the kubelet runs. The kubelet reports Ready=False itself (KubeletNotReady), so the node lifecycle controller adds the not-ready taints (NoExecute at its next monitor pass, 2.1 s after the kubelet\'s update) and the pods\' not-ready toleration (30 s) decides the eviction; the containers keep running through their shims, and the old pods are deleted only once containerd is back',
+    expected: {
+      'node:rl-rec2-worker.notReadyStatus': 'False',
+      'node:rl-rec2-worker.notReadyReason': 'KubeletNotReady',
+      'node:rl-rec2-worker.notReadyAfterSeconds': 34.369,
+      'node:rl-rec2-worker.noExecuteTaintAfterSeconds': 36.369,
+      'item:no-execute-taint/not-ready@rl-rec2-worker.held': true,
+      'item:no-execute-taint/not-ready@rl-rec2-worker.taintKey': 'node.kubernetes.io/not-ready',
+      'pod:web-7bff6f7d6d-58fwh.evictedAfterSeconds': 66.829,
+      'pod:web-7bff6f7d6d-58fwh.restartCountDelta': 0,
+      'pod:web-7bff6f7d6d-58fwh.deletedAfterSeconds': 103.089,
+      'item:pod-eviction/not-ready@web-7bff6f7d6d-58fwh.held': true,
+      'run.predictions.missed': [],
+    },
+  },
+  {
     scenario: 'kind-node-delete-podgc-recorded',
     why: 'recorded on a real kind cluster (experiments/node-delete-tuned.yaml): power-off and the Node object deleted at once; pod garbage collection marks each orphaned pod Failed at ≈43 s (its 40 s quarantine), the ReplicaSet creates a replacement at once, and only then is the pod deleted: both web pods are paired, each with its own replacement',
     expected: {
