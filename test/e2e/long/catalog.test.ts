@@ -13,7 +13,7 @@ import type { Result } from '../../../lib/report/index.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { nodeContainersIn } from '../../helpers/run-dirs.js';
 import { readToolchain } from '../../helpers/toolchain.js';
-import { detectionBounds } from '../../helpers/mechanism-bounds.js';
+import { detectionBounds, evictionDelayBounds } from '../../helpers/mechanism-bounds.js';
 
 const MINUTE_MS = 60_000;
 const SHARED = 'rl-cat-e2e';
@@ -139,11 +139,38 @@ describe('scenario catalog on kind (issue 6)', function () {
         expect(web.deletedAfterSeconds! - web.replacement!.readyAfterSeconds!, `${r.spec.fault.type}: overlap of old and new pod, seconds`).to.be.above(5);
       }
     });
+
+    it('10 / C10 out-of-service taint before NotReady: evicted at once; the StatefulSet pod force-deleted by PodGC once the node is NotReady', async function () {
+      const [r] = await run('out-of-service-early', SHARED);
+      const node = r.nodes.find((n) => n.faultTarget)!;
+      for (const w of ['web', 'db']) expect(podsOf(r, w)[0].evictedAfterSeconds! - node.outOfServiceTaintAfterSeconds!, w).to.be.within(0, 2);
+      const [db] = podsOf(r, 'db');
+      // PodGC runs every 20 s: the first pass after the node is NotReady deletes the terminating pod.
+      expect(db.deletedAfterSeconds! - node.notReadyAfterSeconds!).to.be.within(0, 22);
+    });
+
+    it('11 runtime-stop: the kubelet reports Ready=False itself; the not-ready taint and toleration decide the eviction', async function () {
+      const [r] = await run('runtime-stop', SHARED);
+      const node = r.nodes.find((n) => n.faultTarget)!;
+      expect(node.notReadyStatus).to.equal('False');
+      expect(node.taints.some((t) => t.key === 'node.kubernetes.io/not-ready' && t.effect === 'NoExecute')).to.equal(true);
+      expect(node.taints.some((t) => t.key === 'node.kubernetes.io/unreachable')).to.equal(false);
+      for (const web of podsOf(r, 'web')) {
+        expect(web.restartCountDelta).to.equal(0);
+        expect(web.evictedAfterSeconds! - node.noExecuteTaintAfterSeconds!).to.be.within(...evictionDelayBounds(30));
+      }
+    });
   });
 
-  describe('zone disruption (C1): 1 control plane + 3 workers, all workers down', function () {
-    it('7 partial disruption: at most one worker tainted, at most its two pods evicted', async function () {
+  describe('zone disruption (C1, C9): 1 control plane + 3 workers, all workers down', function () {
+    it('C9 staggered: three workers 15 s apart are each tainted at their own detection, all six pods evicted', async function () {
       await deleteCluster(`${SHARED}-zone`);
+      const [r] = await run('staggered-workers', `${SHARED}-zone`);
+      expect(r.nodes.filter((n) => n.faultTarget && n.noExecuteTaintAfterSeconds !== null)).to.have.length(3);
+      for (const n of r.nodes.filter((x) => x.faultTarget)) expect(n.noExecuteTaintAfterSeconds! - n.notReadyAfterSeconds!, n.name).to.be.within(0, 2);
+    });
+
+    it('7 partial disruption: at most one worker tainted, at most its two pods evicted', async function () {
       const [r] = await run('zone-disruption', `${SHARED}-zone`);
       await deleteCluster(`${SHARED}-zone`);
       expect(r.nodes.filter((n) => n.faultTarget)).to.have.length(3);
