@@ -3,6 +3,9 @@
 import { expect } from 'chai';
 import { buildProbeSummaries } from '../../../lib/analyze/probe-timeline.js';
 import type { Observation, ProbeObservation, ProbeOutcome } from '../../../lib/observe/types.js';
+import { readJournal } from '../../../lib/observe/index.js';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../helpers/run-cli.js';
 
 const FAULT_MS = 1_000_000;
 let seq = 0;
@@ -53,5 +56,31 @@ describe('analyze/probe-timeline', () => {
 
   it('returns nothing for a journal without probe records', () => {
     expect(buildProbeSummaries([], FAULT_MS, null)).to.deep.equal([]);
+  });
+});
+
+describe('analyze/probe-timeline on a recorded kind run (test/fixtures/runs/kind-service-probes-recorded)', () => {
+  // test/fixtures/e2e/service-outage.yaml with two probers at 20 requests/s through the live worker's node port; the
+  // worker with both web pods and one api pod powered off for 90 s (docker stop took 2.923 s).
+  const dir = join(REPO_ROOT, 'test/fixtures/runs/kind-service-probes-recorded');
+  const records = readJournal(join(dir, 'observations.jsonl'));
+  const zero = records.find((r) => r.type === 'phase' && r.phase === 'fault-injecting')!.receivedAtMs;
+  const restored = records.find((r) => r.type === 'phase' && r.phase === 'fault-restored')!.receivedAtMs;
+  const summaries = buildProbeSummaries(records, zero, restored);
+  const web = summaries.find((p) => p.name === 'web')!;
+  const api = summaries.find((p) => p.name === 'api')!;
+
+  it('web (both pods on the dead node) failed from the power-off until a replacement was ready, with timeouts, refusals and unreachable routes', () => {
+    expect(web.sent).to.equal(2100);
+    expect(web.errors).to.equal(1182);
+    expect(web.firstErrorAfterSeconds).to.equal(0.431);
+    expect(web.outcomes).to.deep.equal({ ok: 918, refused: 48, timeout: 1102, unreachable: 32 });
+    expect(web.backends.map((b) => b.pod)).to.deep.equal(['web-76568cd5df-ppzww', 'web-76568cd5df-xkwnk', 'web-76568cd5df-x6xll', 'web-76568cd5df-sj7d2']);
+  });
+
+  it('api (one pod on each worker) lost about half its requests until the dead pod\'s endpoint was not ready', () => {
+    expect(api.errors).to.equal(302);
+    expect(api.errorRatio).to.equal(0.1438);
+    expect(api.backends[1]).to.deep.include({ pod: 'api-7d54775566-g2bzz', answered: 1323 });
   });
 });
