@@ -44,7 +44,7 @@ export function writePendingRestore(runDir: string, entries: PendingRestoreEntry
 }
 
 /** Errors that mean "already restored" or "nothing left to restore". */
-const ALREADY_RESTORED = [/is not paused/i, /already exists in network/i, /already connected/i, /No such container/i, /is not running/i, /Error from server \(NotFound\)/];
+const ALREADY_RESTORED = [/is not paused/i, /already exists in network/i, /already connected/i, /No such container/i, /is not running/i, /Error from server \(NotFound\)/, /taint ".*" not found/];
 
 /** Outcome of restoring one pending-restore.json. */
 export interface RestoreReport {
@@ -82,6 +82,20 @@ function readPendingFile(file: string): PendingRestoreFile | null {
   }
 }
 
+/** Runs one checked restore command; "already restored" errors count as success. */
+async function runRestoreCommand(argv: readonly string[], exec: (argv: readonly string[]) => Promise<void>): Promise<{ ok: true; text: string } | { ok: false; text: string; error: string }> {
+  const [cmd, ...args] = argv;
+  const text = formatCommand(cmd!, args);
+  try {
+    await exec(argv);
+    return { ok: true, text };
+  } catch (error) {
+    const stderr = error instanceof CommandError ? error.stderr : String(error);
+    if (ALREADY_RESTORED.some((re) => re.test(stderr))) return { ok: true, text };
+    return { ok: false, text, error: (error as Error).message };
+  }
+}
+
 async function restoreOne(runDir: string, options: Required<RestoreOptions>): Promise<RestoreReport | null> {
   const { force, targets, exec } = options;
   const file = join(runDir, PENDING_RESTORE_FILE);
@@ -104,15 +118,13 @@ async function restoreOne(runDir: string, options: Required<RestoreOptions>): Pr
         report.failed.push({ command: Array.isArray(command) ? command.join(' ') : JSON.stringify(command), error: `refused: ${checked.error}` });
         continue;
       }
-      const [cmd, ...args] = checked.argv;
-      const text = formatCommand(cmd!, args);
-      try {
-        await exec(checked.argv);
-        report.restored.push(text);
-      } catch (error) {
-        const stderr = error instanceof CommandError ? error.stderr : String(error);
-        if (ALREADY_RESTORED.some((re) => re.test(stderr))) report.restored.push(text);
-        else report.failed.push({ command: text, error: (error as Error).message });
+      const outcome = await runRestoreCommand(checked.argv, exec);
+      if (outcome.ok) report.restored.push(outcome.text);
+      else if (!checked.fallback) report.failed.push({ command: outcome.text, error: outcome.error });
+      else {
+        const second = await runRestoreCommand(checked.fallback, exec);
+        if (second.ok) report.restored.push(second.text);
+        else report.failed.push({ command: second.text, error: `${second.error} (after: ${outcome.error})` });
       }
     }
   }

@@ -81,7 +81,13 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
         await rm(configPath, { force: true }); // no stale evidence for adopting a later cluster of this name
         throw error;
       }
-      await recordOwnership(dir, spec.name);
+      try {
+        await recordOwnership(dir, spec.name);
+      } catch (error) {
+        // Unrecorded, the cluster would be refused as foreign: do not leave it behind.
+        await kind(env, ['delete', 'cluster', '--name', spec.name, '--kubeconfig', kubeconfigPath]).catch(() => '');
+        throw error;
+      }
       return new KindCluster(spec.name, kubeconfigPath);
     },
 

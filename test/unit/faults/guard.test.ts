@@ -166,6 +166,20 @@ describe('FaultGuard', () => {
     expect(existsSync(join(dir, PENDING_RESTORE_FILE))).to.equal(false);
   });
 
+  it('restorePending reconnects without --ip when Docker refuses the old address (kind\'s network), as the live undo does', async () => {
+    const guard = new FaultGuard({ runDir: dir });
+    guard.register('disconnect lab-worker', ['lab-worker'], undoLogging([], 'x'), [['docker', 'network', 'connect', '--ip', '172.18.0.3', 'kind', 'lab-worker']]);
+    const ran: string[] = [];
+    const exec = async (argv: readonly string[]) => {
+      ran.push(argv.join(' '));
+      if (argv.includes('--ip')) throw new Error('Error response from daemon: user specified IP address is supported only when connecting to networks with user configured subnets');
+    };
+    const [report] = await restorePending({ runDir: dir }, { targets: labTargets, exec });
+    expect(ran).to.deep.equal(['docker network connect --ip 172.18.0.3 kind lab-worker', 'docker network connect kind lab-worker']);
+    expect(report!.restored).to.deep.equal(['docker network connect kind lab-worker']);
+    expect(existsSync(join(dir, PENDING_RESTORE_FILE))).to.equal(false);
+  });
+
   it('restorePending reports a file that is not rebootlab\'s shape instead of running anything', async () => {
     writeFileSync(join(dir, PENDING_RESTORE_FILE), JSON.stringify({ pid: 1, entries: [{ commands: 'rm -rf /' }] }));
     const [report] = await restorePending({ runDir: dir }, { targets: labTargets, exec: async () => expect.fail('must not run') });
