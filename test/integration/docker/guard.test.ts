@@ -2,7 +2,7 @@
 // error or kill -9 (then restorePending) must each leave the container running.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,8 @@ import type { Cluster } from '../../../lib/cluster/provider.js';
 import { FaultGuard } from '../../../lib/faults/guard.js';
 import { runFault, type FaultPhase } from '../../../lib/faults/inject.js';
 import { PENDING_RESTORE_FILE, restorePending } from '../../../lib/faults/restore-file.js';
+import { createRestoreTargets } from '../../../lib/cluster/restore-targets.js';
+import { recordOwnership } from '../../../lib/cluster/kind/ownership.js';
 import { dockerUnavailableReason, ensureTestImage, FakeKindCluster } from './helpers.js';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'pause-child.js');
@@ -84,17 +86,31 @@ describe('FaultGuard with Docker (integration)', function () {
     expect(await fake.state(node)).to.equal('running');
   });
 
-  it('after kill -9, restorePending unpauses the node from pending-restore.json', async () => {
+  it('after kill -9, restorePending unpauses the node from pending-restore.json, once the cluster is rebootlab\'s', async () => {
     const node = await fake.addNode('worker');
     const { child } = await startChild(fake, node, runDir, 'wait');
     child.kill('SIGKILL');
     await exitOf(child);
     expect(await fake.state(node)).to.equal('paused');
-    const [report] = await restorePending({ runDir });
-    expect(report!.failed).to.deep.equal([]);
-    expect(report!.restored).to.deep.equal([`docker unpause ${node}`]);
-    expect(await fake.state(node)).to.equal('running');
-    expect(existsSync(join(runDir, PENDING_RESTORE_FILE))).to.equal(false);
+    // A cache of its own: the fake cluster is rebootlab's only once its owner record is written there, as
+    // `rebootlab cluster create` writes it.
+    const cache = mkdtempSync(join(tmpdir(), 'rebootlab-cache-'));
+    try {
+      const targets = createRestoreTargets({ ...process.env, REBOOTLAB_CACHE: cache });
+      const [refused] = await restorePending({ runDir }, { targets });
+      expect(refused!.restored).to.deep.equal([]);
+      expect(refused!.failed.map((f) => f.error).join('\n')).to.contain(`cluster ${fake.cluster} was not created by rebootlab`);
+      expect(await fake.state(node)).to.equal('paused');
+      mkdirSync(join(cache, 'clusters'));
+      await recordOwnership(join(cache, 'clusters'), fake.cluster);
+      const [report] = await restorePending({ runDir }, { targets });
+      expect(report!.failed).to.deep.equal([]);
+      expect(report!.restored).to.deep.equal([`docker unpause ${node}`]);
+      expect(await fake.state(node)).to.equal('running');
+      expect(existsSync(join(runDir, PENDING_RESTORE_FILE))).to.equal(false);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 
   it('runFault power-off stops the node for the duration and starts it again', async () => {
