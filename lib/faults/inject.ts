@@ -55,14 +55,12 @@ export type FaultPhaseCallback = (phase: FaultPhase, info: { nodes: string[]; de
 
 /** Waits `ms` milliseconds, or until `signal` aborts (then resolves early). Injected so unit tests never sleep. */
 export type { Sleep } from '../common/sleep.js';
-/** Default {@link Sleep}: a timer, resolved early on abort. */
-export const realSleep: Sleep = abortableSleep;
 
 /** Options of {@link injectFault} and {@link runFault}. */
 export interface FaultOptions {
   guard: FaultGuard;
   onPhase: FaultPhaseCallback;
-  /** Default {@link realSleep}. */
+  /** Default {@link abortableSleep}. */
   sleep?: Sleep;
   /** Aborting ends the stagger and duration waits early (restoration still runs). */
   signal?: AbortSignal;
@@ -145,7 +143,7 @@ export async function runFault(
   targets: readonly string[],
   options: FaultOptions,
 ): Promise<InjectedNodeFault[]> {
-  const sleep = options.sleep ?? realSleep;
+  const sleep = options.sleep ?? abortableSleep;
   const stillFaulted: InjectedNodeFault[] = [];
   const results = await Promise.allSettled(
     targets.map(async (node, i) => {

@@ -4,7 +4,8 @@ import type { Cluster, NodeAction } from '../cluster/provider.js';
 import { InputError } from '../common/errors.js';
 import type { StepAction, StepSpec } from '../spec/types.js';
 import type { FaultGuard, GuardEntry } from './guard.js';
-import { realSleep, type InjectedNodeFault, type Sleep } from './inject.js';
+import { abortableSleep, type Sleep } from '../common/sleep.js';
+import type { InjectedNodeFault } from './inject.js';
 
 /** Step actions that are node actions of the cluster (`cluster.act`). */
 export const STEP_NODE_ACTIONS: Readonly<Partial<Record<StepAction, NodeAction>>> = {
@@ -42,7 +43,7 @@ export interface StepOptions {
   injectedAtMs: number;
   /** The faults injected so far (one per node), for `restore` steps. */
   faults: () => readonly InjectedNodeFault[];
-  /** Default {@link realSleep}. */
+  /** Default {@link abortableSleep}. */
   sleep?: Sleep;
   /** Client clock, Unix epoch milliseconds; default Date.now. */
   now?: () => number;
@@ -59,7 +60,7 @@ export interface StepOptions {
  *   InfraError when an action fails.
  */
 export async function runSteps(cluster: Cluster, steps: readonly StepSpec[], targets: readonly string[], options: StepOptions): Promise<void> {
-  const sleep = options.sleep ?? realSleep;
+  const sleep = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
   const applied = new Map<string, GuardEntry>();
   const since = () => Math.round(now() - options.injectedAtMs) / 1000;

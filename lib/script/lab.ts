@@ -7,7 +7,8 @@ import {
 } from '../cluster/index.js';
 import { closestMatch } from '../common/did-you-mean.js';
 import { ExitCode, InputError, RebootlabError } from '../common/errors.js';
-import { FAULT_PRIMITIVES, FaultGuard, injectOnNode, realSleep, type InjectedNodeFault } from '../faults/index.js';
+import { abortableSleep } from '../common/sleep.js';
+import { FAULT_PRIMITIVES, FaultGuard, injectOnNode, type InjectedNodeFault } from '../faults/index.js';
 import type { Journal } from '../observe/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import { INSTANT_FAULT_TYPES, type Experiment, type FaultType } from '../spec/types.js';
@@ -132,7 +133,7 @@ export class Lab {
     const handle: InjectedFault = { node, type, injectedAtMs, restore };
     if (INSTANT_FAULT_TYPES.includes(type)) await restore();
     else if (holdMs !== null) {
-      await realSleep(holdMs, this.#ctx.signal);
+      await abortableSleep(holdMs, this.#ctx.signal);
       await restore();
     }
     return handle;
@@ -242,7 +243,7 @@ export class Lab {
 
   /** Waits `duration` (e.g. `'90s'`); ends early when the run is interrupted. @throws InputError without a unit. */
   async sleep(duration: Duration): Promise<void> {
-    await realSleep(durationMs(duration, 'lab.sleep'), this.#ctx.signal);
+    await abortableSleep(durationMs(duration, 'lab.sleep'), this.#ctx.signal);
     this.#throwIfInterrupted();
   }
 
