@@ -8,21 +8,21 @@ HACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 # Pinned versions, written once in versions.json at the repository root (lib/common/versions.ts reads it too).
 # Changing one changes the cache key of everything built from it. Each can be overridden from the environment.
-pin() {
-  node -e 'const v = require(process.argv[1])[process.argv[2]]; if (!v) process.exit(1); process.stdout.write(v)' \
-    "$HACK_DIR/../versions.json" "$1" || { printf 'ERROR: versions.json has no "%s"\n' "$1" >&2; exit 3; }
-}
-: "${KIND_VERSION:=$(pin kind)}"
-: "${KUBERNETES_VERSION:=$(pin kubernetes)}"
-# kubeadm v1.34 expects etcd 3.6.5-0, CoreDNS v1.12.1 and pause 3.10.1 (cmd/kubeadm/app/constants/constants.go:
+# One Node process prints every pin as NAME=value; a variable already set in the environment wins. kubeadm v1.34
+# expects etcd 3.6.5-0, CoreDNS v1.12.1 and pause 3.10.1 (cmd/kubeadm/app/constants/constants.go:
 # SupportedEtcdVersion[34], CoreDNSVersion, PauseVersion).
-: "${ETCD_VERSION:=$(pin etcd)}"
-: "${ETCD_IMAGE_TAG:=$(pin etcdImageTag)}"
-: "${COREDNS_VERSION:=$(pin coredns)}"
-: "${PAUSE_IMAGE_TAG:=$(pin pauseImageTag)}"
-: "${LOCAL_PATH_PROVISIONER_VERSION:=$(pin localPathProvisioner)}"
-: "${KWOK_VERSION:=$(pin kwok)}"
-: "${DEBIAN_SUITE:=$(pin debianSuite)}"
+pins="$(node -e '
+  const v = require(process.argv[1]);
+  const names = { kind: "KIND_VERSION", kubernetes: "KUBERNETES_VERSION", etcd: "ETCD_VERSION", etcdImageTag: "ETCD_IMAGE_TAG",
+    coredns: "COREDNS_VERSION", pauseImageTag: "PAUSE_IMAGE_TAG", localPathProvisioner: "LOCAL_PATH_PROVISIONER_VERSION",
+    kwok: "KWOK_VERSION", debianSuite: "DEBIAN_SUITE" };
+  for (const [key, name] of Object.entries(names)) {
+    if (!/^[A-Za-z0-9._-]+$/.test(v[key] ?? "")) { console.error(`ERROR: versions.json has no valid "${key}"`); process.exit(3); }
+    console.log(`${name}=${v[key]}`);
+  }' "$HACK_DIR/../versions.json")"
+while IFS='=' read -r name value; do
+  [ -n "${!name:-}" ] || printf -v "$name" '%s' "$value"
+done <<< "$pins"
 
 : "${REBOOTLAB_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/rebootlab}"
 export REBOOTLAB_CACHE
