@@ -1,5 +1,5 @@
 // The typed input of scripted experiments: the experiment file's fields with durations as template-literal
-// types (zx-style), so a bare number or a missing unit is a compile error as well as a runtime one.
+// types (template-literal duration types, as zx does), so a bare number or a missing unit is a compile error as well as a runtime one.
 import type * as v1 from '../spec/v1alpha1/types.js';
 
 /** Units a {@link Duration} may carry: milliseconds, seconds, minutes, hours. */
