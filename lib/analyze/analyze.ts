@@ -44,7 +44,9 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     if (!ctx.pods.some((p) => label(p.object, WORKLOAD_LABEL) === w.name)) warnings.push(`workload ${w.name} has no pods in the journal`);
   }
   const marks = scriptMarks(observations, ctx.faultMs);
-  const probes = buildProbeSummaries(observations, ctx.faultMs, ctx.restoreMs);
+  // Every workload lives in one namespace: its EndpointSlices are the ones the probers' Services have.
+  const namespace = pods.find((p) => p.workload !== null)?.namespace;
+  const probes = buildProbeSummaries(observations, ctx.faultMs, ctx.restoreMs, { endMs: ctx.endMs, faults: ctx.faults, nodes, ...(namespace ? { namespace } : {}) });
   const restoredAfterSeconds = ctx.restoreMs === null ? null : secondsSince(ctx.faultMs, ctx.restoreMs);
   const endSeconds = secondsSince(ctx.faultMs, ctx.endMs);
   const steps = ctx.steps.map((p) => stepInstant(p, ctx.faultMs));

@@ -16,10 +16,14 @@ export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
  * https://kubernetes.io/docs/reference/kubernetes-api/service-resources/endpoint-slice-v1/): `ready` and
  * `serving` absent mean true, `terminating` absent means false.
  */
-interface EndpointState {
+export interface EndpointState {
   ready: boolean;
   serving: boolean;
   terminating: boolean;
+  /** targetRef.name (the pod), when the endpoint has one. */
+  pod: string | null;
+  /** nodeName of the endpoint, when set. */
+  node: string | null;
 }
 
 /** The endpoint fields of one pod (see PodTimeline), all null when its workload has no Service. */
@@ -33,7 +37,8 @@ export const NO_SERVICE: PodEndpointFields = {
 };
 
 /** The Service's endpoints after one slice record: by key (targetRef uid, else address), merged over its slices. */
-interface Snapshot {
+export interface Snapshot {
+  /** Client receive time of the slice record, Unix epoch milliseconds. */
   atMs: number;
   endpoints: Map<string, EndpointState>;
 }
@@ -65,6 +70,8 @@ function sliceEndpoints(slice: Obj): Map<string, EndpointState> {
       ready: conditions.ready !== false,
       serving: conditions.serving !== false,
       terminating: conditions.terminating === true,
+      pod: typeof ref.name === 'string' ? ref.name : null,
+      node: typeof endpoint.nodeName === 'string' ? endpoint.nodeName : null,
     });
   }
   return result;
@@ -84,7 +91,7 @@ function snapshots(records: readonly ObjectObservation[]): Snapshot[] {
     for (const endpoints of slices.values()) {
       for (const [key, state] of endpoints) {
         const seen = merged.get(key);
-        merged.set(key, seen ? { ready: seen.ready || state.ready, serving: seen.serving || state.serving, terminating: seen.terminating && state.terminating } : state);
+        merged.set(key, seen ? { ...seen, ready: seen.ready || state.ready, serving: seen.serving || state.serving, terminating: seen.terminating && state.terminating } : state);
       }
     }
     result.push({ atMs: record.receivedAtMs, endpoints: merged });
@@ -156,6 +163,18 @@ function podEndpoints(uid: string, replacementUid: string | null, all: readonly 
     }
   }
   return fields;
+}
+
+/**
+ * The endpoints of Service `serviceName` after each of its EndpointSlice records (label
+ * `kubernetes.io/service-name`; in `namespace` when given), in journal order. Pure.
+ */
+export function serviceSnapshots(observations: readonly Observation[], serviceName: string, namespace?: string): Snapshot[] {
+  const records = observations
+    .filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'EndpointSlice')
+    .filter((r) => label(r.object, SERVICE_NAME_LABEL) === serviceName && (namespace === undefined || r.namespace === namespace))
+    .sort((a, b) => a.seq - b.seq);
+  return snapshots(records);
 }
 
 /**

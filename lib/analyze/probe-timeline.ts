@@ -1,6 +1,7 @@
 // What a Service's clients saw: each traffic prober's requests (journal `probe` records) summed up around the fault.
 import type { Observation, ProbeObservation, ProbeOutcome } from '../observe/types.js';
 import { secondsSince } from './clock.js';
+import { buildFailingBackends, type FailingBackend, type FailingBackendInput } from './probe-backends.js';
 
 /** Latency percentiles of the answered (ok) requests in one span, milliseconds; null without answers. */
 export interface LatencySummary {
@@ -21,6 +22,8 @@ export interface ProbeBackend {
 /** One prober's summary (result.json `probes[]`). Times are seconds since the fault, by each request's send time. */
 export interface ProbeSummary {
   name: string;
+  /** The Service it probed (its `probe-started` marker), or null in journals without one. */
+  service: string | null;
   sent: number;
   /** Requests answered with HTTP 2xx. */
   answered: number;
@@ -39,6 +42,8 @@ export interface ProbeSummary {
   latency: { before: LatencySummary; during: LatencySummary; after: LatencySummary };
   /** Pods that answered, in order of their first answer. */
   backends: ProbeBackend[];
+  /** Failed requests grouped by cause and pods, joined with the Service's EndpointSlices (lib/analyze/probe-backends.ts). */
+  failingBackends: FailingBackend[];
 }
 
 /** The `q` quantile (0…1) of sorted numbers by nearest rank; null for none. */
@@ -52,12 +57,27 @@ function latencyOf(records: readonly ProbeObservation[]): LatencySummary {
   return { count: ms.length, p50Ms: quantile(ms, 0.5), p99Ms: quantile(ms, 0.99) };
 }
 
+/** Probe name → the Service of its `probe-started` marker. */
+function probedServices(observations: readonly Observation[]): Map<string, string> {
+  const result = new Map<string, string>();
+  for (const o of observations) {
+    if (o.type !== 'phase' || o.phase !== 'probe-started') continue;
+    const { probe, service } = o.detail ?? {};
+    if (typeof probe === 'string' && typeof service === 'string') result.set(probe, service);
+  }
+  return result;
+}
+
 /**
  * Summarizes every prober of the journal. `faultMs` is the zero of the times and `restoreMs` the end of the fault
- * (both Unix epoch milliseconds, client clock; `restoreMs` null when the fault lasted to the end). Pure.
+ * (both Unix epoch milliseconds, client clock; `restoreMs` null when the fault lasted to the end). With `backends`
+ * (the faults and node timelines) the failed requests are joined with the Service's EndpointSlices; without it
+ * `failingBackends` is empty. Pure.
  * @returns one summary per probe name, in order of first appearance.
  */
-export function buildProbeSummaries(observations: readonly Observation[], faultMs: number, restoreMs: number | null): ProbeSummary[] {
+export function buildProbeSummaries(observations: readonly Observation[], faultMs: number, restoreMs: number | null, backends?: Omit<FailingBackendInput, 'faultMs'>): ProbeSummary[] {
+  const services = probedServices(observations);
+  const failingInput = backends;
   const byName = new Map<string, ProbeObservation[]>();
   for (const o of observations) {
     if (o.type !== 'probe') continue;
@@ -83,8 +103,10 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
       } else backends.set(r.pod, { pod: r.pod, answered: 1, firstAfterSeconds: at, lastAfterSeconds: at });
     }
     const duringEnd = restoreMs ?? Number.POSITIVE_INFINITY;
+    const service = services.get(name) ?? null;
     return {
       name,
+      service,
       sent: records.length,
       answered: records.length - failed.length,
       errors: failed.length,
@@ -99,6 +121,7 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
         after: latencyOf(records.filter((r) => r.sentAtMs >= duringEnd)),
       },
       backends: [...backends.values()],
+      failingBackends: failingInput ? buildFailingBackends(records, service, observations, { ...failingInput, faultMs }) : [],
     };
   });
 }

@@ -1,0 +1,215 @@
+// Why a prober's requests failed: each failed request joined with its Service's EndpointSlices at its send time and
+// with the faults on the nodes of those endpoints, grouped into failing backends (pods, cause, count, interval).
+import type { Observation, ProbeObservation, ProbeOutcome } from '../observe/types.js';
+import { secondsSince } from './clock.js';
+import type { FaultMarkers } from './context.js';
+import { serviceSnapshots, type EndpointState, type Snapshot } from './endpoint-timeline.js';
+import type { NodeTimeline } from './types.js';
+
+/**
+ * Why a request failed, as the Service's state and the faults explain it:
+ * - `endpoint-ready-on-down-node`: an endpoint was still ready for a pod whose node was down (powered off, frozen,
+ *   partitioned, deleted, rebooting). The kubelet there cannot report, so nothing marks the pod not ready until the
+ *   node lifecycle controller detects the node (`--node-monitor-grace-period`) and sets the pod's Ready=False.
+ * - `no-ready-endpoint`: the Service had no ready endpoint: every pod whose endpoint was ready before is not ready
+ *   (its node NotReady, its readinessProbe failing, its container restarting), terminating or removed.
+ * - `stale-endpoint-on-down-node`: every ready endpoint was on a live node, but pods on a node still down had ready
+ *   endpoints earlier: a proxy that has not caught up (kube-proxy on the probing node) still sends connections to
+ *   them, which time out or find no host (`unreachable`). Named pods are those on down nodes.
+ * - `unexplained`: every ready endpoint was on a live node and no node was down.
+ */
+export type ProbeFailureCause = 'endpoint-ready-on-down-node' | 'stale-endpoint-on-down-node' | 'no-ready-endpoint' | 'unexplained';
+
+/**
+ * Failed requests of one prober with one cause over one interval (result.json `probes[].failingBackends[]`): a new
+ * group starts when the cause changes and no request of this cause failed for QUIET_SPLIT_MS.
+ */
+export interface FailingBackend {
+  cause: ProbeFailureCause;
+  /**
+   * The pods the failed requests went to or were meant for: for `endpoint-ready-on-down-node` the ready endpoints on
+   * down nodes (kube-proxy picks one at random among the ready endpoints, so with two such pods the journal cannot
+   * tell which one a request hit); for `no-ready-endpoint` the pods whose endpoints had been ready and no longer
+   * were; for `unexplained` the ready pods. Sorted by name.
+   */
+  pods: string[];
+  /** Nodes of those pods, sorted. */
+  nodes: string[];
+  /** Failed requests in this group. */
+  failed: number;
+  /** Count per outcome. */
+  outcomes: Partial<Record<ProbeOutcome, number>>;
+  /** Send time of the first and last failed request of the group, seconds since time zero. */
+  firstAfterSeconds: number;
+  lastAfterSeconds: number;
+  /** One line naming the mechanism and the instants (seconds since time zero) it follows from. */
+  because: string;
+}
+
+/** Fault types after which a node's containers stop answering: the rest (kubelet-stop, kubelet-restart, runtime-stop) keep serving. */
+const SERVING_STOPS: ReadonlySet<string> = new Set(['power-off', 'freeze', 'network-partition', 'node-delete', 'reboot']);
+
+/** A new group starts when no request of the same cause failed for this long, milliseconds. */
+export const QUIET_SPLIT_MS = 5_000;
+
+/**
+ * How long after rebootlab received an EndpointSlice change a proxy may still route by the previous state,
+ * milliseconds: kube-proxy's own watch latency plus its `--iptables-min-sync-period` (1 s default,
+ * https://kubernetes.io/docs/reference/command-line-tools-reference/kube-proxy/). A ready endpoint in the last
+ * 2 s still counts as a possible destination.
+ */
+export const PROXY_LAG_MS = 2_000;
+
+/** What the failing-backend join needs besides the probe records; instants are Unix epoch milliseconds (client clock). */
+export interface FailingBackendInput {
+  faultMs: number;
+  endMs: number;
+  faults: readonly FaultMarkers[];
+  nodes: readonly NodeTimeline[];
+  /** The workloads' namespace, for the EndpointSlices. */
+  namespace?: string;
+}
+
+/** The fault on `node` that stops its containers serving at `atMs`, if any. */
+function downFault(faults: readonly FaultMarkers[], node: string | null, atMs: number, endMs: number): FaultMarkers | undefined {
+  if (node === null) return undefined;
+  return faults.find((f) => f.node === node && SERVING_STOPS.has(f.type ?? '') && atMs >= f.issuedAtMs && atMs <= (f.restoredAtMs ?? endMs));
+}
+
+/** Index of the last snapshot received at or before `atMs` (−1 if none). */
+function lastAtOrBefore(all: readonly Snapshot[], atMs: number): number {
+  let lo = 0;
+  let hi = all.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (all[mid]!.atMs <= atMs) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** Ready endpoints (by key) a proxy may route to at `atMs`: ready in the state at `atMs` or in any state of the last PROXY_LAG_MS. */
+function routable(all: readonly Snapshot[], atMs: number): Map<string, EndpointState> {
+  const result = new Map<string, EndpointState>();
+  const last = lastAtOrBefore(all, atMs);
+  for (let i = last; i >= 0; i--) {
+    const s = all[i]!;
+    for (const [key, e] of s.endpoints) if (e.ready && !result.has(key)) result.set(key, e);
+    if (s.atMs < atMs - PROXY_LAG_MS) break; // the state in force at atMs − lag: older ones no longer count
+  }
+  return result;
+}
+
+const fmt = (s: number) => `${s} s`;
+
+/** Why `e`'s endpoint stopped being ready, from the slices and its node's timeline (times in seconds since time zero). */
+function notReadyReason(key: string, e: EndpointState, all: readonly Snapshot[], upto: number, faultMs: number, nodes: readonly NodeTimeline[]): string {
+  const own = all[upto]?.endpoints.get(key);
+  const state = !own ? 'removed' : own.terminating ? 'terminating' : 'not ready';
+  let sinceMs: number | null = null;
+  for (let i = upto; i >= 0 && !all[i]!.endpoints.get(key)?.ready; i--) sinceMs = all[i]!.atMs;
+  const since = sinceMs === null ? '' : ` since ${fmt(secondsSince(faultMs, sinceMs))}`;
+  const node = nodes.find((n) => n.name === e.node);
+  const nodeNotReady = node?.notReadyReceivedAfterSeconds ?? null;
+  const why = nodeNotReady !== null && sinceMs !== null && nodeNotReady <= secondsSince(faultMs, sinceMs) + PROXY_LAG_MS / 1000
+    ? ` (node ${e.node} NotReady at ${fmt(nodeNotReady)}: the node lifecycle controller set the pod's Ready=False)`
+    : ' (pod not ready on a Ready node: its readinessProbe or container)';
+  const now = state === 'not ready' ? '' : state === 'terminating' ? ', now terminating (deleted or evicted)' : ', now removed from the slices';
+  return `${e.pod ?? key} not ready${since}${why}${now}`;
+}
+
+/** Group key and description of one failed request. */
+interface Attribution {
+  cause: ProbeFailureCause;
+  pods: string[];
+  nodes: string[];
+  because: string;
+}
+
+function attribute(r: ProbeObservation, all: readonly Snapshot[], input: FailingBackendInput): Attribution {
+  const at = r.sentAtMs;
+  const index = lastAtOrBefore(all, at);
+  const current = index >= 0 ? all[index]! : null;
+  const readyNow = current ? [...current.endpoints.values()].filter((e) => e.ready) : [];
+  // A proxy may still route to an endpoint ready within PROXY_LAG_MS: one on a down node explains a failure.
+  const down = [...routable(all, at).values()].filter((e) => downFault(input.faults, e.node, at, input.endMs));
+  const sorted = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => x !== null))].sort();
+  if (down.length > 0) {
+    const faults = sorted(down.map((e) => e.node)).map((n) => {
+      const f = input.faults.find((x) => x.node === n)!;
+      return `${n} ${f.type} from ${fmt(secondsSince(input.faultMs, f.issuedAtMs))}`;
+    });
+    const pods = sorted(down.map((e) => e.pod));
+    return {
+      cause: 'endpoint-ready-on-down-node', pods, nodes: sorted(down.map((e) => e.node)),
+      because: `endpoint still ready for ${pods.join(', ')} on a down node (${faults.join('; ')}): its kubelet cannot report, so the pod stays Ready until the node lifecycle controller detects the node`,
+    };
+  }
+  if (readyNow.length === 0) {
+    // Every endpoint that was ready at some point before and is not now.
+    const everReady = new Map<string, EndpointState>();
+    for (let i = 0; i <= index; i++) for (const [key, e] of all[i]!.endpoints) if (e.ready) everReady.set(key, e);
+    const lost = [...everReady.entries()];
+    const reasons = lost.map(([key, e]) => notReadyReason(key, current?.endpoints.get(key) ?? e, all, index, input.faultMs, input.nodes));
+    return {
+      cause: 'no-ready-endpoint', pods: sorted(lost.map(([, e]) => e.pod)), nodes: sorted(lost.map(([, e]) => e.node)),
+      because: `no ready endpoint: ${reasons.length > 0 ? reasons.sort().join('; ') : 'none was ever ready'}`,
+    };
+  }
+  const candidates = readyNow;
+  // Pods on a node down now whose endpoints were ready at some point before: a lagging proxy may still route there.
+  const stale = new Map<string, EndpointState>();
+  for (let i = 0; i <= index; i++) {
+    for (const [key, e] of all[i]!.endpoints) if (e.ready && downFault(input.faults, e.node, at, input.endMs)) stale.set(key, e);
+  }
+  const ready = sorted(candidates.map((e) => e.pod));
+  if (stale.size > 0) {
+    const reasons = [...stale.entries()].map(([key, e]) => notReadyReason(key, current?.endpoints.get(key) ?? e, all, index, input.faultMs, input.nodes));
+    return {
+      cause: 'stale-endpoint-on-down-node', pods: sorted([...stale.values()].map((e) => e.pod)), nodes: sorted([...stale.values()].map((e) => e.node)),
+      because: `every ready endpoint (${ready.join(', ')}) was on a live node, yet ${reasons.sort().join('; ')}: a proxy still routing to the down node (timeouts, no route to host)`,
+    };
+  }
+  return {
+    cause: 'unexplained', pods: ready, nodes: sorted(candidates.map((e) => e.node)),
+    because: `every ready endpoint (${ready.join(', ')}) was on a live node and no node was down`,
+  };
+}
+
+/**
+ * Joins every failed request of one prober with the EndpointSlices of `service` at its send time (a ready endpoint
+ * within the last PROXY_LAG_MS counts) and the faults of the endpoints' nodes, and groups them by cause and interval.
+ * Pure. Times are seconds since `input.faultMs`; requests sent before it are included (negative times).
+ * @returns groups in order of their first failed request; empty when nothing failed or `service` is null.
+ */
+export function buildFailingBackends(records: readonly ProbeObservation[], service: string | null, observations: readonly Observation[], input: FailingBackendInput): FailingBackend[] {
+  if (service === null) return [];
+  const failed = records.filter((r) => r.outcome !== 'ok').sort((a, b) => a.sentAtMs - b.sentAtMs);
+  if (failed.length === 0) return [];
+  const all = serviceSnapshots(observations, service, input.namespace);
+  const groups: FailingBackend[] = [];
+  const open = new Map<ProbeFailureCause, { group: FailingBackend; lastMs: number }>();
+  for (const r of failed) {
+    const a = attribute(r, all, input);
+    const at = secondsSince(input.faultMs, r.sentAtMs);
+    const current = open.get(a.cause);
+    if (current && r.sentAtMs - current.lastMs < QUIET_SPLIT_MS) {
+      const g = current.group;
+      g.failed += 1;
+      g.outcomes[r.outcome] = (g.outcomes[r.outcome] ?? 0) + 1;
+      g.lastAfterSeconds = at;
+      g.pods = [...new Set([...g.pods, ...a.pods])].sort();
+      g.nodes = [...new Set([...g.nodes, ...a.nodes])].sort();
+      current.lastMs = r.sentAtMs;
+    } else {
+      // The first request of a group names the instants in `because`; later ones of the same cause share it.
+      const group: FailingBackend = { cause: a.cause, pods: a.pods, nodes: a.nodes, failed: 1, outcomes: { [r.outcome]: 1 }, firstAfterSeconds: at, lastAfterSeconds: at, because: a.because };
+      groups.push(group);
+      open.set(a.cause, { group, lastMs: r.sentAtMs });
+    }
+  }
+  return groups;
+}
