@@ -19,6 +19,25 @@ export interface ProbeBackend {
   lastAfterSeconds: number;
 }
 
+/** Consecutive 100 ms buckets (by send time) of one state: `ok` every request answered, `error` every one failed, `mixed` both. */
+export interface ProbeLaneRun {
+  /** Start of the first bucket and end of the last one, seconds since time zero; buckets without a request extend the run before them. */
+  fromSeconds: number;
+  toSeconds: number;
+  state: 'ok' | 'error' | 'mixed';
+  ok: number;
+  errors: number;
+}
+
+/** What report.html draws for one prober: ok/error per 100 ms bucket and the answered latency per second. */
+export interface ProbeLane {
+  /** Bucket width, seconds (0.1). */
+  bucketSeconds: number;
+  runs: ProbeLaneRun[];
+  /** [second since time zero (bucket start), median latency of the requests answered in it, milliseconds]; seconds without an answer are left out. */
+  latencyP50Ms: [number, number][];
+}
+
 /** One prober's summary (result.json `probes[]`). Times are seconds since the fault, by each request's send time. */
 export interface ProbeSummary {
   name: string;
@@ -42,6 +61,8 @@ export interface ProbeSummary {
   latency: { before: LatencySummary; during: LatencySummary; after: LatencySummary };
   /** Pods that answered, in order of their first answer. */
   backends: ProbeBackend[];
+  /** ok/error per 100 ms and latency per second, for the report's probe lane. */
+  lane: ProbeLane;
   /** Failed requests grouped by cause and pods, joined with the Service's EndpointSlices (lib/analyze/probe-backends.ts). */
   failingBackends: FailingBackend[];
 }
@@ -55,6 +76,45 @@ function quantile(sorted: readonly number[], q: number): number | null {
 function latencyOf(records: readonly ProbeObservation[]): LatencySummary {
   const ms = records.filter((r) => r.outcome === 'ok').map((r) => r.latencyMs).sort((a, b) => a - b);
   return { count: ms.length, p50Ms: quantile(ms, 0.5), p99Ms: quantile(ms, 0.99) };
+}
+
+/** Bucket width of the probe lane, milliseconds. */
+export const PROBE_BUCKET_MS = 100;
+
+/** The lane of `records` (sorted by send time): runs of 100 ms buckets aligned to `faultMs`, and p50 latency per second. */
+export function probeLane(records: readonly ProbeObservation[], faultMs: number): ProbeLane {
+  const buckets = new Map<number, { ok: number; errors: number }>();
+  const latencies = new Map<number, number[]>();
+  for (const r of records) {
+    const index = Math.floor((r.sentAtMs - faultMs) / PROBE_BUCKET_MS);
+    const b = buckets.get(index) ?? { ok: 0, errors: 0 };
+    if (r.outcome === 'ok') b.ok += 1;
+    else b.errors += 1;
+    buckets.set(index, b);
+    if (r.outcome === 'ok') {
+      const second = Math.floor((r.sentAtMs - faultMs) / 1000);
+      latencies.set(second, [...(latencies.get(second) ?? []), r.latencyMs]);
+    }
+  }
+  const runs: ProbeLaneRun[] = [];
+  const bucketSeconds = PROBE_BUCKET_MS / 1000;
+  for (const index of [...buckets.keys()].sort((a, b) => a - b)) {
+    const b = buckets.get(index)!;
+    const state = b.errors === 0 ? 'ok' : b.ok === 0 ? 'error' : 'mixed';
+    const from = Math.round(index * PROBE_BUCKET_MS) / 1000;
+    const to = Math.round((index + 1) * PROBE_BUCKET_MS) / 1000;
+    const last = runs.at(-1);
+    if (last && last.state === state) {
+      last.toSeconds = to;
+      last.ok += b.ok;
+      last.errors += b.errors;
+    } else {
+      if (last) last.toSeconds = from;
+      runs.push({ fromSeconds: from, toSeconds: to, state, ok: b.ok, errors: b.errors });
+    }
+  }
+  const latencyP50Ms = [...latencies.entries()].sort((a, b) => a[0] - b[0]).map(([second, ms]): [number, number] => [second, quantile(ms.sort((a, b) => a - b), 0.5)!]);
+  return { bucketSeconds, runs, latencyP50Ms };
 }
 
 /** Probe name → the Service of its `probe-started` marker. */
@@ -121,6 +181,7 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
         after: latencyOf(records.filter((r) => r.sentAtMs >= duringEnd)),
       },
       backends: [...backends.values()],
+      lane: probeLane(records, faultMs),
       failingBackends: failingInput ? buildFailingBackends(records, service, observations, { ...failingInput, faultMs }) : [],
     };
   });

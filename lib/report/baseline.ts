@@ -48,7 +48,8 @@ export function checkBaseline(current: readonly Result[], baseline: Result, tole
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InputError(`baseline ${name}: must be a number ≥ 0, got ${String(value)}`);
   }
   const regressions: Regression[] = [];
-  for (const m of metricsOf([baseline])) {
+  // Tolerances are seconds: ratio metrics (a probe's errorRatio) are compared, not gated.
+  for (const m of metricsOf([baseline]).filter((x) => x.unit !== 'ratio')) {
     const base = metricValue(baseline, m.id);
     if (base === null) continue;
     const values = current.map((r) => metricValue(r, m.id)).filter((v): v is number => v !== null);

@@ -1,13 +1,17 @@
 // The rows of the comparison tables (config, side-by-side medians, details), shared by the text, Markdown and HTML renderers.
 import type { Comparison, MetricStats, VariantComparison } from './compare.js';
+import type { MetricDef } from './compare-metrics.js';
 
-const sec = (v: number | null): string => (v === null ? '—' : `${v.toFixed(3)} s`);
-const delta = (v: number | null): string => (v === null ? '' : v === 0 ? 'Δ ±0.000 s' : `Δ ${v > 0 ? '+' : '−'}${Math.abs(v).toFixed(3)} s`);
+type Unit = MetricDef['unit'];
+/** A value in its unit: `18.234 s`, or a ratio as `12.3 %`; `—` for null. */
+export const formatMetric = (v: number | null, unit: Unit = 's'): string => (v === null ? '—' : unit === 'ratio' ? `${(v * 100).toFixed(1)} %` : `${v.toFixed(3)} s`);
+const sec = formatMetric;
+const delta = (v: number | null, unit: Unit = 's'): string => (v === null ? '' : `Δ ${v === 0 ? '±' : v > 0 ? '+' : '−'}${formatMetric(Math.abs(v), unit)}`);
 
-/** A side-by-side cell: `22.000 s (Δ +20.000 s)`, with `n=1/2` when some runs had no value. */
-export function summaryCell(s: MetricStats): string {
-  const parts = [sec(s.medianSeconds)];
-  if (s.deltaMedianSeconds !== null) parts.push(`(${delta(s.deltaMedianSeconds)})`);
+/** A side-by-side cell: `22.000 s (Δ +20.000 s)`, with `n=1/2` when some runs had no value; ratios in percent. */
+export function summaryCell(s: MetricStats, unit: Unit = 's'): string {
+  const parts = [sec(s.medianSeconds, unit)];
+  if (s.deltaMedianSeconds !== null) parts.push(`(${delta(s.deltaMedianSeconds, unit)})`);
   if (s.count < s.values.length) parts.push(`n=${s.count}/${s.values.length}`);
   return parts.join(' ');
 }
@@ -24,7 +28,7 @@ export function configRows(c: Comparison): string[][] {
 
 /** Rows of the side-by-side table: metric → median and delta per variant. */
 export function summaryRows(c: Comparison): string[][] {
-  return c.metrics.map((m) => [m.label, ...c.variants.map((v) => summaryCell(v.metrics[m.id]))]);
+  return c.metrics.map((m) => [m.label, ...c.variants.map((v) => summaryCell(v.metrics[m.id], m.unit))]);
 }
 
 /** Rows of the detail table: metric × variant → n, median, p95, min, max, Δ median, Δ p95. */
@@ -32,7 +36,8 @@ export function detailRows(c: Comparison): string[][] {
   return c.metrics.flatMap((m) =>
     c.variants.map((v) => {
       const s = v.metrics[m.id];
-      return [m.label, v.name, `${s.count}/${s.values.length}`, sec(s.medianSeconds), sec(s.p95Seconds), sec(s.minSeconds), sec(s.maxSeconds), delta(s.deltaMedianSeconds), delta(s.deltaP95Seconds)];
+      const u = m.unit;
+      return [m.label, v.name, `${s.count}/${s.values.length}`, sec(s.medianSeconds, u), sec(s.p95Seconds, u), sec(s.minSeconds, u), sec(s.maxSeconds, u), delta(s.deltaMedianSeconds, u), delta(s.deltaP95Seconds, u)];
     }),
   );
 }

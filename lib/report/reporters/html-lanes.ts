@@ -1,5 +1,6 @@
 // Turns a Result into timeline lanes (nodes, pods, workloads): pure data in seconds since the fault, drawn by html-timeline.ts.
 import type { NodeTimeline, PodTimeline, WorkloadTimeline } from '../../analyze/types.js';
+import type { ProbeLaneRun, ProbeSummary } from '../../analyze/probe-timeline.js';
 import type { Result } from '../result-types.js';
 import { causeText } from './prediction-rows.js';
 
@@ -39,7 +40,7 @@ export interface LaneRow {
 export interface Lane {
   /** Stable id, written as `data-lane` (e.g. `node:kind-worker`). */
   id: string;
-  section: 'Predicted' | 'Nodes' | 'Pods' | 'Workloads' | 'Expectations' | 'Watch gaps';
+  section: 'Predicted' | 'Nodes' | 'Pods' | 'Workloads' | 'Probes' | 'Expectations' | 'Watch gaps';
   label: string;
   sublabel: string;
   rows: LaneRow[];
@@ -48,6 +49,8 @@ export interface Lane {
   markers: Marker[];
   /** Text drawn inside the plot area on the first row (expectation lanes). */
   caption?: string;
+  /** A line drawn in row `row` (probe latency): points [seconds since the fault, value], scaled so `max` fills the row. */
+  line?: { row: number; points: [number, number][]; max: number; title: string };
 }
 
 type State = { atSeconds: number; kind: SegmentKind | null; label: string };
@@ -207,5 +210,25 @@ export function objectLanes(r: Result, startSeconds: number): Lane[] {
     ...r.nodes.map((n) => nodeLane(n, r, startSeconds)),
     ...podOrder(r).map((p) => podLane(p, r, startSeconds)),
     ...r.workloads.map((w) => workloadLane(w, r, startSeconds)),
+    ...(r.probes ?? []).map((p) => probeLane(p)),
   ];
+}
+
+const PROBE_STATE: Record<ProbeLaneRun['state'], { kind: SegmentKind; label: string }> = {
+  ok: { kind: 'ready', label: 'ok' }, error: { kind: 'down', label: 'errors' }, mixed: { kind: 'degraded', label: 'some errors' },
+};
+
+/** One prober: a row of 100 ms buckets (every request ok, every one failed, or both) and a row with its p50 latency per second. */
+function probeLane(p: ProbeSummary): Lane {
+  const segments: Segment[] = p.lane.runs.map((run) => ({
+    fromSeconds: run.fromSeconds, toSeconds: run.toSeconds, kind: PROBE_STATE[run.state].kind, label: PROBE_STATE[run.state].label,
+    title: `probe ${p.name}: ${run.ok} ok, ${run.errors} failed, ${run.fromSeconds} s → ${run.toSeconds} s (100 ms buckets by send time)`,
+  }));
+  const points = p.lane.latencyP50Ms.map(([second, ms]): [number, number] => [second + 0.5, ms]);
+  const max = Math.max(1, ...points.map(([, ms]) => ms));
+  return {
+    id: `probe:${p.name}`, section: 'Probes', label: `probe ${p.name}`, sublabel: `${p.service ?? '?'}: ${p.errors}/${p.sent} failed; latency p50/s ≤ ${max} ms`,
+    rows: [{ height: 12, segments }, { height: 16, segments: [] }], bands: [], markers: [],
+    line: { row: 1, points, max, title: `probe ${p.name}: median latency of answered requests per second, milliseconds (top of the row = ${max} ms)` },
+  };
 }

@@ -107,6 +107,16 @@ export function probesTable(r: Result): VNode | null {
   );
 }
 
+/** One row per failing-backend group of every prober (cause, pods, count, interval, why); null when no request failed. */
+export function failingBackendsTable(r: Result): VNode | null {
+  const rows = (r.probes ?? []).flatMap((p) => p.failingBackends.map((f) => [
+    p.name, f.cause, f.pods.join(', '), f.nodes.join(', '), f.failed, Object.entries(f.outcomes).map(([o, n]) => `${o} ${n}`).join(', '),
+    s(f.firstAfterSeconds), s(f.lastAfterSeconds), f.because,
+  ]));
+  if (rows.length === 0) return null;
+  return renderTable(['Probe', 'Cause', 'Pods', 'Nodes', 'Failed', 'Outcomes', 'From', 'To', 'Why'], rows, { 'data-table': 'failing-backends' });
+}
+
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** Milliseconds as a Go duration the flag accepts: `20s`, `1500ms`. */

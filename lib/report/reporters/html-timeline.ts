@@ -32,7 +32,7 @@ export const LEGEND: readonly [string, string][] = [
   ['Ready / Running', COLORS.ready], ['Node Ready=Unknown', COLORS.unknown], ['NotReady / Ready=False / degraded', COLORS.notReady],
   ['Terminating', COLORS.terminating], ['replacement Pending', COLORS.pending], ['replacement scheduled, not Ready', COLORS.starting],
   ['NoSchedule taint', COLORS.taintNoSchedule], ['NoExecute taint', COLORS.taintNoExecute], ['fault window', COLORS.fault],
-  ['predicted window', COLORS.predicted], ['expectation passed', COLORS.pass], ['expectation failed', COLORS.fail],
+  ['probe requests failed (some failed: degraded)', COLORS.failed], ['predicted window', COLORS.predicted], ['expectation passed', COLORS.pass], ['expectation failed', COLORS.fail],
 ];
 
 const fmt = (v: number): string => (Math.round(v * 10) / 10).toFixed(1);
@@ -102,8 +102,9 @@ function renderLane(lane: Lane, top: number, height: number, index: number, x: (
   const label = truncate(lane.label, 40);
   const bands = lane.bands.map((b) => renderBand(b, top, height, box));
   let rowY = top + LANE_PAD + (lane.caption ? CAPTION_HEIGHT : 0);
-  const rows = lane.rows.map((row) => {
-    const g = html`<g data-kind="row">${row.segments.map((s) => renderSegment(s, rowY, row.height, lane.section === 'Predicted', box))}</g>`;
+  const rows = lane.rows.map((row, i) => {
+    const line = lane.line?.row === i ? renderLine(lane.line, rowY, row.height, x) : null;
+    const g = html`<g data-kind="row">${row.segments.map((s) => renderSegment(s, rowY, row.height, lane.section === 'Predicted', box))}${line}</g>`;
     rowY += row.height + 2;
     return g;
   });
@@ -117,6 +118,12 @@ function renderLane(lane: Lane, top: number, height: number, index: number, x: (
     ${rows}
     ${lane.markers.map((m) => renderMarker(m, x(m.atSeconds), markerY))}
   </g>`;
+}
+
+/** A polyline (probe latency) in the row at `y` of `height`: value `line.max` at the row's top, 0 at its bottom. */
+function renderLine(line: NonNullable<Lane['line']>, y: number, height: number, x: (s: number) => number): VNode {
+  const points = line.points.map(([s, v]) => `${fmt(x(s))},${fmt(y + height - (v / line.max) * height)}`).join(' ');
+  return html`<g data-kind="latency-line"><line x1=${PLOT_X0} x2=${PLOT_X1} y1=${y + height} y2=${y + height} stroke=${COLORS.grid} /><polyline points=${points} fill="none" stroke=${COLORS.muted} stroke-width="1.2"><title>${line.title}</title></polyline></g>`;
 }
 
 function renderBand(b: Segment, top: number, height: number, box: (from: number, to: number, minWidth: number) => { x: string; width: string }): VNode {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
 import type { Result } from '../result-types.js';
 import { COLORS, formatSeconds, html, renderPage, type VNode } from './html-page.js';
-import { endpointsTable, eventsTable, probesTable, expectationsTable, nodesTable, podsTable, predictedTable, settingsTable, workloadsTable } from './html-tables.js';
+import { endpointsTable, eventsTable, failingBackendsTable, probesTable, expectationsTable, nodesTable, podsTable, predictedTable, settingsTable, workloadsTable } from './html-tables.js';
 import { LEGEND, renderTimeline } from './html-timeline.js';
 import { timelineModel } from './html-timeline-model.js';
 import { writeReportFile } from './write-file.js';
@@ -64,6 +64,7 @@ export function renderHtmlReport(result: Result): string {
     ${endpointsTable(result) ? html`<h2>Endpoints (what Service clients were offered)</h2>${endpointsTable(result)}` : null}
     ${eventsTable(result) ? html`<h2>Events</h2>${eventsTable(result)}` : null}
     ${probesTable(result) ? html`<h2>Traffic probes (what clients saw)</h2>${probesTable(result)}` : null}
+    ${failingBackendsTable(result) ? html`<h3>Failing backends (failed requests joined with the EndpointSlices)</h3>${failingBackendsTable(result)}` : null}
     <h2>Effective flags</h2>
     ${settingsTable(result)}
     ${result.gaps.length > 0 ? html`<h2>Watch gaps</h2><ul>${result.gaps.map((g) => html`<li>${g.kind}: ${formatSeconds(g.fromSeconds)} → ${formatSeconds(g.toSeconds)}: ${g.reason}</li>`)}</ul>` : null}

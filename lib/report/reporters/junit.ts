@@ -27,6 +27,18 @@ export function expectedText(text: string): string {
   return c.op === 'in' ? `in [${c.from}, ${c.to}]` : `${c.op} ${c.value === null ? 'null' : String(c.value)}`;
 }
 
+/**
+ * For an expectation on `probes.<name>.…`: that probe's failing backends, one line each (cause, pods, count, interval,
+ * why), so a CI failure says which backends failed and why; empty otherwise.
+ */
+export function probeContext(r: Result, text: string): string {
+  const name = /^\s*(?:\w+\()?probes\.([^.\s]+)\./.exec(text)?.[1];
+  const probe = name === undefined ? undefined : r.probes?.find((p) => p.name === name);
+  if (!probe) return '';
+  const lines = probe.failingBackends.map((f) => `  ${f.cause}: ${f.pods.join(', ')} — ${f.failed} failed, ${f.firstAfterSeconds} s → ${f.lastAfterSeconds} s; ${f.because}`);
+  return `\nprobe ${probe.name} (Service ${probe.service ?? '?'}): ${probe.errors} of ${probe.sent} requests failed${lines.length > 0 ? `; failing backends:\n${lines.join('\n')}` : ''}`;
+}
+
 const actualText = (e: ExpectationResult): string => (Array.isArray(e.actual) ? `[${e.actual.map(String).join(', ')}]` : String(e.actual));
 
 /** The testsuite name / testcase classname of a run: its variant, else its experiment. */
@@ -43,7 +55,8 @@ function observedSeconds(r: Result): number {
  * The JUnit XML document for one or more runs (deterministic: equal input, byte-identical output). Runs are grouped
  * by variant into one `<testsuite>` each (name and every testcase's classname = the variant name, else the
  * experiment name); each expectation of each run is one `<testcase>`, named by its text plus ` [repeat N]` when a
- * variant has several runs. A failed expectation carries `<failure message="expected …, actual …">`; every
+ * variant has several runs (so each `probes.<name>.<field>` expectation is a testcase, whose failure text lists that
+ * probe's failing backends). A failed expectation carries `<failure message="expected …, actual …">`; every
  * testcase of an interrupted run carries `<error>`. `time` attributes are seconds (the run's observed span on the
  * suite, 0 on testcases: expectations are evaluated after the run, not timed).
  */
@@ -73,7 +86,7 @@ export function renderJunit(results: readonly Result[]): string {
       const suffix = sorted.length > 1 ? ` [repeat ${r.metadata.repeatIndex}]` : '';
       for (const e of r.expectations) {
         const tc = suite.ele('testcase', { classname: clean(variant), name: clean(e.text + suffix), time: '0.000' });
-        const detail = `${e.text}\nexpected: ${expectedText(e.text)}\nactual:   ${actualText(e)}\n${e.message}`;
+        const detail = `${e.text}\nexpected: ${expectedText(e.text)}\nactual:   ${actualText(e)}\n${e.message}${probeContext(r, e.text)}`;
         if (isError(r)) tc.ele('error', { message: 'run interrupted before the end; result is partial', type: 'Interrupted' }).txt(clean(detail));
         else if (!e.passed) tc.ele('failure', { message: clean(`expected ${expectedText(e.text)}, actual ${actualText(e)}`), type: 'ExpectationFailed' }).txt(clean(detail));
       }

@@ -114,6 +114,15 @@ export function renderSummary(r: Result): string {
       r.probes.map((p) => [p.name, p.sent, `${p.errors} (${(p.errorRatio * 100).toFixed(1)} %)`, p.errorSeconds, seconds(p.firstErrorAfterSeconds), seconds(p.lastErrorAfterSeconds),
         `${p.latency.during.p50Ms ?? '—'} / ${p.latency.during.p99Ms ?? '—'} ms`, p.backends.map((b) => `${b.pod} (${b.answered})`).join(', ')]),
     ));
+    const failing = r.probes.flatMap((p) => p.failingBackends.map((f) => ({ probe: p.name, ...f })));
+    if (failing.length > 0) {
+      parts.push('### Failing backends (failed requests joined with the EndpointSlices)');
+      parts.push(table(
+        ['Probe', 'Cause', 'Pods', 'Nodes', 'Failed', 'Outcomes', 'From', 'To', 'Why'],
+        failing.map((f) => [f.probe, f.cause, f.pods.join(', '), f.nodes.join(', '), f.failed, Object.entries(f.outcomes).map(([o, n]) => `${o} ${n}`).join(', '),
+          seconds(f.firstAfterSeconds), seconds(f.lastAfterSeconds), f.because]),
+      ));
+    }
   }
   const endpoints = endpointsSection(r);
   if (endpoints) parts.push('## Endpoints (what Service clients were offered)', endpoints);

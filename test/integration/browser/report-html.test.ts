@@ -111,3 +111,59 @@ describe('browser: report.html in headless Chromium', function () {
     expect(statSync(png).size).to.be.greaterThan(20_000);
   });
 });
+
+describe('browser: the probe lanes of report.html (recorded kind run with two traffic probers)', function () {
+  this.timeout(600_000);
+  const PROBES = 'kind-service-probes-recorded';
+  let browser: Browser | undefined;
+  let page: Page;
+  let dir: string;
+  let result: Result;
+
+  before(async function () {
+    const unavailable = ensureChromium();
+    if (unavailable) {
+      console.log(`    skipped: ${unavailable}`);
+      this.skip();
+    }
+    dir = mkdtempSync(join(tmpdir(), `rebootlab-browser-${PROBES}-`));
+    for (const f of ['observations.jsonl', 'run.json']) cpSync(join(REPO, 'test/fixtures/runs', PROBES, f), join(dir, f));
+    result = await rebuildReports(dir);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    await page.goto(pathToFileURL(join(dir, 'report.html')).href, { waitUntil: 'load' });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (dir && KEEP) console.log(`    kept ${dir}`);
+    else if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('draws a labelled lane per prober with its error bar as wide as the outage and a visible latency line', async () => {
+    const axis = await box(page, 'g[data-lane="probe:web"] > rect');
+    for (const p of result.probes!) {
+      const lane = `g[data-lane="probe:${p.name}"]`;
+      expect(await page.locator(`${lane} text.lane-label`).textContent()).to.include(p.name);
+      const line = await box(page, `${lane} [data-kind="latency-line"] polyline`);
+      expect(line.width, `${p.name} latency line`).to.be.greaterThan(100);
+      expect(line.height, `${p.name} latency line`).to.be.greaterThan(3);
+    }
+    // web failed every request from about 0.4 s to 59 s of an axis about 120 s long: the widest error bar is about half the plot.
+    const widths = await page.locator('g[data-lane="probe:web"] g[data-kind="segment-down"] rect').evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().width));
+    expect(Math.max(...widths)).to.be.greaterThan(axis.width * 0.3);
+  });
+
+  it('lists the failing backends in a visible table, one row per group', async () => {
+    const rows = page.locator('table[data-table="failing-backends"] tbody tr');
+    expect(await rows.count()).to.equal(result.probes!.reduce((n, p) => n + p.failingBackends.length, 0));
+    expect(await rows.first().isVisible()).to.equal(true);
+    expect(await rows.first().textContent()).to.include('endpoint-ready-on-down-node');
+  });
+
+  it('saves a screenshot of the probe lanes (probes.png)', async () => {
+    const png = join(dir, 'probes.png');
+    await page.locator('g[data-lane="probe:web"]').screenshot({ path: png });
+    expect(statSync(png).size).to.be.greaterThan(2_000);
+  });
+});
