@@ -47,6 +47,10 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
   // Every workload lives in one namespace: its EndpointSlices are the ones the probers' Services have.
   const namespace = pods.find((p) => p.workload !== null)?.namespace;
   const probes = buildProbeSummaries(observations, ctx.faultMs, ctx.restoreMs, { endMs: ctx.endMs, faults: ctx.faults, nodes, ...(namespace ? { namespace } : {}) });
+  for (const p of probes) {
+    if (p.lostRecords !== null && p.lostRecords !== 0) warnings.push(`probe ${p.name}: ${p.lostRecords} requests sent have no record in the journal`);
+    for (const g of p.gaps) warnings.push(`probe ${p.name} sent nothing from ${g.fromSeconds} s to ${g.toSeconds} s: ${g.reason}`);
+  }
   const restoredAfterSeconds = ctx.restoreMs === null ? null : secondsSince(ctx.faultMs, ctx.restoreMs);
   const endSeconds = secondsSince(ctx.faultMs, ctx.endMs);
   const steps = ctx.steps.map((p) => stepInstant(p, ctx.faultMs));

@@ -1,5 +1,5 @@
 // What a Service's clients saw: each traffic prober's requests (journal `probe` records) summed up around the fault.
-import type { Observation, ProbeObservation, ProbeOutcome } from '../observe/types.js';
+import type { Observation, PhaseObservation, ProbeObservation, ProbeOutcome } from '../observe/types.js';
 import { secondsSince } from './clock.js';
 import { buildFailingBackends, type FailingBackend, type FailingBackendInput } from './probe-backends.js';
 
@@ -38,6 +38,13 @@ export interface ProbeLane {
   latencyP50Ms: [number, number][];
 }
 
+/** A span in which a prober sent nothing: it was restarted, or its event loop stalled. Seconds since time zero. */
+export interface ProbeGap {
+  fromSeconds: number;
+  toSeconds: number;
+  reason: string;
+}
+
 /** One prober's summary (result.json `probes[]`). Times are seconds since the fault, by each request's send time. */
 export interface ProbeSummary {
   name: string;
@@ -61,6 +68,13 @@ export interface ProbeSummary {
   latency: { before: LatencySummary; during: LatencySummary; after: LatencySummary };
   /** Pods that answered, in order of their first answer. */
   backends: ProbeBackend[];
+  /**
+   * Requests the prober said it sent (the `sent` of its `probe-stopped` markers, summed over restarts) minus the
+   * records journaled: 0 when no result was lost; null when the prober never stopped cleanly (interrupted run, old journal).
+   */
+  lostRecords: number | null;
+  /** Spans without requests: restarts (its `probe-stopped` to the next `probe-started`) and stalls (`probe-gap` markers). */
+  gaps: ProbeGap[];
   /** ok/error per 100 ms and latency per second, for the report's probe lane. */
   lane: ProbeLane;
   /** Failed requests grouped by cause and pods, joined with the Service's EndpointSlices (lib/analyze/probe-backends.ts). */
@@ -117,6 +131,27 @@ export function probeLane(records: readonly ProbeObservation[], faultMs: number)
   return { bucketSeconds, runs, latencyP50Ms };
 }
 
+/** Per probe name: the sent counts of its `probe-stopped` markers and its gaps (restarts and stalls), in journal order. */
+function probeMarkers(observations: readonly Observation[], faultMs: number): Map<string, { stoppedSent: number[]; gaps: ProbeGap[] }> {
+  const result = new Map<string, { stoppedSent: number[]; gaps: ProbeGap[]; stoppedAtMs: number | null }>();
+  const phases = observations.filter((o): o is PhaseObservation => o.type === 'phase' && typeof o.detail?.probe === 'string').sort((a, b) => a.seq - b.seq);
+  for (const o of phases) {
+    const name = o.detail!.probe as string;
+    const entry = result.get(name) ?? { stoppedSent: [], gaps: [], stoppedAtMs: null };
+    result.set(name, entry);
+    if (o.phase === 'probe-stopped') {
+      entry.stoppedSent.push(typeof o.detail!.sent === 'number' ? o.detail!.sent : 0);
+      entry.stoppedAtMs = o.receivedAtMs;
+    } else if (o.phase === 'probe-started' && entry.stoppedAtMs !== null) {
+      entry.gaps.push({ fromSeconds: secondsSince(faultMs, entry.stoppedAtMs), toSeconds: secondsSince(faultMs, o.receivedAtMs), reason: 'prober restarted' });
+      entry.stoppedAtMs = null;
+    } else if (o.phase === 'probe-gap' && typeof o.detail!.fromMs === 'number' && typeof o.detail!.toMs === 'number') {
+      entry.gaps.push({ fromSeconds: secondsSince(faultMs, o.detail!.fromMs), toSeconds: secondsSince(faultMs, o.detail!.toMs), reason: String(o.detail!.reason ?? 'prober stalled') });
+    }
+  }
+  return result;
+}
+
 /** Probe name → the Service of its `probe-started` marker. */
 function probedServices(observations: readonly Observation[]): Map<string, string> {
   const result = new Map<string, string>();
@@ -137,6 +172,7 @@ function probedServices(observations: readonly Observation[]): Map<string, strin
  */
 export function buildProbeSummaries(observations: readonly Observation[], faultMs: number, restoreMs: number | null, backends?: Omit<FailingBackendInput, 'faultMs'>): ProbeSummary[] {
   const services = probedServices(observations);
+  const markers = probeMarkers(observations, faultMs);
   const failingInput = backends;
   const byName = new Map<string, ProbeObservation[]>();
   for (const o of observations) {
@@ -164,6 +200,10 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
     }
     const duringEnd = restoreMs ?? Number.POSITIVE_INFINITY;
     const service = services.get(name) ?? null;
+    const marked = markers.get(name);
+    // A prober that started more often than it stopped did not stop cleanly: its count is unknown.
+    const starts = observations.filter((o) => o.type === 'phase' && o.phase === 'probe-started' && o.detail?.probe === name).length;
+    const complete = marked !== undefined && marked.stoppedSent.length > 0 && marked.stoppedSent.length === starts;
     return {
       name,
       service,
@@ -181,6 +221,8 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
         after: latencyOf(records.filter((r) => r.sentAtMs >= duringEnd)),
       },
       backends: [...backends.values()],
+      lostRecords: complete ? marked.stoppedSent.reduce((a, b) => a + b, 0) - records.length : null,
+      gaps: marked?.gaps ?? [],
       lane: probeLane(records, faultMs),
       failingBackends: failingInput ? buildFailingBackends(records, service, observations, { ...failingInput, faultMs }) : [],
     };

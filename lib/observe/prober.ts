@@ -16,15 +16,30 @@ export interface ProberOptions {
   timeoutMs: number;
   /** Client clock, Unix epoch milliseconds; default Date.now (tests). */
   nowMs?: () => number;
+  /** Written into the `probe-started` marker besides name, URL, rate and timeout (e.g. the Service), and its nodes. */
+  marker?: { nodes?: string[]; detail?: Record<string, unknown> };
 }
 
 /** A running prober. */
 export interface Prober {
   /** Requests started so far. */
   readonly sent: number;
-  /** Stop sending; resolves once every request in flight has ended and been journaled. */
+  /**
+   * Stop sending; resolves once every request in flight has ended and been journaled, then journals a `probe-stopped`
+   * marker with `sent`, so the analyzer can check that every request sent has its record. Idempotent.
+   */
   stop(): Promise<void>;
 }
+
+/**
+ * A send more than this many request periods, and more than STALL_MIN_MS, after the previous one is a stall of the
+ * prober (its event loop was blocked): journaled as a `probe-gap` marker, so no silence in the records goes
+ * unexplained. Shorter slips (a GC pause on a busy machine) only delay a request by less than two of the report's
+ * 100 ms buckets.
+ */
+export const STALL_PERIODS = 2;
+/** Milliseconds; see STALL_PERIODS. */
+export const STALL_MIN_MS = 200;
 
 /** Node error codes → outcome: what a client library would call the failure. */
 const ERROR_OUTCOMES: Record<string, ProbeOutcome> = {
@@ -42,17 +57,34 @@ function podOf(body: string): string | undefined {
 }
 
 /**
- * Starts probing `options.url` at once and every 1000 / ratePerSecond ms after. Every request ends in exactly one
- * journal record (`appendProbe`), so the count of records equals `sent` after `stop()`.
+ * Journals a `probe-started` marker (name, URL, rate, timeout, `options.marker`), then probes `options.url` at once
+ * and every 1000 / ratePerSecond ms after. Every request ends in exactly one journal record (`appendProbe`), so the
+ * count of records equals `sent` after `stop()`, which journals it (`probe-stopped`). A send more than STALL_PERIODS
+ * periods (and STALL_MIN_MS) after the previous one journals a `probe-gap` marker (fromMs, toMs: Unix epoch milliseconds). Starting a
+ * prober of the same name again later is a restart: the analyzer reports the time between its `probe-stopped` and
+ * the new `probe-started` as a gap.
  * @throws RangeError when ratePerSecond or timeoutMs is not positive.
  */
-export function startProber(journal: Pick<Journal, 'appendProbe'>, options: ProberOptions): Prober {
+export function startProber(journal: Pick<Journal, 'appendProbe' | 'mark'>, options: ProberOptions): Prober {
   if (!(options.ratePerSecond > 0)) throw new RangeError(`prober ${options.name}: ratePerSecond must be > 0`);
   if (!(options.timeoutMs > 0)) throw new RangeError(`prober ${options.name}: timeoutMs must be > 0`);
   const now = options.nowMs ?? Date.now;
+  const periodMs = 1000 / options.ratePerSecond;
+  const stallMs = Math.max(STALL_PERIODS * periodMs, STALL_MIN_MS);
   const inFlight = new Set<Promise<void>>();
   let sent = 0;
+  let lastSendMs: number | null = null;
+  let stopped: Promise<void> | null = null;
+  journal.mark('probe-started', {
+    ...(options.marker?.nodes ? { nodes: options.marker.nodes } : {}),
+    detail: { probe: options.name, ...options.marker?.detail, url: options.url, ratePerSecond: options.ratePerSecond, timeoutMs: options.timeoutMs },
+  });
   const fire = () => {
+    const at = now();
+    if (lastSendMs !== null && at - lastSendMs > stallMs) {
+      journal.mark('probe-gap', { detail: { probe: options.name, fromMs: lastSendMs, toMs: at, reason: `no request sent for ${Math.round(at - lastSendMs)} ms (period ${Math.round(periodMs)} ms): the prober's event loop was blocked` } });
+    }
+    lastSendMs = at;
     sent += 1;
     const done = probeOnce(options.url, options.timeoutMs, now).then((r) => {
       journal.appendProbe({ probe: options.name, ...r, receivedAtMs: r.sentAtMs + r.latencyMs });
@@ -61,14 +93,18 @@ export function startProber(journal: Pick<Journal, 'appendProbe'>, options: Prob
     void done.finally(() => inFlight.delete(done));
   };
   fire();
-  const timer = setInterval(fire, 1000 / options.ratePerSecond);
+  const timer = setInterval(fire, periodMs);
   return {
     get sent() {
       return sent;
     },
-    async stop() {
-      clearInterval(timer);
-      await Promise.all([...inFlight]);
+    stop() {
+      stopped ??= (async () => {
+        clearInterval(timer);
+        await Promise.all([...inFlight]);
+        journal.mark('probe-stopped', { detail: { probe: options.name, sent } });
+      })();
+      return stopped;
     },
   };
 }

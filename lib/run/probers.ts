@@ -10,12 +10,13 @@ import { WORKLOAD_NAMESPACE } from '../workloads/index.js';
 /**
  * The node a prober sends through: `probe.node` when set (it must exist and have an address), else the first worker
  * that is not a fault target, else the control plane.
- * @throws InputError when the named node does not exist or every node is a target.
+ * @throws InputError when the named node does not exist or is a fault target, or every node is a target.
  */
 export function proberNode(probe: TrafficProbeSpec, nodes: readonly ClusterNode[], targets: readonly string[]): ClusterNode {
   if (probe.node !== null) {
     const named = nodes.find((n) => n.name === probe.node);
     if (!named) throw new InputError(`probes.${probe.name}.node: no node "${probe.node}"; nodes: ${nodes.map((n) => n.name).join(', ')}`);
+    if (targets.includes(named.name)) throw new InputError(`probes.${probe.name}.node: "${named.name}" is a fault target; send through a node that stays up (omit node: to pick the first worker that is not a target)`);
     return named;
   }
   const candidates = nodes.filter((n) => !targets.includes(n.name) && n.internalIP !== null);
@@ -25,7 +26,7 @@ export function proberNode(probe: TrafficProbeSpec, nodes: readonly ClusterNode[
 }
 
 /**
- * Starts one prober per `probes` entry and journals a `probe-started` marker for each (URL, node, rate, timeout).
+ * Starts one prober per `probes` entry; each journals its `probe-started` marker (Service, URL, node, rate, timeout).
  * @returns the running probers; stop them (and await) before closing the journal.
  * @throws InputError (see proberNode); InfraError when a Service has no node port or a node no address.
  */
@@ -43,8 +44,7 @@ export async function startProbers(kc: k8s.KubeConfig, cluster: Cluster, probes:
         throw new InfraError(`probe ${probe.name}: Service ${WORKLOAD_NAMESPACE}/${probe.service} has no node port or node ${node.name} no address`, 'Check the Service (type NodePort) and the node');
       }
       const url = `http://${node.internalIP}:${nodePort}/`;
-      journal.mark('probe-started', { nodes: [node.name], detail: { probe: probe.name, service: probe.service, url, ratePerSecond: probe.ratePerSecond, timeoutMs: probe.timeoutMs } });
-      started.push(startProber(journal, { name: probe.name, url, ratePerSecond: probe.ratePerSecond, timeoutMs: probe.timeoutMs }));
+      started.push(startProber(journal, { name: probe.name, url, ratePerSecond: probe.ratePerSecond, timeoutMs: probe.timeoutMs, marker: { nodes: [node.name], detail: { service: probe.service } } }));
     }
   } catch (error) {
     await Promise.all(started.map((p) => p.stop()));

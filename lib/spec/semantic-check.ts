@@ -26,7 +26,7 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
   if (isObj(data.observe)) checkObserve(data.observe, isObj(data.fault) ? data.fault : {}, report);
   checkSteps(data.steps, isObj(data.fault) ? data.fault : {}, isObj(data.observe) ? data.observe : {}, cluster, report);
   checkExpectations(data.expect, data.workloads, cluster, report, data.probes);
-  checkProbes(data.probes, data.workloads, cluster, report);
+  checkProbes(data.probes, data.workloads, cluster, report, data.fault);
   if (cluster.provider === 'kwok') checkSimulated(data, report);
   return issues;
 }
@@ -271,9 +271,10 @@ function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, repo
  */
 /**
  * Traffic probers: unique names, each through the Service of a workload of this experiment that has `service:`,
- * on kind only (simulated nodes carry no traffic).
+ * on kind only (simulated nodes carry no traffic), and never through a node the fault names (a prober there would
+ * measure its own node's outage, not the Service's). A target picked at run time is checked by lib/run/probers.ts.
  */
-function checkProbes(probes: unknown, workloads: unknown, cluster: Obj, report: Report): void {
+function checkProbes(probes: unknown, workloads: unknown, cluster: Obj, report: Report, fault: unknown): void {
   if (!Array.isArray(probes)) return;
   const withService = Array.isArray(workloads) ? workloads.filter((w): w is Obj => isObj(w) && isObj(w.service)).map((w) => String(w.name)) : [];
   const seen = new Set<string>();
@@ -283,6 +284,9 @@ function checkProbes(probes: unknown, workloads: unknown, cluster: Obj, report: 
     if (typeof probe.name === 'string') {
       if (seen.has(probe.name)) report(['probes', index, 'name'], `duplicate probe name "${probe.name}"`);
       seen.add(probe.name);
+    }
+    if (typeof probe.node === 'string' && isObj(fault) && fault.target === probe.node) {
+      report(['probes', index, 'node'], `"${probe.node}" is the fault target; send through a node that stays up (omit node: to pick the first worker that is not a target)`);
     }
     if (typeof probe.service === 'string' && !withService.includes(probe.service)) {
       report(['probes', index, 'service'], `no workload "${probe.service}" with a Service in this experiment; add service: {port: 80} to it (workloads with a Service: ${withService.length > 0 ? withService.join(', ') : 'none'})`);

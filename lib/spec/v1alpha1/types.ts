@@ -57,9 +57,10 @@ export interface TrafficProbe {
   /** The workload whose Service is probed. */
   service: DnsLabel;
   /**
-   * Requests started per second, default 20.
+   * Requests started per second, default 20; above 0, at most 1000 (each request is a new TCP connection from the
+   * rebootlab process: bench/prober-load.ts measures 50/s).
    * @exclusiveMinimum 0
-   * @maximum 200
+   * @maximum 1000
    */
   ratePerSecond?: number;
   /** A request unanswered after this long fails as `timeout`, default 1s. */

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openJournal, readJournal, startProber, type ProbeObservation } from '../../../lib/observe/index.js';
+import { buildProbeSummaries } from '../../../lib/analyze/index.js';
 
 const listen = (server: Server | TcpServer): Promise<string> =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)));
@@ -87,5 +88,62 @@ describe('traffic prober (integration, loopback)', function () {
       expect(r.outcome).to.equal('timeout');
       expect(r.latencyMs).to.be.within(290, 450);
     }
+  });
+
+  it('no result lost across a restart: every request sent has its record, and the restart is a recorded gap', async () => {
+    const server = createServer((_req, res) => res.end('pod=web-1\n'));
+    servers.push(server);
+    const url = await listen(server);
+    const path = join(dir, 'observations.jsonl');
+    const journal = openJournal(path);
+    const first = startProber(journal, { name: 'web', url, ratePerSecond: 50, timeoutMs: 500 });
+    await new Promise((r) => setTimeout(r, 600));
+    await first.stop();
+    await new Promise((r) => setTimeout(r, 400));
+    const second = startProber(journal, { name: 'web', url, ratePerSecond: 50, timeoutMs: 500 });
+    await new Promise((r) => setTimeout(r, 600));
+    await second.stop();
+    await second.stop(); // idempotent: one probe-stopped marker per prober
+    journal.close();
+    const observations = readJournal(path);
+    const records = observations.filter((r) => r.type === 'probe');
+    expect(records).to.have.length(first.sent + second.sent);
+    const startMs = observations[0]!.receivedAtMs;
+    const [web] = buildProbeSummaries(observations, startMs, null);
+    expect(web!.sent).to.equal(first.sent + second.sent);
+    expect(web!.lostRecords).to.equal(0);
+    expect(web!.gaps, JSON.stringify(web!.gaps)).to.have.length(1);
+    expect(web!.gaps[0]!.reason).to.equal('prober restarted');
+    expect(web!.gaps[0]!.toSeconds - web!.gaps[0]!.fromSeconds).to.be.within(0.39, 0.6);
+  });
+
+  it('a stalled event loop is a recorded gap, never silent, and loses no record', async () => {
+    const server = createServer((_req, res) => res.end('pod=web-1\n'));
+    servers.push(server);
+    const path = join(dir, 'observations.jsonl');
+    const journal = openJournal(path);
+    const prober = startProber(journal, { name: 'web', url: await listen(server), ratePerSecond: 50, timeoutMs: 500 });
+    await new Promise((r) => setTimeout(r, 300));
+    const blockUntil = Date.now() + 500;
+    while (Date.now() < blockUntil) { /* block the event loop: no timer fires */ }
+    await new Promise((r) => setTimeout(r, 300));
+    await prober.stop();
+    journal.close();
+    const observations = readJournal(path);
+    const [web] = buildProbeSummaries(observations, observations[0]!.receivedAtMs, null);
+    expect(web!.lostRecords).to.equal(0);
+    const stalls = web!.gaps.filter((g) => /event loop was blocked/.test(g.reason));
+    expect(stalls).to.have.length(1);
+    expect(stalls[0]!.toSeconds - stalls[0]!.fromSeconds).to.be.within(0.49, 0.7);
+  });
+
+  it('a prober that never stopped (an interrupted run) has an unknown loss, not 0', async () => {
+    const path = join(dir, 'observations.jsonl');
+    const journal = openJournal(path);
+    journal.mark('probe-started', { detail: { probe: 'web', url: 'http://127.0.0.1:9/' } });
+    journal.appendProbe({ probe: 'web', sentAtMs: Date.now(), latencyMs: 1, outcome: 'refused', receivedAtMs: Date.now() + 1 });
+    journal.close();
+    const observations = readJournal(path);
+    expect(buildProbeSummaries(observations, observations[0]!.receivedAtMs, null)[0]!.lostRecords).to.equal(null);
   });
 });
