@@ -19,7 +19,7 @@ import { Lab } from './lab.js';
 import { recordScriptOutcome, scriptOptions, startedByCli, type ScriptRunOptions } from './options.js';
 import type { ScriptExperiment } from './types.js';
 
-const SPEC_KEYS = new Set(['name', 'description', 'cluster', 'workloads', 'expect']);
+const SPEC_KEYS = new Set(['name', 'description', 'cluster', 'workloads', 'probes', 'expect']);
 
 /**
  * Validates a script's spec exactly as an experiment file (same checks, messages and defaults; `--set`
@@ -35,6 +35,7 @@ export function resolveScriptExperiment(spec: ScriptExperiment, scriptFile: stri
     metadata: { name: spec.name, ...(spec.description !== undefined ? { description: spec.description } : {}) },
     ...(spec.cluster !== undefined ? { cluster: spec.cluster } : {}),
     ...(spec.workloads !== undefined ? { workloads: spec.workloads } : {}),
+    ...(spec.probes !== undefined ? { probes: spec.probes } : {}),
     // Validation needs a fault; the script's own steps replace it. power-off exists on every provider.
     fault: { type: 'power-off', duration: '1s' },
     ...(spec.expect !== undefined ? { expect: spec.expect } : {}),

@@ -9,7 +9,8 @@ import { closestMatch } from '../common/did-you-mean.js';
 import { ExitCode, InputError, RebootlabError } from '../common/errors.js';
 import { abortableSleep } from '../common/sleep.js';
 import { FAULT_PRIMITIVES, FaultGuard, injectOnNode, type InjectedNodeFault } from '../faults/index.js';
-import type { Journal } from '../observe/index.js';
+import type { Journal, Prober } from '../observe/index.js';
+import { startProbers } from '../run/probers.js'; // not through run/index.js: the prober start is all a script needs of it
 import type { TimeoutSettings } from '../spec/settings.js';
 import { INSTANT_FAULT_TYPES, type Experiment, type FaultType } from '../spec/types.js';
 import { applyWorkloads, waitForWorkloadsReady, WORKLOAD_NAMESPACE } from '../workloads/index.js';
@@ -57,6 +58,8 @@ export class Lab {
   #faultMarked = false;
   /** Restores of faults and node actions not yet undone, in injection order (each marks fault-restored). */
   readonly #pending = new Set<() => Promise<void>>();
+  /** Traffic probers started by deploy(); stopped by restoreAll(). */
+  readonly #probers: Prober[] = [];
 
   constructor(ctx: LabContext) {
     this.#ctx = ctx;
@@ -96,6 +99,8 @@ export class Lab {
     await applyWorkloads(this.#ctx.kc, this.#ctx.experiment.workloads, { targetNodes: options.placeOn ?? [] });
     await waitForWorkloadsReady(this.#ctx.kc, this.#ctx.experiment.workloads, { signal: this.#ctx.signal });
     this.#ctx.journal.mark('workloads-ready', { nodes: options.placeOn ?? [] });
+    // The nodes the script places its workloads on are the ones it will fault: probers send through another one.
+    this.#probers.push(...(await startProbers(this.#ctx.kc, this.#ctx.cluster, this.#ctx.experiment.probes, options.placeOn ?? [], this.#ctx.journal)));
   }
 
   /**
@@ -232,12 +237,14 @@ export class Lab {
 
   /**
    * Restores every fault and node action still pending, newest first, with their fault-restoring/-restored
-   * marks; experiment() calls it when the body ends (also after Ctrl-C), before the guard's final pass.
-   * Resolves to the errors (empty when all succeeded).
+   * marks; experiment() calls it when the body ends (also after Ctrl-C), before the guard's final pass. Then stops
+   * the traffic probers (each journals its `probe-stopped` count). Resolves to the errors (empty when all succeeded).
    */
   async restoreAll(): Promise<unknown[]> {
     const errors: unknown[] = [];
     for (const restore of [...this.#pending].reverse()) await restore().catch((error: unknown) => errors.push(error));
+    // The run's last step before the observer stops and the journal closes: the probers stop with every record written.
+    await Promise.all(this.#probers.splice(0).map((p) => p.stop()));
     return errors;
   }
 

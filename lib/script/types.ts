@@ -50,6 +50,11 @@ export interface ScriptExperiment {
   cluster?: ScriptCluster;
   /** Workloads `lab.deploy()` creates in namespace `rebootlab` (the experiment file's `workloads:`). */
   workloads?: v1.Workload[];
+  /**
+   * Traffic probers (the experiment file's `probes:`): `lab.deploy()` starts them once the workloads are ready, through
+   * a node not in `placeOn` (or `node:`); they stop after the body, once every fault is restored.
+   */
+  probes?: v1.TrafficProbe[];
   /** Assertions on result.json, in the experiment file's `expect:` language, e.g. `workloads.web.minimumReady >= 2`. */
   expect?: string[];
 }

@@ -41,4 +41,14 @@ describe('scripted experiments: runtime checks', function () {
     expect(e.cluster.name).to.equal('rl-api-unit');
     expect(e.cluster.settings.controllerManager.nodeMonitorGracePeriodMs).to.equal(20_000);
   });
+
+  it('takes probes: like an experiment file (resolved with defaults) and refuses a bad one in one line', function () {
+    const workloads = [{ name: 'web', kind: 'Deployment' as const, replicas: 1, service: { port: 80 } }];
+    const resolved = resolveScriptExperiment({ name: 'x', workloads, probes: [{ name: 'web', service: 'web' }] }, 'experiments/x.ts');
+    expect(resolved.probes).to.deep.equal([{ name: 'web', service: 'web', ratePerSecond: 20, timeoutMs: 1000, node: null }]);
+    expect(() => resolveScriptExperiment({ name: 'x', workloads, probes: [{ name: 'web', service: 'web', ratePerSecond: 0 }] }, 'experiments/x.ts'))
+      .to.throw(InputError, 'experiments/x.ts: probes[0].ratePerSecond: must be > 0, got 0');
+    expect(() => resolveScriptExperiment({ name: 'x', workloads, probes: [{ name: 'db', service: 'db' }] }, 'experiments/x.ts'))
+      .to.throw(InputError, 'probes[0].service: no workload "db" with a Service in this experiment');
+  });
 });
