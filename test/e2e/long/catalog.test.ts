@@ -197,6 +197,51 @@ describe('scenario catalog on kind (issue 6)', function () {
     });
   });
 
+  describe('what clients see (issue 13): 1 control plane + 3 workers, probers through a node that is not cut off', function () {
+    const CLIENTS = `${SHARED}-clients`;
+    before(() => deleteCluster(CLIENTS));
+    after(() => deleteCluster(CLIENTS));
+
+    it('kubelet restart on v1.34: the EndpointSlice loses and regains the pod; restartCount and pod IP unchanged', async function () {
+      const [r] = await run('kubelet-restart', CLIENTS);
+      const [web] = podsOf(r, 'web');
+      expect(web.restartCountDelta).to.equal(0);
+      expect(web.podIPAfter).to.equal(web.podIPBefore);
+      expect(web.nodeAfter).to.equal(web.nodeBefore);
+      const restartedAfter = r.summary.faults[0]!.commandSeconds!;
+      // Not ready once the restarted kubelet reports its pods (no readiness result yet), so after the restart command.
+      expect(web.endpointNotReadyAfterSeconds!).to.be.above(0);
+      // Ready again at the first probe: the probe worker waits a random part of periodSeconds (10 s) before it, then
+      // the kubelet's status update and the slice follow within PROXY-scale latency (2 s).
+      expect(web.endpointReadyAgainAfterSeconds! - web.endpointNotReadyAfterSeconds!).to.be.within(0, 10 + 2);
+      expect(web.endpointNotReadyAfterSeconds!).to.be.at.least(restartedAfter - 1);
+      const probe = r.probes!.find((p) => p.name === 'web')!;
+      expect(probe.failingBackends.map((f) => f.cause)).to.include('no-ready-endpoint');
+      expect(probe.lastErrorAfterSeconds!).to.be.at.most(web.endpointReadyAgainAfterSeconds! + 2);
+    });
+
+    it('C14 every worker cut off from the control plane: all endpoints gone, no eviction, the containers keep serving', async function () {
+      const [r] = await run('control-plane-cut-off', CLIENTS);
+      const workers = r.nodes.filter((n) => n.faultTarget);
+      expect(workers).to.have.length(3);
+      for (const n of workers) expect(n.notReadyAfterSeconds!, n.name).to.be.within(...detectionBounds(r));
+      for (const p of podsOf(r, 'web')) {
+        expect(p.evictedAfterSeconds, p.name).to.equal(null);
+        expect(p.restartCountDelta, p.name).to.equal(0);
+        expect(p.podIPAfter, p.name).to.equal(p.podIPBefore);
+      }
+      const endpoints = r.workloads.find((w) => w.name === 'web')!.endpoints!;
+      expect(endpoints.readyAtFault).to.equal(3);
+      expect(endpoints.minimumReady).to.equal(0);
+      // Every endpoint back within one node status update (10 s) plus a readiness probe (1 s) and the slice (2 s) of
+      // the kubelets' start.
+      const restored = r.summary.faultRestoredAfterSeconds!;
+      for (const p of podsOf(r, 'web')) expect(p.endpointReadyAgainAfterSeconds! - restored, p.name).to.be.within(0, 10 + 1 + 2);
+      const probe = r.probes!.find((p) => p.name === 'web')!;
+      expect(probe.failingBackends.some((f) => f.cause === 'no-ready-endpoint')).to.equal(true);
+    });
+  });
+
   it('9 / C8 graceful node shutdown configured: docker stop is not graceful on kind', async function () {
     await deleteCluster(`${SHARED}-gs`);
     const [r] = await run('graceful-shutdown', `${SHARED}-gs`);
