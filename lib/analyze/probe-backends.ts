@@ -11,8 +11,9 @@ import type { NodeTimeline } from './types.js';
  * - `endpoint-ready-on-down-node`: an endpoint was still ready for a pod whose node was down (powered off, frozen,
  *   partitioned, deleted, rebooting). The kubelet there cannot report, so nothing marks the pod not ready until the
  *   node lifecycle controller detects the node (`--node-monitor-grace-period`) and sets the pod's Ready=False.
- * - `no-ready-endpoint`: the Service had no ready endpoint: every pod whose endpoint was ready before is not ready
- *   (its node NotReady, its readinessProbe failing, its container restarting), terminating or removed.
+ * - `no-ready-endpoint`: the Service had no ready endpoint (now, or within the last PROXY_LAG_MS: a proxy applies the
+ *   endpoints' return that much later): every pod whose endpoint was ready before is not ready (its node NotReady,
+ *   its readinessProbe failing, e.g. after a kubelet restart on ≤ 1.34), terminating or removed.
  * - `stale-endpoint-on-down-node`: every ready endpoint was on a live node, but pods on a node still down had ready
  *   endpoints earlier: a proxy that has not caught up (kube-proxy on the probing node) still sends connections to
  *   them, which time out or find no host (`unreachable`). Named pods are those on down nodes.
@@ -148,15 +149,27 @@ function attribute(r: ProbeObservation, all: readonly Snapshot[], input: Failing
       because: `endpoint still ready for ${pods.join(', ')} on a down node (${faults.join('; ')}): its kubelet cannot report, so the pod stays Ready until the node lifecycle controller detects the node`,
     };
   }
-  if (readyNow.length === 0) {
-    // Every endpoint that was ready at some point before and is not now.
+  // No ready endpoint now, or in a state in force within the last PROXY_LAG_MS: a proxy may not have the new
+  // endpoints yet (an endpoint that flapped for a few milliseconds still left clients without one for a sync period).
+  let none = -1;
+  for (let i = index; i >= 0; i--) {
+    if ([...all[i]!.endpoints.values()].every((e) => !e.ready)) {
+      none = i;
+      break;
+    }
+    if (all[i]!.atMs < at - PROXY_LAG_MS) break;
+  }
+  if (none >= 0 && (none === index || all[none + 1]!.atMs >= at - PROXY_LAG_MS)) {
+    const state = all[none]!;
+    // Every endpoint that was ready at some point before and was not then.
     const everReady = new Map<string, EndpointState>();
-    for (let i = 0; i <= index; i++) for (const [key, e] of all[i]!.endpoints) if (e.ready) everReady.set(key, e);
+    for (let i = 0; i <= none; i++) for (const [key, e] of all[i]!.endpoints) if (e.ready) everReady.set(key, e);
     const lost = [...everReady.entries()];
-    const reasons = lost.map(([key, e]) => notReadyReason(key, current?.endpoints.get(key) ?? e, all, index, input.faultMs, input.nodes));
+    const reasons = lost.map(([key, e]) => notReadyReason(key, state.endpoints.get(key) ?? e, all, none, input.faultMs, input.nodes));
+    const until = none === index ? '' : ` (until ${fmt(secondsSince(input.faultMs, all[none + 1]!.atMs))}; a proxy applies a slice change up to ${PROXY_LAG_MS / 1000} s later)`;
     return {
       cause: 'no-ready-endpoint', pods: sorted(lost.map(([, e]) => e.pod)), nodes: sorted(lost.map(([, e]) => e.node)),
-      because: `no ready endpoint: ${reasons.length > 0 ? reasons.sort().join('; ') : 'none was ever ready'}`,
+      because: `no ready endpoint${until}: ${reasons.length > 0 ? reasons.sort().join('; ') : 'none was ever ready'}`,
     };
   }
   const candidates = readyNow;
