@@ -110,6 +110,28 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-kubelet-restart-recorded',
+    why: 'recorded on a real kind cluster (experiments/catalog/kubelet-restart.yaml, v1.34.4): systemctl restart kubelet on the node of a one-replica web behind a Service (readiness probe every 10 s). No container restart, same pod IP, the node never NotReady; the restarted kubelet reported the pod not ready until its first probe, so the EndpointSlice dropped and regained the endpoint (14 ms apart here), and the prober through another worker failed for about a second after it (kube-proxy applies a slice change up to its sync period later)',
+    expected: {
+      'node:rl-cat-e2e-clients-worker.notReadyAfterSeconds': null,
+      'run.faults.0.commandSeconds': 0.588,
+      'pod:web-774648d964-dq7t2.outcome': 'unaffected',
+      'pod:web-774648d964-dq7t2.restartCountDelta': 0,
+      'pod:web-774648d964-dq7t2.podIPBefore': '10.244.2.2',
+      'pod:web-774648d964-dq7t2.podIPAfter': '10.244.2.2',
+      'pod:web-774648d964-dq7t2.endpointNotReadyAfterSeconds': 5.625,
+      'pod:web-774648d964-dq7t2.endpointReadyAgainAfterSeconds': 5.639,
+      'workload:web.endpoints.minimumReady': 0,
+      'run.probes.0.sent': 783,
+      'run.probes.0.errors': 21,
+      'run.probes.0.lostRecords': 0,
+      'run.probes.0.failingBackends.0.cause': 'no-ready-endpoint',
+      'run.probes.0.failingBackends.0.failed': 21,
+      'run.probes.0.failingBackends.0.firstAfterSeconds': 5.853,
+      'run.probes.0.failingBackends.0.lastAfterSeconds': 6.865,
+    },
+  },
+  {
     scenario: 'kind-service-outage-recorded',
     why: 'recorded on a real kind cluster (test/fixtures/e2e/service-outage.yaml, v1.34.4; times from the start of docker stop, which took 2.814 s): power-off with grace 20 s and tolerations 30 s; web (2 pods on the target) and api (spread) behind ClusterIP Services. Each endpoint turns not ready once the node lifecycle controller marks its pod NotReady, terminating at the taint eviction, and leaves the slice when the returning kubelet reports the old container terminated; web has no ready endpoint from its second pod\'s NotReady until the first replacement is Ready, api keeps the pod on the other worker',
     expected: {
