@@ -73,8 +73,9 @@ const ROWS: Row[] = [
       'item:node-not-ready@rebootlab-worker.window': { fromSeconds: 17.971, toSeconds: 29.971 },
       'item:node-not-ready@rebootlab-worker.held': true,
       'item:no-execute-taint/unreachable@rebootlab-worker.held': true,
-      // Eviction from the taint as received (22.383 s) + 30 s toleration.
-      'item:pod-eviction@web-5f5b5b77d7-dg2wh.window': { fromSeconds: 52.283, toSeconds: 54.383 },
+      // Eviction 30 s (toleration) after the controller saw the taint: no earlier than its server timeAdded (22.050 s,
+      // later than receipt 22.383 s − 1 s of watch latency), no later than receipt + 1 s + latency.
+      'item:pod-eviction@web-5f5b5b77d7-dg2wh.window': { fromSeconds: 52.05, toSeconds: 54.383 },
       'item:pod-eviction@web-5f5b5b77d7-dg2wh.held': true,
       'item:replacement-created@web-5f5b5b77d7-dg2wh.held': true,
       'item:replacement-created@solo.expected': false,

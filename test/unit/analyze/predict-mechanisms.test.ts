@@ -172,10 +172,12 @@ describe('analyze/predict mechanisms', () => {
 
   describe('evictions and PodGC', () => {
     it('eviction = taint as received + that key\'s tolerationSeconds (recorded outage-tuned): 30 s after the unreachable taint; the DaemonSet pod tolerates it forever', () => {
-      const taint = outage.analysis.nodes.find((n) => n.name === TARGET)?.taints.find((t) => t.key === UNREACHABLE && t.effect === 'NoExecute')?.addedReceivedAfterSeconds as number;
+      const taint = outage.analysis.nodes.find((n) => n.name === TARGET)?.taints.find((t) => t.key === UNREACHABLE && t.effect === 'NoExecute');
       const web = predictionItem(outage.analysis, 'pod-eviction@web-5f5b5b77d7-dg2wh');
       expect(web).to.deep.include({ taintKey: UNREACHABLE, held: true });
-      expect(web?.window?.fromSeconds).to.be.closeTo(taint + 30 - 0.1, 0.001);
+      // The controller sees the taint no earlier than its server timeAdded, nor more than 1 s before our receipt.
+      expect(web?.window?.fromSeconds).to.be.closeTo(Math.max(taint!.addedAfterSeconds!, taint!.addedReceivedAfterSeconds! - 1) + 30, 0.001);
+      expect(web?.window?.toSeconds).to.be.closeTo(taint!.addedReceivedAfterSeconds! + 30 + 2, 0.001);
       expect(web?.because).to.include('--default-unreachable-toleration-seconds');
       expect(predictionItem(outage.analysis, 'pod-eviction@kube-proxy-dnl2w')).to.deep.include({ expected: false, held: true });
     });
