@@ -135,9 +135,11 @@ export function predictPods(input: PodsInput): ItemDraft[] {
     const node = pod.nodeBefore === null ? undefined : byName.get(pod.nodeBefore);
     if (!node) continue;
     const deletion = deletionItem(pod, node, input.steps);
-    // Removed by a step (its deletionTimestamp came from the step's delete) or force-deleted without one.
-    const byStep = deletion?.cause?.event.startsWith('force-delete-pods') && deletion.window !== null && pod.evictedAfterSeconds !== null && pod.evictedAfterSeconds >= deletion.window.fromSeconds;
-    const forceDeletedAt = byStep ? pod.evictedAfterSeconds : pod.deletedAfterSeconds !== null && pod.evictedAfterSeconds === pod.deletedAfterSeconds ? pod.deletedAfterSeconds : null;
+    // Removed by its deleter (a force-delete-pods step, or PodGC for a deleted Node): its deletionTimestamp arrived
+    // inside that deletion's window, so it came from that delete, not from the taint eviction controller; or it was
+    // force-deleted without one.
+    const byDeleter = deletion !== null && deletion.expected && deletion.window !== null && pod.evictedAfterSeconds !== null && pod.evictedAfterSeconds >= deletion.window.fromSeconds;
+    const forceDeletedAt = byDeleter ? pod.evictedAfterSeconds : pod.deletedAfterSeconds !== null && pod.evictedAfterSeconds === pod.deletedAfterSeconds ? pod.deletedAfterSeconds : null;
     let eviction = evictionItem(pod, node, input.leaderChanges);
     // A pod force-deleted (no deletionTimestamp seen first: a step or PodGC) before its eviction is gone, not evicted.
     if (eviction && forceDeletedAt !== null && (!eviction.expected || (eviction.window !== null && forceDeletedAt < eviction.window.fromSeconds))) {

@@ -176,6 +176,22 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-sts-delete-node-recorded',
+    why: 'recorded on a real kind cluster (experiments/catalog/sts-recovery-delete-node.yaml, catalog cluster under load from parallel builds): power-off, Node object deleted at 60 s. The taint eviction controller marked db-0 and the web pod 30 s after the unreachable taint (db-0 0.13 s before our receipt of the taint + 30 s: the controller saw the taint first); pod garbage collection deleted every pod of the deleted Node 42 s after the deletion, the DaemonSet pods included: their deletionTimestamp came from PodGC, not from an eviction they tolerate forever',
+    expected: {
+      'node:rl-cat-e2e-worker.deletedAfterSeconds': 61.008,
+      'pod:db-0.evictedAfterSeconds': 50.515,
+      'pod:db-0.deletedAfterSeconds': 103.856,
+      'pod:kube-proxy-shbv4.evictedAfterSeconds': 104.223,
+      'item:pod-eviction@db-0.held': true,
+      'item:pod-eviction@kube-proxy-shbv4.expected': false,
+      'item:pod-eviction@kube-proxy-shbv4.held': true,
+      'item:pod-deleted@kube-proxy-shbv4.held': true,
+      'item:pod-deleted@db-0.held': true,
+      'run.predictions.missed': [],
+    },
+  },
+  {
     scenario: 'kind-runtime-stop-recorded',
     why: 'recorded on a real kind cluster (experiments/catalog/runtime-stop.yaml): containerd stopped for 90 s while the kubelet runs. The kubelet reports Ready=False itself (KubeletNotReady), so the node lifecycle controller adds the not-ready taints (NoExecute at its next monitor pass, 2.1 s after the kubelet\'s update) and the pods\' not-ready toleration (30 s) decides the eviction; the containers keep running through their shims, and the old pods are deleted only once containerd is back',
     expected: {
