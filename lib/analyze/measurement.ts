@@ -24,6 +24,8 @@ export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes'
   leaseRenewals: ReadonlyMap<string, number[]>;
   /** Instants at which the kube-controller-manager leader Lease changed holder, seconds since time zero. */
   leaderChanges: number[];
+  /** The observer's delivery lag above its median, measured from Lease updates (receipt − renewTime), seconds; receipt `atSeconds` since time zero. */
+  observerLag: { atSeconds: number; lagSeconds: number }[];
 }
 
 /** A key of `Measured`. */

@@ -329,6 +329,12 @@ export interface PredictionItem {
   because: string;
   /** Set when no window can be derived: "not modelled: <why>". */
   notModelled?: string;
+  /**
+   * Set when the event was received after its window closed but within the observer's own delivery lag measured
+   * at that instant (Lease renewTime → receipt, above the journal's median), seconds: the event was on time, its
+   * receipt was late, so the item held. Never set for events timed by the server (node-not-ready).
+   */
+  observerLagSeconds?: number;
 }
 
 /** One change of a zone's state as the model replays the node lifecycle controller's monitor passes. */

@@ -20,7 +20,7 @@ const PREDICTION_LISTS: Record<PredictionField, (items: PredictionItem[]) => Pre
 export const predictionsMeasurement: Measurement = {
   name: 'predictions',
   describes: 'detection, taints, evictions, PodGC and replacements predicted from their observed cause, each held or missed',
-  needs: ['nodes', 'pods', 'faults', 'steps', 'leaseRenewals', 'leaderChanges'],
+  needs: ['nodes', 'pods', 'faults', 'steps', 'leaseRenewals', 'leaderChanges', 'observerLag'],
   provides: ['predictions'],
   measure: ({ ctx, options }, earlier) => ({
     predictions: predict(options.settings, {
@@ -30,6 +30,7 @@ export const predictionsMeasurement: Measurement = {
       steps: part(earlier, 'steps'),
       leaseRenewals: part(earlier, 'leaseRenewals'),
       leaderChanges: part(earlier, 'leaderChanges'),
+      observerLag: part(earlier, 'observerLag'),
       endSeconds: secondsSince(ctx.faultMs, ctx.endMs),
     }),
   }),
