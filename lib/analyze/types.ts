@@ -389,8 +389,9 @@ export interface StepInstant {
   /** When the step's action returned (client receive time of the marker), seconds since time zero. */
   afterSeconds: number;
   /**
-   * When the step's action started, seconds since time zero: the marker minus (its `actedAfterSeconds` −
-   * `afterSeconds`, the action's duration as the runner timed it); the marker itself when those are missing.
+   * When the step's action started, seconds since time zero: the marker minus the action's duration as the runner
+   * timed it (`actedAfterSeconds` − `startedAfterSeconds`; older journals: − the planned `afterSeconds`); the marker
+   * itself when those are missing.
    */
   startedAfterSeconds: number;
 }

@@ -25,12 +25,14 @@ function faultInstants(ctx: RunContext): FaultInstant[] {
   });
 }
 
-/** A `step` marker as a StepInstant; its start is the marker minus the action's duration the runner journaled. */
+/** A `step` marker as a StepInstant; its start is the marker minus the action's duration the runner journaled (started → returned). */
 function stepInstant(p: PhaseObservation, faultMs: number): StepInstant {
   const afterSeconds = secondsSince(faultMs, p.receivedAtMs);
-  const planned = p.detail?.afterSeconds;
+  // The action's duration as the runner timed it: from its recorded start (journals since session 4), else from the
+  // planned instant (older journals).
+  const started = typeof p.detail?.startedAfterSeconds === 'number' ? p.detail.startedAfterSeconds : p.detail?.afterSeconds;
   const acted = p.detail?.actedAfterSeconds;
-  const duration = typeof planned === 'number' && typeof acted === 'number' && acted >= planned ? acted - planned : 0;
+  const duration = typeof started === 'number' && typeof acted === 'number' && acted >= started ? acted - started : 0;
   return {
     index: typeof p.detail?.index === 'number' ? p.detail.index : -1,
     action: typeof p.detail?.action === 'string' ? p.detail.action : 'unknown',
