@@ -2,7 +2,8 @@
 import { KubeConfig, ListWatch, Watch } from '@kubernetes/client-node';
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import type { Journal, LogFn } from './journal.js';
-import { makeSources, type WatchSource } from './sources.js';
+import { projectObject } from './project.js';
+import { makeSources, type RawObject, type WatchSource } from './sources.js';
 import { watchSource, type InformerFactory, type InformerLike } from './watcher.js';
 import { InfraError } from '../common/errors.js';
 
@@ -42,6 +43,36 @@ export interface Observer {
 }
 
 /**
+ * client-node's Watch with two changes. It asks for BOOKMARK events (allowWatchBookmarks=true): the API server
+ * then sends the current resourceVersion about once a minute on a quiet watch, so a resume after the inactivity
+ * timeout starts from a recent version rather than one that may have left the watch cache (410 Gone, a re-list
+ * and a gap) (https://kubernetes.io/docs/reference/using-api/api-concepts/#watch-bookmarks). And every object
+ * is projected (lib/observe/project.ts) before ListWatch caches it, so the cache holds what the journal holds.
+ */
+class ProjectingWatch extends Watch {
+  constructor(
+    config: KubeConfig,
+    private readonly project: (obj: RawObject) => RawObject,
+  ) {
+    super(config);
+  }
+
+  override watch(
+    path: string,
+    queryParams: Record<string, unknown>,
+    callback: (phase: string, apiObj: unknown, watchObj?: unknown) => void,
+    done: (err: unknown) => void,
+  ): Promise<AbortController> {
+    return super.watch(
+      path,
+      { ...queryParams, allowWatchBookmarks: true },
+      (phase, obj, watchObj) => callback(phase, phase === 'BOOKMARK' || phase === 'ERROR' ? obj : this.project(obj as RawObject), watchObj),
+      done,
+    );
+  }
+}
+
+/**
  * client-node's ListWatch around the raw list call. Requires @kubernetes/client-node ≥ 2.0.1: 2.0.0 aborted
  * every watch after 30 s (kubernetes-client/javascript#3020); 2.0.1 turns that into an inactivity timeout
  * after which ListWatch silently resumes from its resourceVersion, so a quiet collection is not a gap.
@@ -50,7 +81,7 @@ function listWatchFactory(kc: KubeConfig): InformerFactory {
   return (source, list) =>
     new ListWatch<KubernetesObject>(
       source.path,
-      new Watch(kc),
+      new ProjectingWatch(kc, (obj) => projectObject(source.kind, obj)),
       list as unknown as () => Promise<KubernetesListObject<KubernetesObject>>,
       false,
       undefined,
