@@ -111,7 +111,8 @@ export async function benchObserverCapacity(o: ObserverCapacityOptions, log: (li
     const observer = await startObserver({ kubeconfigPath, journal, namespaces: [LOAD_NAMESPACE], log: (level, m) => log(`  observer ${level}: ${m}`) });
     await observer.synced;
     const syncSeconds = (performance.now() - t0) / 1000;
-    log(`  observer listed ${journal.count} objects in ${syncSeconds.toFixed(2)} s`);
+    const mem = process.memoryUsage();
+    log(`  observer listed ${journal.count} objects in ${syncSeconds.toFixed(2)} s; rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB of ${(mem.heapTotal / 2 ** 20).toFixed(0)} MiB, external ${(mem.external / 2 ** 20).toFixed(0)} MiB`);
     appendMs.length = 0;
 
     let peakRssRunBytes = 0;

@@ -1,9 +1,10 @@
 // Starts the informers of a run on one cluster and writes what they see to the journal.
-import { KubeConfig, ListWatch, Watch } from '@kubernetes/client-node';
+import { KubeConfig, ListWatch } from '@kubernetes/client-node';
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import type { Journal, LogFn } from './journal.js';
 import { projectObject } from './project.js';
-import { makeSources, type RawObject, type WatchSource } from './sources.js';
+import { makeSources, type WatchSource } from './sources.js';
+import { ProjectingWatch } from './watch-stream.js';
 import { watchSource, type InformerFactory, type InformerLike } from './watcher.js';
 import { InfraError } from '../common/errors.js';
 
@@ -40,36 +41,6 @@ export interface Observer {
   readonly synced: Promise<void>;
   /** Stop every watch. The journal stays open (the runner closes it). */
   stop(): Promise<void>;
-}
-
-/**
- * client-node's Watch with two changes. It asks for BOOKMARK events (allowWatchBookmarks=true): the API server
- * then sends the current resourceVersion about once a minute on a quiet watch, so a resume after the inactivity
- * timeout starts from a recent version rather than one that may have left the watch cache (410 Gone, a re-list
- * and a gap) (https://kubernetes.io/docs/reference/using-api/api-concepts/#watch-bookmarks). And every object
- * is projected (lib/observe/project.ts) before ListWatch caches it, so the cache holds what the journal holds.
- */
-class ProjectingWatch extends Watch {
-  constructor(
-    config: KubeConfig,
-    private readonly project: (obj: RawObject) => RawObject,
-  ) {
-    super(config);
-  }
-
-  override watch(
-    path: string,
-    queryParams: Record<string, unknown>,
-    callback: (phase: string, apiObj: unknown, watchObj?: unknown) => void,
-    done: (err: unknown) => void,
-  ): Promise<AbortController> {
-    return super.watch(
-      path,
-      { ...queryParams, allowWatchBookmarks: true },
-      (phase, obj, watchObj) => callback(phase, phase === 'BOOKMARK' || phase === 'ERROR' ? obj : this.project(obj as RawObject), watchObj),
-      done,
-    );
-  }
 }
 
 /**
