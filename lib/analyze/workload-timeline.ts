@@ -119,12 +119,29 @@ export function buildWorkloadTimelines(ctx: RunContext, workloads: readonly Work
       if (clientSeries.at(-1)?.[1] !== count(client)) clientSeries.push([at, count(client)]);
     };
     let tick = 0;
+    let byTick: Map<number, string[]> | undefined;
+    const indexByTick = () => {
+      const index = new Map<number, string[]>();
+      const add = (t: number, uid: string) => {
+        const uids = index.get(t);
+        if (uids) uids.push(uid);
+        else index.set(t, [uid]);
+      };
+      for (const [uid, { fault }] of silenced) {
+        add(fault.issuedAtMs, uid);
+        if (fault.restoredAtMs !== null && fault.restoredAtMs !== fault.issuedAtMs) add(fault.restoredAtMs, uid);
+      }
+      return index;
+    };
     const applyTicks = (untilMs: number) => {
       while (tick < ticks.length && ticks[tick] <= untilMs) {
         const t = ticks[tick++];
         if (t < ctx.faultMs) continue;
-        // Only a pod silenced by a fault can count differently for clients than for the API (clientCounts).
-        for (const uid of silenced.keys()) if (client.has(uid)) client.set(uid, clientCounts(uid, null, t));
+        // Only a pod silenced by a fault can count differently for clients than for the API, and without a record of
+        // its own only when the tick is its fault's start or undo (clientCounts). silenced no longer changes once
+        // ticks are applied (it is set from records before the fault), so the index is built once.
+        byTick ??= indexByTick();
+        for (const uid of byTick.get(t) ?? []) if (client.has(uid)) client.set(uid, clientCounts(uid, null, t));
         record(t);
       }
     };
