@@ -8,6 +8,7 @@ import { expectationsTable, measurementTables, predictedTable, settingsTable } f
 import { LEGEND, renderTimeline } from './html-timeline.js';
 import { timelineModel } from './html-timeline-model.js';
 import { writeReportFile } from './write-file.js';
+import { MAX_NODE_LANES, MAX_POD_LANES } from './html-lanes.js';
 import { faultLine, timeZeroSentence } from './prediction-rows.js';
 
 /** File name of the HTML report in a run directory. */
@@ -42,6 +43,9 @@ export function renderHtmlReport(result: Result): string {
     <h2>Timeline</h2>
     ${legend()}
     ${renderTimeline(timelineModel(result))}
+    ${result.nodes.length > MAX_NODE_LANES || result.pods.length > MAX_POD_LANES
+      ? html`<p class="lead" data-lanes-omitted>The timeline draws ${Math.min(result.nodes.length, MAX_NODE_LANES)} of ${result.nodes.length} nodes and ${Math.min(result.pods.length, MAX_POD_LANES)} of ${result.pods.length} pods (fault targets and their pods first); result.json has them all.</p>`
+      : null}
     <h2>Expectations</h2>
     ${expectationsTable(result)}
     <h2>Missed predictions</h2>
