@@ -1,47 +1,106 @@
-// `npm run bench`: runs the benchmarks and prints their figures.
-// Usage: node dist/bench/run.js [--only observer|prober] [--nodes N] [--pods N] [--zones N] [--rate N] [--seconds N]
+// `npm run bench`: runs the benchmarks and prints one table of figures with the issue-15 targets beside them.
+// Usage: node dist/bench/run.js [--only capacity,report,kwok,kwok-observer,prober] [--rate 5000] [--seconds 60]
+//   capacity       observer + journal fed by the loopback API server (bench/observer-capacity.ts)
+//   report         `rebootlab report` on a 1000-node / 10,000-pod run scaled from a recorded one (bench/scale-journal.ts)
+//   kwok           `rebootlab run bench/zone-outage-1000.yaml`: the harness process's CPU (bench/harness-cost.ts)
+//   kwok-observer  the observer watching a 10,000-pod rollout on 1000 kwok nodes (bench/observer-scale.ts; not by default)
+// Figures depend on the machine and on what else runs on it: the table says nothing passes or fails, it measures.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchHarnessCost, measureCli } from './harness-cost.js';
+import { benchObserverCapacity } from './observer-capacity.js';
 import { benchObserverScale } from './observer-scale.js';
 import { benchProberLoad } from './prober-load.js';
+import { writeScaledRun } from './scale-journal.js';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string' }, nodes: { type: 'string', default: '1000' }, pods: { type: 'string', default: '10000' }, zones: { type: 'string', default: '10' },
-    rate: { type: 'string', default: '50' }, seconds: { type: 'string', default: '60' },
+    only: { type: 'string', default: 'capacity,report,kwok' },
+    rate: { type: 'string', default: '5000' },
+    seconds: { type: 'string', default: '60' },
   },
 });
-const options = { nodes: Number(values.nodes), pods: Number(values.pods), zones: Number(values.zones) };
+const only = new Set(values.only.split(','));
 const log = (line: string) => process.stdout.write(`${line}\n`);
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+/** [figure, measured, target] */
+const rows: [string, string, string][] = [];
 
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-if (values.only !== 'observer') {
-  const rate = Number(values.rate);
-  const seconds = Number(values.seconds);
-  log(`traffic prober: ${rate} requests/s for ${seconds} s to a loopback server; then with the observer on 10 kwok nodes (200-pod rollout and scale-down)`);
-  try {
-    const f = await benchProberLoad({ ratePerSecond: rate, seconds, nodes: 10, pods: 200 }, log);
-    log(`  alone: sent ${f.alone.sent}, recorded ${f.alone.records}, lost ${f.alone.lostRecords}, stalls ${f.alone.stalls}`);
-    log(`  alone: RSS ${mib(f.alone.baselineRssBytes)} before the first request, peak ${mib(f.alone.peakRssBytes)} (prober's own: ${mib(f.alone.peakRssBytes - f.alone.baselineRssBytes)})`);
-    log(`  with the observer: sent ${f.withObserver.sent}, recorded ${f.withObserver.records}, lost ${f.withObserver.lostRecords}, stalls ${f.withObserver.stalls}; watch gaps ${f.withObserver.watchGaps} (${f.withObserver.objectRecords} object records)`);
-  } catch (error) {
-    process.stderr.write(`ERROR: ${(error as Error).message}\n`);
-    process.exitCode = 3;
-  }
-}
-if (values.only === 'prober') process.exit();
-
-log(`observer at scale: ${options.nodes} kwok nodes, ${options.pods} pods, ${options.zones} zones`);
 try {
-  const f = await benchObserverScale(options, log);
-  log(`  kwok cluster start        ${f.clusterStartSeconds.toFixed(1)} s (${f.nodes} nodes Ready)`);
-  log(`  observer initial sync     ${f.observerSyncSeconds.toFixed(2)} s`);
-  log(`  rollout seen by observer  ${f.rolloutSeconds.toFixed(1)} s (${f.pods} pods Ready)`);
-  log(`  events processed          ${f.journalRecords} (${f.eventsPerSecond.toFixed(0)} events/s)`);
-  log(`  dropped events            ${f.droppedEvents} (pod states listed by the API but not journaled within 30 s), gaps ${f.gaps}`);
-  log(`  journal size              ${mib(f.journalBytes)}`);
-  log(`  peak RSS (bench process)  ${mib(f.peakRssBytes)}`);
-  log(`  event-loop delay          p99 ${f.eventLoopDelayP99Ms.toFixed(1)} ms, max ${f.eventLoopDelayMaxMs.toFixed(1)} ms`);
+  if (only.has('capacity')) {
+    const o = { nodes: 1000, pods: 10_000, zones: 10, ratePerSecond: Number(values.rate), seconds: Number(values.seconds), expireAtSeconds: Number(values.seconds) / 2 };
+    log(`observer capacity: loopback API server, ${o.nodes} nodes, ${o.pods} pods, ${o.ratePerSecond} changes/s for ${o.seconds} s, 410 Gone at ${o.expireAtSeconds} s`);
+    const f = await benchObserverCapacity(o, log);
+    rows.push(
+      ['observer: events/s offered (sustained for the run)', `${f.eventsPerSecond.toFixed(0)} for ${o.seconds} s`, '≥ 5000 for 60 s'],
+      ['observer: dropped events (not journaled, outside a reported gap)', `${f.dropped}`, '0'],
+      ['observer: objects not at the server\'s last version at the end', `${f.finalStateMismatches}`, '0'],
+      ['observer: events inside reported gaps (the 410 re-list)', `${f.inReportedGaps} in ${f.gaps} gaps`, ''],
+      ['observer: emission → journal delay p50 / p99 / max', `${f.lagP50Ms.toFixed(0)} / ${f.lagP99Ms.toFixed(0)} / ${f.lagMaxMs.toFixed(0)} ms`, 'bounded (keeps up)'],
+      ['observer: catch-up after the last change', `${f.catchUpMs} ms`, ''],
+      ['observer: journal append p99 / max', `${f.appendP99Ms.toFixed(2)} / ${f.appendMaxMs.toFixed(1)} ms`, ''],
+      ['observer: CPU (share of one core; CPU per event)', `${f.cpuPercent.toFixed(0)} %; ${f.cpuMicrosPerEvent.toFixed(0)} µs`, ''],
+      ['observer: peak RSS with 10,000 pods watched', mib(f.maxRssBytes), '≤ 300 MiB'],
+      ['observer: initial list of 12,001 objects', `${f.syncSeconds.toFixed(1)} s`, ''],
+    );
+  }
+  if (only.has('report')) {
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-bench-report-'));
+    try {
+      log('rebootlab report: writing a 1000-node / 10,000-pod run scaled from test/fixtures/runs/kind-outage-tuned-recorded');
+      const run = writeScaledRun(dir, { copies: 500, podsPerCopy: 4 });
+      const f = await measureCli(['report', dir], log);
+      rows.push(
+        [`report: ${run.nodes} nodes, ${run.pods} pods, ${run.records} records (wall; CPU)`, `${f.wallSeconds.toFixed(1)} s; ${f.cpuSeconds.toFixed(1)} s CPU`, '≤ 10 s'],
+        ['report: peak RSS', mib(f.peakRssBytes), ''],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (only.has('kwok')) {
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-bench-kwok-'));
+    try {
+      log('rebootlab run bench/zone-outage-1000.yaml (kwok, 1000 nodes, zone-0 loses heartbeats)');
+      const f = await benchHarnessCost(fileURLToPath(new URL('../../bench/zone-outage-1000.yaml', import.meta.url)), dir, log);
+      rows.push(
+        ['kwok zone outage, 1000 nodes: run completed (exit code)', `${f.exitCode}`, '0 or 1 (completed)'],
+        ['kwok zone outage: harness CPU, average (peak 10 s)', `${f.cpuPercent.toFixed(1)} % (${f.cpuPercentPeak10s.toFixed(0)} %) of one core over ${f.wallSeconds.toFixed(0)} s`, '≤ 20 % average'],
+        ['kwok zone outage: harness peak RSS', mib(f.peakRssBytes), ''],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (only.has('kwok-observer')) {
+    const f = await benchObserverScale({ nodes: 1000, pods: 10_000, zones: 10 }, log);
+    rows.push(
+      ['kwok rollout: events/s the cluster produced', `${f.eventsPerSecond.toFixed(0)}`, ''],
+      ['kwok rollout: dropped events, gaps', `${f.droppedEvents}, ${f.gaps}`, '0, 0'],
+      ['kwok rollout: peak RSS', mib(f.peakRssBytes), '≤ 300 MiB'],
+    );
+  }
+  if (only.has('prober')) {
+    // Issue 13: the traffic prober at 50 requests/s (bench/prober-load.ts), alone and beside the observer on kwok.
+    log('traffic prober: 50 requests/s for 60 s to a loopback server; then with the observer on 10 kwok nodes (200-pod rollout and scale-down)');
+    const f = await benchProberLoad({ ratePerSecond: 50, seconds: 60, nodes: 10, pods: 200 }, log);
+    rows.push(
+      ['prober alone: sent / recorded / lost / stalls', `${f.alone.sent} / ${f.alone.records} / ${f.alone.lostRecords} / ${f.alone.stalls}`, 'recorded = sent'],
+      ['prober alone: RSS before the first request, peak (own share)', `${mib(f.alone.baselineRssBytes)}, ${mib(f.alone.peakRssBytes)} (${mib(f.alone.peakRssBytes - f.alone.baselineRssBytes)})`, 'own ≤ 50 MiB'],
+      ['prober + observer: sent / recorded / stalls; watch gaps', `${f.withObserver.sent} / ${f.withObserver.records} / ${f.withObserver.stalls}; ${f.withObserver.watchGaps}`, 'no watch gap'],
+    );
+  }
 } catch (error) {
   process.stderr.write(`ERROR: ${(error as Error).message}\n`);
   process.exitCode = 3;
 }
+
+const width = [0, 1, 2].map((i) => Math.max(['figure', 'measured', 'target'][i].length, ...rows.map((r) => r[i].length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
+log('');
+log(line(['figure', 'measured', 'target']));
+log(line(width.map((w) => '-'.repeat(w))));
+for (const r of rows) log(line(r));

@@ -1,7 +1,7 @@
 // Evaluates parsed expectations against one run's analysis.
-import type { Aggregate, Comparison, Expectation, ExpectedValue, NodeField, PodField, PodSelector, PredictionField, ProbeField, RunField, WorkloadField } from '../spec/expectation.js';
-import type { NodeTimeline, PodTimeline, PredictionItem, RunAnalysis, WorkloadTimeline } from './types.js';
-import type { ProbeSummary } from './probe-timeline.js';
+import type { Aggregate, Comparison, Expectation, ExpectedValue, RunField } from '../spec/expectation.js';
+import { measurementForScope } from './measurements/index.js';
+import type { RunAnalysis } from './types.js';
 
 /** Outcome of one expectation. `actual` is the value compared (an array when several pods were selected). */
 export interface ExpectationResult {
@@ -11,84 +11,6 @@ export interface ExpectationResult {
   /** One line: what was compared and, on failure, which object broke it. */
   message: string;
 }
-
-const POD_VALUES: Record<PodField, (p: PodTimeline) => ExpectedValue> = {
-  outcome: (p) => p.outcome,
-  restartCountBefore: (p) => p.restartCountBefore,
-  restartCountAfter: (p) => p.restartCountAfter,
-  restartCountDelta: (p) => p.restartCountDelta,
-  notReadyAfterSeconds: (p) => p.notReadyAfterSeconds,
-  readyAgainAfterSeconds: (p) => p.readyAgainAfterSeconds,
-  evictedAfterSeconds: (p) => p.evictedAfterSeconds,
-  deletedAfterSeconds: (p) => p.deletedAfterSeconds,
-  replacementCreatedAfterSeconds: (p) => p.replacement?.createdAfterSeconds ?? null,
-  replacementScheduledAfterSeconds: (p) => p.replacement?.scheduledAfterSeconds ?? null,
-  replacementReadyAfterSeconds: (p) => p.replacement?.readyAfterSeconds ?? null,
-  unreachableTolerationSeconds: (p) => p.tolerations.unreachableTolerationSeconds,
-  notReadyTolerationSeconds: (p) => p.tolerations.notReadyTolerationSeconds,
-  nodeChanged: (p) => (p.replacement?.node ?? p.nodeAfter) !== p.nodeBefore,
-  podIPChanged: (p) => (p.replacement?.podIP ?? p.podIPAfter) !== p.podIPBefore,
-  readyAtEnd: (p) => p.readyAtEnd || p.replacement?.readyAfterSeconds != null,
-  phaseWhenNotReady: (p) => p.phaseWhenNotReady,
-  endpointReadyAtFault: (p) => p.endpointReadyAtFault ?? null,
-  endpointNotReadyAfterSeconds: (p) => p.endpointNotReadyAfterSeconds ?? null,
-  endpointTerminatingAfterSeconds: (p) => p.endpointTerminatingAfterSeconds ?? null,
-  endpointRemovedAfterSeconds: (p) => p.endpointRemovedAfterSeconds ?? null,
-  endpointReadyAgainAfterSeconds: (p) => p.endpointReadyAgainAfterSeconds ?? null,
-};
-
-const NODE_VALUES: Record<NodeField, (n: NodeTimeline) => ExpectedValue> = {
-  notReadyAfterSeconds: (n) => n.notReadyAfterSeconds,
-  notReadyReceivedAfterSeconds: (n) => n.notReadyReceivedAfterSeconds,
-  readyAgainAfterSeconds: (n) => n.readyAgainAfterSeconds,
-  noExecuteTaintAfterSeconds: (n) => n.noExecuteTaintAfterSeconds,
-  outOfServiceTaintAfterSeconds: (n) => n.outOfServiceTaintAfterSeconds,
-  noScheduleTaintAfterSeconds: (n) => n.noScheduleTaintAfterSeconds,
-  lastLeaseRenewAfterSeconds: (n) => n.lastLeaseRenewBeforeDetection?.afterSeconds ?? null,
-  deletedAfterSeconds: (n) => n.deletedAfterSeconds,
-  recreatedAfterSeconds: (n) => n.recreatedAfterSeconds,
-  notReadyStatus: (n) => n.notReadyStatus,
-  internalIPChanged: (n) => n.internalIPChanged,
-  readyAtEnd: (n) => n.readyAtEnd,
-};
-
-const WORKLOAD_VALUES: Record<WorkloadField, (w: WorkloadTimeline) => ExpectedValue> = {
-  desired: (w) => w.desired,
-  readyAtFault: (w) => w.readyAtFault,
-  minimumReady: (w) => w.minimumReady,
-  readyAtEnd: (w) => w.readyAtEnd,
-  unavailableSeconds: (w) => w.unavailableSeconds,
-  apiUnavailableSeconds: (w) => w.apiUnavailableSeconds,
-  unavailableAfterSeconds: (w) => w.unavailableAfterSeconds,
-  recoveredAfterSeconds: (w) => w.recoveredAfterSeconds,
-  recovered: (w) => w.recovered,
-  dataProbe: (w) => w.dataProbe,
-  readyEndpointsAtFault: (w) => w.endpoints?.readyAtFault ?? null,
-  minimumReadyEndpoints: (w) => w.endpoints?.minimumReady ?? null,
-  noReadyEndpointSeconds: (w) => w.endpoints?.noReadyEndpointSeconds ?? null,
-  noReadyEndpointAfterSeconds: (w) => w.endpoints?.noReadyEndpointAfterSeconds ?? null,
-};
-
-const PREDICTION_LISTS: Record<PredictionField, (items: PredictionItem[]) => PredictionItem[]> = {
-  missed: (items) => items.filter((i) => i.held === false),
-  held: (items) => items.filter((i) => i.held === true),
-  open: (items) => items.filter((i) => i.held === null && i.notModelled === undefined),
-  notModelled: (items) => items.filter((i) => i.notModelled !== undefined),
-  items: (items) => items,
-};
-
-const PROBE_VALUES: Record<ProbeField, (p: ProbeSummary) => ExpectedValue> = {
-  sent: (p) => p.sent,
-  answered: (p) => p.answered,
-  errors: (p) => p.errors,
-  errorRatio: (p) => p.errorRatio,
-  errorSeconds: (p) => p.errorSeconds,
-  firstErrorAfterSeconds: (p) => p.firstErrorAfterSeconds,
-  lastErrorAfterSeconds: (p) => p.lastErrorAfterSeconds,
-  latencyP50MsDuring: (p) => p.latency.during.p50Ms,
-  latencyP99MsDuring: (p) => p.latency.during.p99Ms,
-  backends: (p) => p.backends.length,
-};
 
 const RUN_VALUES: Record<RunField, (a: RunAnalysis) => ExpectedValue> = {
   recovered: (a) => a.recovered,
@@ -139,47 +61,13 @@ export function aggregate(values: number[], agg: Aggregate): number | null {
   }
 }
 
-function selectPods(pods: PodTimeline[], selector: PodSelector, targets: readonly string[]): PodTimeline[] {
-  return pods.filter(
-    (p) =>
-      (selector.target === undefined || (p.nodeBefore !== null && targets.includes(p.nodeBefore)) === (selector.target === 'true')) &&
-      (selector.workload === undefined || p.workload === selector.workload) &&
-      (selector.name === undefined || p.name === selector.name) &&
-      (selector.namespace === undefined || p.namespace === selector.namespace) &&
-      (selector.node === undefined || p.nodeBefore === selector.node),
-  );
-}
-
-/** Labeled values the subject selects, or a message when it selects nothing. */
+/** Labeled values the subject selects, or a message when it selects nothing; each scope is answered by its measurement. */
 function subjectValues(analysis: RunAnalysis, e: Expectation): { label: string; value: ExpectedValue }[] | string {
   const s = e.subject;
-  switch (s.scope) {
-    case 'pods': {
-      const pods = selectPods(analysis.pods, s.selector, analysis.targets);
-      return pods.length > 0 ? pods.map((p) => ({ label: p.name, value: POD_VALUES[s.field](p) })) : 'no pod matches the selector';
-    }
-    case 'node': {
-      if (s.target !== undefined) {
-        const nodes = analysis.nodes.filter((n) => n.faultTarget === s.target && (s.name === null || n.name === s.name));
-        return nodes.length > 0 ? nodes.map((n) => ({ label: n.name, value: NODE_VALUES[s.field](n) })) : 'no node matches the selector';
-      }
-      const name = s.name ?? analysis.targets[0];
-      const node = analysis.nodes.find((n) => n.name === name);
-      return node ? [{ label: node.name, value: NODE_VALUES[s.field](node) }] : `no node ${name ?? '(no fault target)'} in the journal`;
-    }
-    case 'workload': {
-      const w = analysis.workloads.find((x) => x.name === s.name);
-      return w ? [{ label: w.name, value: WORKLOAD_VALUES[s.field](w) }] : `no workload ${s.name} in the experiment`;
-    }
-    case 'probe': {
-      const p = analysis.probes?.find((x) => x.name === s.name);
-      return p ? [{ label: p.name, value: PROBE_VALUES[s.field](p) }] : `no probe ${s.name} in the journal`;
-    }
-    case 'run':
-      return [{ label: 'run', value: RUN_VALUES[s.field](analysis) }];
-    case 'predictions':
-      return PREDICTION_LISTS[s.field](analysis.predictions.items).map((i) => ({ label: `${i.taintKey ? `${i.event} (${i.taintKey})` : i.event} of ${i.pod ?? i.node}`, value: true }));
-  }
+  if (s.scope === 'run') return [{ label: 'run', value: RUN_VALUES[s.field](analysis) }];
+  const measurement = measurementForScope(s.scope);
+  if (!measurement?.expectations) return `no measurement answers ${s.scope} expectations`;
+  return measurement.expectations.values(analysis, s);
 }
 
 const show = (c: Comparison): string => (c.op === 'in' ? `in [${c.from}, ${c.to}]` : `${c.op} ${String(c.value)}`);

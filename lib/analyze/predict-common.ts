@@ -47,6 +47,25 @@ export function judge(item: ItemDraft, endSeconds: number): boolean | null {
   return endSeconds > w.toSeconds ? false : null;
 }
 
+/** How far around a receipt the observer's lag samples describe it, seconds: Lease updates arrive every ≤ 2 s (the controller-manager leader renews every 2 s). */
+export const LAG_SAMPLE_REACH_SECONDS = 3;
+
+/**
+ * `judge`, and when that is a miss only because a receive-time observation came after the window closed, the
+ * verdict again with the observer's measured extra delivery lag around the receipt ([observed − 3 s, observed + 3 s])
+ * added to the window's end. Server-timed events (node-not-ready*) never use the lag.
+ */
+export function judgeItem(item: ItemDraft, endSeconds: number, lag: readonly { atSeconds: number; lagSeconds: number }[]): PredictionItem {
+  const held = judge(item, endSeconds);
+  const w = item.window;
+  const observed = item.observedSeconds;
+  if (held !== false || !item.expected || w === null || observed === null || observed <= w.toSeconds || item.event.startsWith('node-not-ready')) return { ...item, held };
+  const near = lag.filter((l) => Math.abs(l.atSeconds - observed) <= LAG_SAMPLE_REACH_SECONDS).map((l) => l.lagSeconds);
+  const extra = near.length === 0 ? 0 : Math.max(...near);
+  if (extra <= 0 || observed > w.toSeconds + extra) return { ...item, held };
+  return { ...item, held: true, observerLagSeconds: round3(extra), because: `${item.because}; received ${secondsText(observed - w.toSeconds)} after the window, within the observer's lag measured then (${secondsText(extra)}, Lease renewTime → receipt)` };
+}
+
 /** Seconds as text with its unit, at most millisecond precision: `secondsText(20) === "20 s"`. */
 export function secondsText(seconds: number): string {
   return `${round3(seconds)} s`;

@@ -29,23 +29,30 @@ function toleration(pod: PodTimeline, key: string): number | null | 'untolerated
  * the node's NoExecute taint changes as received: a taint the pod does not tolerate evicts it at once; otherwise
  * the first taint change schedules the eviction at (that instant + the smallest tolerationSeconds among the taints
  * present) and later tolerated changes keep that schedule; removing every NoExecute taint cancels it; tolerated
- * forever (no tolerationSeconds) never evicts. The controller sees a taint when the observer does (both watch the
- * API server), so the window is [trigger − 0.1 s, trigger + 1 s + observation latency] on the pod's deletionTimestamp
- * receive time. Defaults come from the DefaultTolerationSeconds admission plugin (kube-apiserver
+ * forever (no tolerationSeconds) never evicts. The controller and the observer both watch the API server, but the
+ * controller (in the process that wrote the taint) can see it before the observer does, by up to the observer's watch
+ * latency: measured on kind under load, evictions 0.25 s before (receive + toleration). So the window on the pod's
+ * deletionTimestamp receive time is [max(taint timeAdded, receive − observation latency) + toleration,
+ * receive + toleration + 1 s + observation latency]. Defaults come from the DefaultTolerationSeconds admission plugin (kube-apiserver
  * --default-unreachable-toleration-seconds / --default-not-ready-toleration-seconds); out-of-service has no default.
  */
 function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: readonly number[]): ItemDraft | null {
-  const changes: { at: number; key: string; added: boolean }[] = [];
+  // `earliest`: the soonest the controller can have seen the change: the taint's server timeAdded (whole seconds,
+  // truncated, so never after the write) when it has one, else our receive time minus our own watch latency.
+  const changes: { at: number; earliest: number; key: string; added: boolean }[] = [];
   for (const t of node.taints) {
     if (t.effect !== 'NoExecute') continue;
-    if (t.addedReceivedAfterSeconds !== null) changes.push({ at: t.addedReceivedAfterSeconds, key: t.key, added: true });
-    if (t.removedAfterSeconds !== null) changes.push({ at: t.removedAfterSeconds, key: t.key, added: false });
+    if (t.addedReceivedAfterSeconds !== null) {
+      const earliest = Math.max(t.addedReceivedAfterSeconds - OBSERVATION_LATENCY_SECONDS, t.timeAdded !== undefined && t.addedAfterSeconds !== null ? t.addedAfterSeconds : -Infinity);
+      changes.push({ at: t.addedReceivedAfterSeconds, earliest, key: t.key, added: true });
+    }
+    if (t.removedAfterSeconds !== null) changes.push({ at: t.removedAfterSeconds, earliest: t.removedAfterSeconds - OBSERVATION_LATENCY_SECONDS, key: t.key, added: false });
   }
   changes.sort((a, b) => a.at - b.at || Number(b.added) - Number(a.added));
   const base = { event: 'pod-eviction' as const, node: node.name, pod: podId(pod), observedSeconds: pod.evictedAfterSeconds };
   if (changes.length === 0) return null;
   const present = new Set<string>();
-  let scheduled: { start: number; trigger: number; key: string; seconds: number } | null = null;
+  let scheduled: { start: number; earliestStart: number; trigger: number; key: string; seconds: number } | null = null;
   let cancelledAt: number | null = null;
   let foreverKey: string | null = null;
   for (const c of changes) {
@@ -61,7 +68,7 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
     }
     const untolerated = [...present].find((k) => toleration(pod, k) === 'untolerated');
     if (untolerated) {
-      scheduled = { start: c.at, trigger: c.at, key: untolerated, seconds: 0 };
+      scheduled = { start: c.at, earliestStart: c.earliest, trigger: c.at, key: untolerated, seconds: 0 };
       break;
     }
     let min: { key: string; seconds: number } | null = null;
@@ -74,7 +81,7 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
       continue;
     }
     if (!scheduled) {
-      scheduled = { start: c.at, trigger: c.at + min.seconds, key: min.key, seconds: min.seconds };
+      scheduled = { start: c.at, earliestStart: c.earliest, trigger: c.at + min.seconds, key: min.key, seconds: min.seconds };
       cancelledAt = null;
     }
   }
@@ -83,7 +90,7 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
     const leader = leaderChanges.find((l) => l > scheduled.start && l < scheduled.trigger + OBSERVATION_LATENCY_SECONDS);
     const what = scheduled.seconds === 0 && toleration(pod, scheduled.key) === 'untolerated' ? `${scheduled.key}:NoExecute not tolerated: evicted at once` : `${scheduled.key}:NoExecute + ${secondsText(scheduled.seconds)} toleration${defaultFlag(scheduled.key)}`;
     const item: ItemDraft = {
-      ...base, taintKey: scheduled.key, expected: true, window: windowOf(scheduled.trigger - 0.1, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS),
+      ...base, taintKey: scheduled.key, expected: true, window: windowOf(scheduled.earliestStart + scheduled.seconds, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS),
       cause: causeOf(`NoExecute taint change on ${node.name} seen by the taint eviction controller (received)`, scheduled.start), because: what,
     };
     if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader's taint eviction controller schedules evictions from its own start`;
@@ -128,9 +135,11 @@ export function predictPods(input: PodsInput): ItemDraft[] {
     const node = pod.nodeBefore === null ? undefined : byName.get(pod.nodeBefore);
     if (!node) continue;
     const deletion = deletionItem(pod, node, input.steps);
-    // Removed by a step (its deletionTimestamp came from the step's delete) or force-deleted without one.
-    const byStep = deletion?.cause?.event.startsWith('force-delete-pods') && deletion.window !== null && pod.evictedAfterSeconds !== null && pod.evictedAfterSeconds >= deletion.window.fromSeconds;
-    const forceDeletedAt = byStep ? pod.evictedAfterSeconds : pod.deletedAfterSeconds !== null && pod.evictedAfterSeconds === pod.deletedAfterSeconds ? pod.deletedAfterSeconds : null;
+    // Removed by its deleter (a force-delete-pods step, or PodGC for a deleted Node): its deletionTimestamp arrived
+    // inside that deletion's window, so it came from that delete, not from the taint eviction controller; or it was
+    // force-deleted without one.
+    const byDeleter = deletion !== null && deletion.expected && deletion.window !== null && pod.evictedAfterSeconds !== null && pod.evictedAfterSeconds >= deletion.window.fromSeconds;
+    const forceDeletedAt = byDeleter ? pod.evictedAfterSeconds : pod.deletedAfterSeconds !== null && pod.evictedAfterSeconds === pod.deletedAfterSeconds ? pod.deletedAfterSeconds : null;
     let eviction = evictionItem(pod, node, input.leaderChanges);
     // A pod force-deleted (no deletionTimestamp seen first: a step or PodGC) before its eviction is gone, not evicted.
     if (eviction && forceDeletedAt !== null && (!eviction.expected || (eviction.window !== null && forceDeletedAt < eviction.window.fromSeconds))) {

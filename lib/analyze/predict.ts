@@ -3,7 +3,7 @@
 // states, rate limiting) and predict-pods.ts (evictions, PodGC, steps, replacements).
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds } from './clock.js';
-import { judge, type ItemDraft } from './predict-common.js';
+import { judgeItem, type ItemDraft } from './predict-common.js';
 import { leaseRenewIntervalSeconds, predictDetection } from './predict-detection.js';
 import { predictPods } from './predict-pods.js';
 import { predictNoExecuteTaints } from './predict-zones.js';
@@ -21,6 +21,8 @@ export interface PredictInput {
   leaseRenewals: ReadonlyMap<string, readonly number[]>;
   /** Instants the kube-controller-manager leader Lease (kube-system) changed holder, seconds since time zero. */
   leaderChanges: readonly number[];
+  /** The observer's delivery lag above its median (Lease renewTime → receipt), seconds, by receipt since time zero; may be empty. */
+  observerLag?: readonly { atSeconds: number; lagSeconds: number }[];
   /** Last journal record, seconds since time zero: windows closed before it and not met are misses. */
   endSeconds: number;
 }
@@ -41,7 +43,7 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
   drafts.push(...zones.items);
   drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges }));
   const items: PredictionItem[] = drafts
-    .map((d) => ({ ...d, held: judge(d, input.endSeconds) }))
+    .map((d) => judgeItem(d, input.endSeconds, input.observerLag ?? []))
     .sort((a, b) => (a.cause?.atSeconds ?? -Infinity) - (b.cause?.atSeconds ?? -Infinity) || a.node.localeCompare(b.node) || (a.pod ?? '').localeCompare(b.pod ?? ''));
   return {
     leaseRenewIntervalSeconds: leaseRenewIntervalSeconds(settings),

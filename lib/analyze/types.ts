@@ -329,6 +329,12 @@ export interface PredictionItem {
   because: string;
   /** Set when no window can be derived: "not modelled: <why>". */
   notModelled?: string;
+  /**
+   * Set when the event was received after its window closed but within the observer's own delivery lag measured
+   * at that instant (Lease renewTime → receipt, above the journal's median), seconds: the event was on time, its
+   * receipt was late, so the item held. Never set for events timed by the server (node-not-ready).
+   */
+  observerLagSeconds?: number;
 }
 
 /** One change of a zone's state as the model replays the node lifecycle controller's monitor passes. */
@@ -383,8 +389,9 @@ export interface StepInstant {
   /** When the step's action returned (client receive time of the marker), seconds since time zero. */
   afterSeconds: number;
   /**
-   * When the step's action started, seconds since time zero: the marker minus (its `actedAfterSeconds` −
-   * `afterSeconds`, the action's duration as the runner timed it); the marker itself when those are missing.
+   * When the step's action started, seconds since time zero: the marker minus the action's duration as the runner
+   * timed it (`actedAfterSeconds` − `startedAfterSeconds`; older journals: − the planned `afterSeconds`); the marker
+   * itself when those are missing.
    */
   startedAfterSeconds: number;
 }

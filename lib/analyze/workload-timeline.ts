@@ -58,6 +58,26 @@ function spanBelow(series: readonly [number, number][], initial: number, desired
 }
 
 /**
+ * uid → whether the pod counts, with the number that count kept as they change: counting the map after every
+ * Pod record made a 10,000-pod journal quadratic.
+ */
+class Tally {
+  private readonly counted = new Map<string, boolean>();
+  /** How many uids are set to true. */
+  size = 0;
+  get(uid: string): boolean | undefined {
+    return this.counted.get(uid);
+  }
+  has(uid: string): boolean {
+    return this.counted.has(uid);
+  }
+  set(uid: string, value: boolean): void {
+    if ((this.counted.get(uid) ?? false) !== value) this.size += value ? 1 : -1;
+    this.counted.set(uid, value);
+  }
+}
+
+/**
  * Count Ready pods per workload after every Pod record. A pod counts for the API while its Ready condition is True
  * and it has no deletionTimestamp (terminating pods are not available, as for a Deployment's availableReplicas).
  * For clients, a pod that ran on a fault target at time zero stops counting at its node's fault command start,
@@ -67,11 +87,11 @@ export function buildWorkloadTimelines(ctx: RunContext, workloads: readonly Work
   const faults = new Map(ctx.faults.map((f) => [f.node, f]));
   return workloads.map((w) => {
     const records = ctx.pods.filter((r) => label(r.object, WORKLOAD_LABEL) === w.name);
-    const api = new Map<string, boolean>();
-    const client = new Map<string, boolean>();
+    const api = new Tally();
+    const client = new Tally();
     // Per pod that ran on a fault target at time zero: its fault, and whether it serves again already.
     const silenced = new Map<string, { fault: FaultMarkers; back: boolean }>();
-    const count = (m: Map<string, boolean>) => [...m.values()].filter(Boolean).length;
+    const count = (m: Tally) => m.size;
     let readyAtFault: number | null = null;
     const apiSeries: [number, number][] = [];
     const clientSeries: [number, number][] = [];
@@ -99,11 +119,29 @@ export function buildWorkloadTimelines(ctx: RunContext, workloads: readonly Work
       if (clientSeries.at(-1)?.[1] !== count(client)) clientSeries.push([at, count(client)]);
     };
     let tick = 0;
+    let byTick: Map<number, string[]> | undefined;
+    const indexByTick = () => {
+      const index = new Map<number, string[]>();
+      const add = (t: number, uid: string) => {
+        const uids = index.get(t);
+        if (uids) uids.push(uid);
+        else index.set(t, [uid]);
+      };
+      for (const [uid, { fault }] of silenced) {
+        add(fault.issuedAtMs, uid);
+        if (fault.restoredAtMs !== null && fault.restoredAtMs !== fault.issuedAtMs) add(fault.restoredAtMs, uid);
+      }
+      return index;
+    };
     const applyTicks = (untilMs: number) => {
       while (tick < ticks.length && ticks[tick] <= untilMs) {
         const t = ticks[tick++];
         if (t < ctx.faultMs) continue;
-        for (const uid of client.keys()) client.set(uid, clientCounts(uid, null, t));
+        // Only a pod silenced by a fault can count differently for clients than for the API, and without a record of
+        // its own only when the tick is its fault's start or undo (clientCounts). silenced no longer changes once
+        // ticks are applied (it is set from records before the fault), so the index is built once.
+        byTick ??= indexByTick();
+        for (const uid of byTick.get(t) ?? []) if (client.has(uid)) client.set(uid, clientCounts(uid, null, t));
         record(t);
       }
     };

@@ -28,6 +28,8 @@ export interface StepDetail extends Record<string, unknown> {
   action: StepAction;
   /** Planned time since time zero (the start of the first fault command), seconds. */
   afterSeconds: number;
+  /** When the action started on this node, seconds since time zero (client clock). */
+  startedAfterSeconds: number;
   /** When the action's command returned, seconds since time zero (client clock). */
   actedAfterSeconds: number;
 }
@@ -70,6 +72,7 @@ export async function runSteps(cluster: Cluster, steps: readonly StepSpec[], tar
     const nodes = step.node === null ? [...targets] : [step.node];
     const base = { index, action: step.action, afterSeconds: step.afterMs / 1000 };
     for (const node of nodes) {
+      const startedAfterSeconds = since();
       const nodeAction = STEP_NODE_ACTIONS[step.action];
       const undoOf = STEP_UNDO_ACTIONS[step.action];
       if (nodeAction) {
@@ -88,7 +91,7 @@ export async function runSteps(cluster: Cluster, steps: readonly StepSpec[], tar
         if (!fault) throw new InputError(`steps[${index}]: restore on ${node}: no fault was injected on that node`);
         await fault.restore();
       }
-      options.onPhase('step', { nodes: [node], detail: { ...base, actedAfterSeconds: since() } });
+      options.onPhase('step', { nodes: [node], detail: { ...base, startedAfterSeconds, actedAfterSeconds: since() } });
     }
   }
 }

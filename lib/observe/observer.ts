@@ -1,8 +1,10 @@
 // Starts the informers of a run on one cluster and writes what they see to the journal.
-import { KubeConfig, ListWatch, Watch } from '@kubernetes/client-node';
+import { KubeConfig, ListWatch } from '@kubernetes/client-node';
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import type { Journal, LogFn } from './journal.js';
+import { projectObject } from './project.js';
 import { makeSources, type WatchSource } from './sources.js';
+import { ProjectingWatch } from './watch-stream.js';
 import { watchSource, type InformerFactory, type InformerLike } from './watcher.js';
 import { InfraError } from '../common/errors.js';
 
@@ -50,7 +52,7 @@ function listWatchFactory(kc: KubeConfig): InformerFactory {
   return (source, list) =>
     new ListWatch<KubernetesObject>(
       source.path,
-      new Watch(kc),
+      new ProjectingWatch(kc, (obj) => projectObject(source.kind, obj)),
       list as unknown as () => Promise<KubernetesListObject<KubernetesObject>>,
       false,
       undefined,

@@ -1,5 +1,7 @@
 // What the observer watches: one WatchSource per resource collection (API path + list call).
-import { CoordinationV1Api, CoreV1Api, DiscoveryV1Api, KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { listCollection } from './list.js';
+import { projectObject } from './project.js';
 import { CONTROLLER_MANAGER_LEASE, type WatchedKind } from './types.js';
 
 /** A Kubernetes object as the observer handles it: JSON-shaped, with metadata. */
@@ -31,55 +33,34 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 
 /**
- * The typed clients turn timestamps into `Date`s; a JSON round trip gives back RFC 3339 strings
- * (with milliseconds, e.g. `2026-11-30T12:00:00.000Z`, where a watch event sends `...12:00:00Z`;
- * both parse the same; Lease renewTime MicroTime loses its microseconds, below our millisecond resolution).
- */
-function plain(list: unknown): RawList {
-  return JSON.parse(JSON.stringify(list)) as RawList;
-}
-
-/**
  * The collections rebootlab watches: Nodes, Leases in kube-node-lease, the kube-controller-manager leader Lease
  * (kube-system, renewed every 2 s by default), Pods in all namespaces, and core/v1
  * Events and EndpointSlices in each of `namespaces` (plus `default`, where the node lifecycle controller
- * records NodeNotReady events). Duplicated namespaces are watched once.
+ * records NodeNotReady events). Duplicated namespaces are watched once. Each list is raw JSON in pages
+ * (lib/observe/list.ts), every object projected (lib/observe/project.ts) as it arrives.
  */
 export function makeSources(kc: KubeConfig, namespaces: readonly string[]): WatchSource[] {
-  const core = kc.makeApiClient(CoreV1Api);
-  const coordination = kc.makeApiClient(CoordinationV1Api);
-  const discovery = kc.makeApiClient(DiscoveryV1Api);
+  const source = (kind: WatchedKind, path: string, label: string, fieldSelector?: string): WatchSource => ({
+    kind,
+    path,
+    label,
+    ...(fieldSelector ? { fieldSelector } : {}),
+    list: () => listCollection(kc, path, { fieldSelector, project: (obj) => projectObject(kind, obj) }),
+  });
   const sources: WatchSource[] = [
-    { kind: 'Node', path: '/api/v1/nodes', label: 'Node', list: async () => plain(await core.listNode()) },
-    {
-      kind: 'Lease',
-      path: `/apis/coordination.k8s.io/v1/namespaces/${NODE_LEASE_NAMESPACE}/leases`,
-      label: `Lease (${NODE_LEASE_NAMESPACE})`,
-      list: async () => plain(await coordination.listNamespacedLease({ namespace: NODE_LEASE_NAMESPACE })),
-    },
-    {
-      kind: 'Lease',
-      path: `/apis/coordination.k8s.io/v1/namespaces/${CONTROLLER_MANAGER_LEASE.namespace}/leases`,
-      label: `Lease (${CONTROLLER_MANAGER_LEASE.namespace}/${CONTROLLER_MANAGER_LEASE.name})`,
-      fieldSelector: `metadata.name=${CONTROLLER_MANAGER_LEASE.name}`,
-      list: async () =>
-        plain(await coordination.listNamespacedLease({ namespace: CONTROLLER_MANAGER_LEASE.namespace, fieldSelector: `metadata.name=${CONTROLLER_MANAGER_LEASE.name}` })),
-    },
-    { kind: 'Pod', path: '/api/v1/pods', label: 'Pod (all namespaces)', list: async () => plain(await core.listPodForAllNamespaces()) },
+    source('Node', '/api/v1/nodes', 'Node'),
+    source('Lease', `/apis/coordination.k8s.io/v1/namespaces/${NODE_LEASE_NAMESPACE}/leases`, `Lease (${NODE_LEASE_NAMESPACE})`),
+    source(
+      'Lease',
+      `/apis/coordination.k8s.io/v1/namespaces/${CONTROLLER_MANAGER_LEASE.namespace}/leases`,
+      `Lease (${CONTROLLER_MANAGER_LEASE.namespace}/${CONTROLLER_MANAGER_LEASE.name})`,
+      `metadata.name=${CONTROLLER_MANAGER_LEASE.name}`,
+    ),
+    source('Pod', '/api/v1/pods', 'Pod (all namespaces)'),
   ];
   for (const namespace of [...new Set(['default', ...namespaces])].sort()) {
-    sources.push({
-      kind: 'Event',
-      path: `/api/v1/namespaces/${namespace}/events`,
-      label: `Event (${namespace})`,
-      list: async () => plain(await core.listNamespacedEvent({ namespace })),
-    });
-    sources.push({
-      kind: 'EndpointSlice',
-      path: `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`,
-      label: `EndpointSlice (${namespace})`,
-      list: async () => plain(await discovery.listNamespacedEndpointSlice({ namespace })),
-    });
+    sources.push(source('Event', `/api/v1/namespaces/${namespace}/events`, `Event (${namespace})`));
+    sources.push(source('EndpointSlice', `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, `EndpointSlice (${namespace})`));
   }
   return sources;
 }

@@ -67,6 +67,9 @@ export function watchSource(source: WatchSource, options: WatchSourceOptions): S
   const synced = new Promise<void>((resolve) => (markSynced = resolve));
 
   const record = (verb: ObservationVerb, raw: RawObject): void => {
+    // A stopped informer's stream can still hand over lines it had buffered; the observation has ended (the journal
+    // may be closed), so they are not part of it.
+    if (stopped) return;
     const obj = withoutManagedFields(raw);
     const md = obj.metadata ?? {};
     journal.appendObject({

@@ -197,9 +197,19 @@ function serviceRow(w: WorkloadTimeline, end: number, startSeconds: number): Lan
 /** Pods on a fault target first (they are what the run is about), otherwise in result.json order. */
 function podOrder(r: Result): PodTimeline[] {
   const targets = new Set(r.spec.fault.nodes);
-  const first = r.pods.filter((p) => p.nodeBefore !== null && targets.has(p.nodeBefore));
-  return [...first, ...r.pods.filter((p) => !first.includes(p))];
+  const onTarget = (p: PodTimeline) => p.nodeBefore !== null && targets.has(p.nodeBefore);
+  return [...r.pods.filter(onTarget), ...r.pods.filter((p) => !onTarget(p))];
 }
+
+/** Fault targets first, then the other nodes, each in result order. */
+function nodeOrder(r: Result): Result['nodes'] {
+  const targets = new Set(r.spec.fault.nodes);
+  return [...r.nodes.filter((n) => targets.has(n.name)), ...r.nodes.filter((n) => !targets.has(n.name))];
+}
+
+/** Most node lanes and most pod lanes the timeline draws (fault targets and their pods first); see HTML_MAX_TABLE_ROWS. */
+export const MAX_NODE_LANES = 100;
+export const MAX_POD_LANES = 300;
 
 /**
  * Node, pod and workload lanes of a run, in that order. Bars start at `startSeconds` (the left edge of the
@@ -207,8 +217,8 @@ function podOrder(r: Result): PodTimeline[] {
  */
 export function objectLanes(r: Result, startSeconds: number): Lane[] {
   return [
-    ...r.nodes.map((n) => nodeLane(n, r, startSeconds)),
-    ...podOrder(r).map((p) => podLane(p, r, startSeconds)),
+    ...nodeOrder(r).slice(0, MAX_NODE_LANES).map((n) => nodeLane(n, r, startSeconds)),
+    ...podOrder(r).slice(0, MAX_POD_LANES).map((p) => podLane(p, r, startSeconds)),
     ...r.workloads.map((w) => workloadLane(w, r, startSeconds)),
     ...(r.probes ?? []).map((p) => probeLane(p)),
   ];

@@ -90,8 +90,19 @@ export function formatDeltaSeconds(value: number | null | undefined): string {
   return `${value > 0 ? '+' : '−'}${Math.abs(value).toFixed(3)} s`;
 }
 
-/** A table with a header row; `rows` cells are VNodes or values rendered as escaped text; numeric-looking cells align right. */
-export function renderTable(headers: readonly string[], rows: readonly (readonly unknown[])[], attrs: Record<string, string> = {}): VNode {
+/**
+ * Most rows one HTML table shows. A 10,000-pod run has tens of thousands of pod and prediction rows: rendered whole,
+ * report.html outgrew the longest string V8 can build (about 512 MiB). result.json and summary.md keep every row.
+ */
+export const HTML_MAX_TABLE_ROWS = 1000;
+
+/**
+ * A table with a header row; `rows` cells are VNodes or values rendered as escaped text; numeric-looking cells align
+ * right. Past HTML_MAX_TABLE_ROWS rows, the rest are left out and a last row says how many and where they are.
+ */
+export function renderTable(headers: readonly string[], allRows: readonly (readonly unknown[])[], attrs: Record<string, string> = {}): VNode {
+  const rows = allRows.slice(0, HTML_MAX_TABLE_ROWS);
+  const omitted = allRows.length - rows.length;
   const cell = (value: unknown): VNode => {
     if (value !== null && typeof value === 'object' && 'type' in (value as object)) return html`<td>${value}</td>`;
     const text = value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -100,6 +111,6 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
   };
   return html`<table ...${attrs}>
     <thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead>
-    <tbody>${rows.map((row) => html`<tr>${row.map(cell)}</tr>`)}</tbody>
+    <tbody>${rows.map((row) => html`<tr>${row.map(cell)}</tr>`)}${omitted > 0 ? html`<tr class="omitted"><td colspan=${headers.length}>… ${omitted} more rows (of ${allRows.length}) are in result.json and summary.md</td></tr>` : null}</tbody>
   </table>`;
 }

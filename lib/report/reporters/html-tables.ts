@@ -1,5 +1,7 @@
-// The tables under the timeline in report.html: expectations, predicted vs observed, nodes, pods, workloads, effective flags.
+// The tables under the timeline in report.html: expectations, predicted vs observed, each measurement's tables, effective flags.
 import type { TimeoutSettings } from '../../spec/settings.js';
+import type { TableCell } from '../../analyze/measurement.js';
+import { MEASUREMENTS } from '../../analyze/measurements/index.js';
 import type { Result } from '../result-types.js';
 import { formatSeconds as s, html, renderTable, type VNode } from './html-page.js';
 import { causeText, PREDICTION_HEADERS, predictionRow } from './prediction-rows.js';
@@ -29,92 +31,16 @@ export function predictedTable(r: Result, items = r.predictions.items, tableName
   return renderTable(PREDICTION_HEADERS, rows, { 'data-table': tableName });
 }
 
-/** One row per node. */
-export function nodesTable(r: Result): VNode {
-  return renderTable(
-    ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint (unreachable/not-ready)', 'Out-of-service taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
-    r.nodes.map((n) => [
-      n.name, n.faultTarget ? 'yes' : '', s(n.lastLeaseRenewBeforeDetection?.afterSeconds), s(n.notReadyAfterSeconds), s(n.notReadyReceivedAfterSeconds),
-      n.notReadyStatus ? `${n.notReadyStatus} (${n.notReadyReason ?? ''})` : '', s(n.noScheduleTaintAfterSeconds), s(n.noExecuteTaintAfterSeconds), s(n.outOfServiceTaintAfterSeconds),
-      s(n.readyAgainAfterSeconds), `${n.internalIPBefore ?? '—'} → ${n.internalIPAfter ?? '—'}`, s(n.deletedAfterSeconds), s(n.recreatedAfterSeconds),
-    ]),
-    { 'data-table': 'nodes' },
+/** The tables of every registered measurement, each under its title (`data-table` = the table's name). */
+export function measurementTables(r: Result): VNode[] {
+  const view = { ...r, faultType: r.spec.fault.type };
+  const cell = (c: TableCell): unknown => (c !== null && typeof c === 'object' ? s(c.seconds) : c);
+  return MEASUREMENTS.flatMap((m) => m.tables?.(view) ?? []).map(
+    (t) => html`<h2>${t.title}</h2>
+      ${t.note ? html`<p class="lead">${t.note}</p>` : null}
+      ${renderTable(t.headers, t.rows.map((row) => row.map(cell)), { 'data-table': t.name })}
+      ${t.after ? html`<p class="lead">${t.after}</p>` : null}`,
   );
-}
-
-/** One row per pod that existed at the fault. */
-export function podsTable(r: Result): VNode {
-  return renderTable(
-    ['Pod', 'Workload', 'Outcome', 'Node before → after', 'IP before → after', 'Restarts', 'NotReady', 'Evicted', 'Deleted', 'Unreachable toleration', 'Replacement', 'Replacement Ready'],
-    r.pods.map((p) => [
-      `${p.namespace}/${p.name}`, p.workload, p.outcome, `${p.nodeBefore ?? '—'} → ${p.replacement?.node ?? p.nodeAfter ?? '—'}`,
-      `${p.podIPBefore ?? '—'} → ${p.replacement?.podIP ?? p.podIPAfter ?? '—'}`, `${p.restartCountBefore} → ${p.restartCountAfter}`,
-      s(p.notReadyAfterSeconds), s(p.evictedAfterSeconds), s(p.deletedAfterSeconds),
-      p.tolerations.unreachableTolerationSeconds === null ? 'forever' : `${p.tolerations.unreachableTolerationSeconds} s`,
-      p.replacement ? `${p.replacement.name} on ${p.replacement.node ?? '(unscheduled)'}${p.replacement.pendingReason ? ` (${p.replacement.pendingReason})` : ''}` : '—',
-      s(p.replacement?.readyAfterSeconds),
-    ]),
-    { 'data-table': 'pods' },
-  );
-}
-
-/** One row per workload. */
-export function workloadsTable(r: Result): VNode {
-  return renderTable(
-    ['Workload', 'Kind', 'Desired', 'Ready at fault', 'Minimum Ready', 'Ready at end', 'Unavailable (clients)', 'Unavailable (API)', 'Unavailable from', 'Recovered after'],
-    r.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, s(w.unavailableSeconds), s(w.apiUnavailableSeconds), s(w.unavailableAfterSeconds), s(w.recoveredAfterSeconds)]),
-    { 'data-table': 'workloads' },
-  );
-}
-
-/** One row per pod of a workload with a Service: its endpoint instants (EndpointSlices, client receive times); null when no workload has a Service. */
-export function endpointsTable(r: Result): VNode | null {
-  const served = new Map(r.workloads.filter((w) => w.endpoints).map((w) => [w.name, w.endpoints!]));
-  if (served.size === 0) return null;
-  const rows = r.pods.filter((p) => p.workload !== null && served.has(p.workload)).map((p) => {
-    const e = served.get(p.workload!)!;
-    return [
-      `${p.namespace}/${p.name}`, `${p.workload} (Service ${e.service}: no ready endpoint ${s(e.noReadyEndpointSeconds)})`, p.endpointReadyAtFault ? 'yes' : 'no',
-      s(p.endpointNotReadyAfterSeconds), s(p.endpointTerminatingAfterSeconds), s(p.endpointRemovedAfterSeconds), s(p.endpointReadyAgainAfterSeconds),
-    ];
-  });
-  return renderTable(['Pod', 'Workload', 'Ready at fault', 'Not ready', 'Terminating', 'Removed', 'Ready again (own or replacement)'], rows, { 'data-table': 'endpoints' });
-}
-
-/** The Events kept as cross-checks; the last column names the time field and its resolution. Null when there are none. */
-export function eventsTable(r: Result): VNode | null {
-  if (r.events.length === 0) return null;
-  return renderTable(
-    ['At', 'Reason', 'Object', 'Source', 'Count', 'Message', 'Time from'],
-    r.events.map((e) => [s(e.afterSeconds), e.reason, e.object, e.recordedAs === 'Event' ? e.source : `${e.source} (pod condition ${e.recordedAs})`, e.count, e.message, `${e.timeField} (${e.resolutionSeconds} s)`]),
-    { 'data-table': 'events' },
-  );
-}
-
-/** One row per traffic prober: what clients saw (requests, failures, when, latency); null without probers. */
-export function probesTable(r: Result): VNode | null {
-  if (!r.probes || r.probes.length === 0) return null;
-  const ms = (v: number | null) => (v === null ? '—' : `${v} ms`);
-  return renderTable(
-    ['Probe', 'Sent', 'Failed', 'Failures by outcome', 'Seconds with a failure', 'First failure', 'Last failure', 'Latency p50 / p99 during', 'Pods that answered'],
-    r.probes.map((p) => [
-      p.name, p.sent, `${p.errors} (${(p.errorRatio * 100).toFixed(1)} %)`,
-      Object.entries(p.outcomes).filter(([o]) => o !== 'ok').map(([o, n]) => `${o} ${n}`).join(', ') || '—',
-      p.errorSeconds, s(p.firstErrorAfterSeconds), s(p.lastErrorAfterSeconds),
-      `${ms(p.latency.during.p50Ms)} / ${ms(p.latency.during.p99Ms)}`, p.backends.map((b) => `${b.pod} (${b.answered})`).join(', '),
-    ]),
-    { 'data-table': 'probes' },
-  );
-}
-
-/** One row per failing-backend group of every prober (cause, pods, count, interval, why); null when no request failed. */
-export function failingBackendsTable(r: Result): VNode | null {
-  const rows = (r.probes ?? []).flatMap((p) => p.failingBackends.map((f) => [
-    p.name, f.cause, f.pods.join(', '), f.nodes.join(', '), f.failed, Object.entries(f.outcomes).map(([o, n]) => `${o} ${n}`).join(', '),
-    s(f.firstAfterSeconds), s(f.lastAfterSeconds), f.because,
-  ]));
-  if (rows.length === 0) return null;
-  return renderTable(['Probe', 'Cause', 'Pods', 'Nodes', 'Failed', 'Outcomes', 'From', 'To', 'Why'], rows, { 'data-table': 'failing-backends' });
 }
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -65,6 +65,9 @@ function isInstant(text: string): boolean {
   return parsed.ok && 'field' in parsed.expectation.subject && parsed.expectation.subject.field.endsWith('AfterSeconds');
 }
 
+/** Longest expectation message or value a marker's title shows, characters (result.json has the whole). */
+const MAX_TITLE_CHARS = 400;
+
 function show(value: ExpectationResult['actual']): string {
   return Array.isArray(value) ? `[${value.map((v) => String(v)).join(', ')}]` : String(value);
 }
@@ -78,11 +81,16 @@ function expectationLane(e: ExpectationResult, i: number, m: Omit<TimelineModel,
   if (isInstant(e.text) && values.length > 0) {
     const range = acceptedRange(e.text, m.fromSeconds, m.toSeconds);
     if (range) bands.push({ ...range, kind: 'accept', label: 'accepted', title: `accepted: ${e.text}` });
-    for (const v of values) markers.push({ atSeconds: Math.min(Math.max(v, m.fromSeconds), m.toSeconds), kind, label: `${v} s`, title: `${mark} ${e.text} — actual ${v} s (${e.message})` });
+    // One marker per distinct value, the message cut short: with thousands of pods each marker's title repeated the
+    // whole list, and report.html grew with the square of the pod count.
+    const message = e.message.length > MAX_TITLE_CHARS ? `${e.message.slice(0, MAX_TITLE_CHARS)}…` : e.message;
+    for (const v of [...new Set(values)]) markers.push({ atSeconds: Math.min(Math.max(v, m.fromSeconds), m.toSeconds), kind, label: `${v} s`, title: `${mark} ${e.text} — actual ${v} s (${message})` });
   } else {
     // Not a point in time (an outcome, a count, a span such as unavailableSeconds, or an event that never happened):
     // the expectation is evaluated at the end of the journal, so its marker sits there.
-    markers.push({ atSeconds: m.endAfterSeconds, kind, label: show(e.actual), title: `${mark} ${e.text} — actual ${show(e.actual)} (${e.message})` });
+    const shown = show(e.actual);
+    const text = `${mark} ${e.text} — actual ${shown} (${e.message})`;
+    markers.push({ atSeconds: m.endAfterSeconds, kind, label: shown.length > MAX_TITLE_CHARS ? `${shown.slice(0, MAX_TITLE_CHARS)}…` : shown, title: text.length > MAX_TITLE_CHARS ? `${text.slice(0, MAX_TITLE_CHARS)}…` : text });
   }
   return { id: `expectation:${i}`, section: 'Expectations', label: `${mark} expectation ${i + 1}`, sublabel: e.passed ? 'passed' : 'failed', rows: [{ height: 12, segments: [] }], bands, markers, caption: e.text };
 }

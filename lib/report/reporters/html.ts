@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
 import type { Result } from '../result-types.js';
 import { COLORS, formatSeconds, html, renderPage, type VNode } from './html-page.js';
-import { endpointsTable, eventsTable, failingBackendsTable, probesTable, expectationsTable, nodesTable, podsTable, predictedTable, settingsTable, workloadsTable } from './html-tables.js';
+import { expectationsTable, measurementTables, predictedTable, settingsTable } from './html-tables.js';
 import { LEGEND, renderTimeline } from './html-timeline.js';
 import { timelineModel } from './html-timeline-model.js';
 import { writeReportFile } from './write-file.js';
-import { faultLine, outageNote, timeZeroSentence } from './prediction-rows.js';
+import { MAX_NODE_LANES, MAX_POD_LANES } from './html-lanes.js';
+import { faultLine, timeZeroSentence } from './prediction-rows.js';
 
 /** File name of the HTML report in a run directory. */
 export const REPORT_HTML_FILE = 'report.html';
@@ -42,6 +43,9 @@ export function renderHtmlReport(result: Result): string {
     <h2>Timeline</h2>
     ${legend()}
     ${renderTimeline(timelineModel(result))}
+    ${result.nodes.length > MAX_NODE_LANES || result.pods.length > MAX_POD_LANES
+      ? html`<p class="lead" data-lanes-omitted>The timeline draws ${Math.min(result.nodes.length, MAX_NODE_LANES)} of ${result.nodes.length} nodes and ${Math.min(result.pods.length, MAX_POD_LANES)} of ${result.pods.length} pods (fault targets and their pods first); result.json has them all.</p>`
+      : null}
     <h2>Expectations</h2>
     ${expectationsTable(result)}
     <h2>Missed predictions</h2>
@@ -54,17 +58,7 @@ export function renderHtmlReport(result: Result): string {
       Each event's "why" is the mechanism and setting; its cause is the observed event it follows.
     </p>
     ${predictedTable(result)}
-    <h2>Nodes</h2>
-    ${nodesTable(result)}
-    <h2>Pods</h2>
-    ${podsTable(result)}
-    <h2>Workloads</h2>
-    ${workloadsTable(result)}
-    <p class="lead">${outageNote(result)}</p>
-    ${endpointsTable(result) ? html`<h2>Endpoints (what Service clients were offered)</h2>${endpointsTable(result)}` : null}
-    ${eventsTable(result) ? html`<h2>Events</h2>${eventsTable(result)}` : null}
-    ${probesTable(result) ? html`<h2>Traffic probes (what clients saw)</h2>${probesTable(result)}` : null}
-    ${failingBackendsTable(result) ? html`<h3>Failing backends (failed requests joined with the EndpointSlices)</h3>${failingBackendsTable(result)}` : null}
+    ${measurementTables(result)}
     <h2>Effective flags</h2>
     ${settingsTable(result)}
     ${result.gaps.length > 0 ? html`<h2>Watch gaps</h2><ul>${result.gaps.map((g) => html`<li>${g.kind}: ${formatSeconds(g.fromSeconds)} → ${formatSeconds(g.toSeconds)}: ${g.reason}</li>`)}</ul>` : null}

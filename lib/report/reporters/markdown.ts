@@ -5,7 +5,9 @@ import { InfraError } from '../../common/errors.js';
 import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
 import type { Result } from '../result-types.js';
 import { seconds, table } from './markdown-tables.js';
-import { faultLine, outageNote, PREDICTION_HEADERS, predictionRow, timeZeroSentence } from './prediction-rows.js';
+import { faultLine, PREDICTION_HEADERS, predictionRow, timeZeroSentence } from './prediction-rows.js';
+import type { TableCell } from '../../analyze/measurement.js';
+import { MEASUREMENTS } from '../../analyze/measurements/index.js';
 
 /** File name of the Markdown summary in a run directory. */
 export const SUMMARY_FILE = 'summary.md';
@@ -19,32 +21,16 @@ function predictionsTable(r: Result): string {
   return `${lead}\n\n${table(PREDICTION_HEADERS, p.items.map(predictionRow))}`;
 }
 
-/** Per workload with a Service: seconds without a ready endpoint; per pod: its endpoint instants. Null when no workload has a Service. */
-function endpointsSection(r: Result): string | null {
-  const served = r.workloads.filter((w) => w.endpoints);
-  if (served.length === 0) return null;
-  const workloads = table(
-    ['Workload', 'Service', 'Ready endpoints at fault', 'Minimum', 'No ready endpoint', 'No ready endpoint from'],
-    served.map((w) => [w.name, w.endpoints!.service, w.endpoints!.readyAtFault, w.endpoints!.minimumReady, seconds(w.endpoints!.noReadyEndpointSeconds), seconds(w.endpoints!.noReadyEndpointAfterSeconds)]),
-  );
-  const names = new Set(served.map((w) => w.name));
-  const pods = table(
-    ['Pod', 'Workload', 'Ready at fault', 'Not ready', 'Terminating', 'Removed', 'Ready again (own or replacement)'],
-    r.pods.filter((p) => p.workload !== null && names.has(p.workload)).map((p) => [
-      `${p.namespace}/${p.name}`, p.workload, p.endpointReadyAtFault === true ? 'yes' : 'no', seconds(p.endpointNotReadyAfterSeconds ?? null),
-      seconds(p.endpointTerminatingAfterSeconds ?? null), seconds(p.endpointRemovedAfterSeconds ?? null), seconds(p.endpointReadyAgainAfterSeconds ?? null),
-    ]),
-  );
-  return `From the Services' EndpointSlices (client receive times).\n\n${workloads}\n\n${pods}`;
-}
-
-/** Events kept as cross-checks, one row each; the time column names its field and resolution. */
-function eventsSection(r: Result): string {
-  const short = (text: string) => (text.length > 100 ? `${text.slice(0, 99)}…` : text);
-  return table(
-    ['At', 'Reason', 'Object', 'Source', 'Count', 'Message', 'Time from'],
-    r.events.map((e) => [seconds(e.afterSeconds), e.reason, e.object, e.recordedAs === 'Event' ? e.source : `${e.source} (pod condition ${e.recordedAs})`, e.count, short(e.message), `${e.timeField} (${e.resolutionSeconds} s)`]),
-  );
+/** The tables of every registered measurement (nodes, pods, workloads, endpoints, probes, events, marks), each under its title. */
+function measurementSections(r: Result): string[] {
+  const view = { ...r, faultType: r.spec.fault.type };
+  const md = (c: TableCell): unknown => (c !== null && typeof c === 'object' ? seconds(c.seconds) : c);
+  return MEASUREMENTS.flatMap((m) => m.tables?.(view) ?? []).flatMap((t) => [
+    `## ${t.title}`,
+    ...(t.note ? [t.note] : []),
+    table(t.headers, t.rows.map((row) => row.map(md))),
+    ...(t.after ? [t.after] : []),
+  ]);
 }
 
 /** The full text of summary.md for `result` (deterministic for equal input). */
@@ -73,64 +59,7 @@ export function renderSummary(r: Result): string {
       : table(['', 'Expectation', 'Actual', 'Detail'], r.expectations.map((e) => [e.passed ? '✓' : '✗', `\`${e.text}\``, e.actual, e.message])),
   );
   parts.push('## Predicted vs observed', predictionsTable(r));
-  parts.push('## Nodes');
-  parts.push(
-    table(
-      ['Node', 'Target', 'Last lease renew', 'NotReady (server)', 'NotReady (received)', 'Status', 'NoSchedule taint', 'NoExecute taint (unreachable/not-ready)', 'Out-of-service taint', 'Ready again', 'InternalIP before → after', 'Deleted', 'Recreated'],
-      r.nodes.map((n) => [
-        n.name, n.faultTarget ? 'yes' : '', seconds(n.lastLeaseRenewBeforeDetection?.afterSeconds), seconds(n.notReadyAfterSeconds),
-        seconds(n.notReadyReceivedAfterSeconds), n.notReadyStatus ? `${n.notReadyStatus} (${n.notReadyReason ?? ''})` : '',
-        seconds(n.noScheduleTaintAfterSeconds), seconds(n.noExecuteTaintAfterSeconds), seconds(n.outOfServiceTaintAfterSeconds), seconds(n.readyAgainAfterSeconds),
-        `${n.internalIPBefore ?? '—'} → ${n.internalIPAfter ?? '—'}`, seconds(n.deletedAfterSeconds), seconds(n.recreatedAfterSeconds),
-      ]),
-    ),
-  );
-  parts.push('## Pods');
-  parts.push(
-    table(
-      ['Pod', 'Workload', 'Outcome', 'Node before → after', 'IP before → after', 'Restarts', 'NotReady', 'Evicted', 'Deleted', 'Unreachable toleration', 'Replacement', 'Replacement Ready'],
-      r.pods.map((p) => [
-        `${p.namespace}/${p.name}`, p.workload, p.outcome, `${p.nodeBefore ?? '—'} → ${p.replacement?.node ?? p.nodeAfter ?? '—'}`,
-        `${p.podIPBefore ?? '—'} → ${p.replacement?.podIP ?? p.podIPAfter ?? '—'}`, `${p.restartCountBefore} → ${p.restartCountAfter}`,
-        seconds(p.notReadyAfterSeconds), seconds(p.evictedAfterSeconds), seconds(p.deletedAfterSeconds),
-        p.tolerations.unreachableTolerationSeconds === null ? 'forever' : `${p.tolerations.unreachableTolerationSeconds} s`,
-        p.replacement ? `${p.replacement.name} on ${p.replacement.node ?? '(unscheduled)'}${p.replacement.pendingReason ? ` (${p.replacement.pendingReason})` : ''}` : '—',
-        seconds(p.replacement?.readyAfterSeconds),
-      ]),
-    ),
-  );
-  parts.push('## Workloads');
-  parts.push(
-    table(
-      ['Workload', 'Kind', 'Desired', 'Ready at fault', 'Minimum Ready', 'Ready at end', 'Unavailable (clients)', 'Unavailable (API)', 'Unavailable from', 'Recovered after'],
-      r.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, seconds(w.unavailableSeconds), seconds(w.apiUnavailableSeconds), seconds(w.unavailableAfterSeconds), seconds(w.recoveredAfterSeconds)]),
-    ),
-  );
-  parts.push(outageNote(r));
-  if (r.probes && r.probes.length > 0) {
-    parts.push('## Traffic probes (what clients saw)');
-    parts.push(table(
-      ['Probe', 'Sent', 'Failed', 'Seconds with a failure', 'First failure', 'Last failure', 'Latency p50 / p99 during', 'Pods that answered'],
-      r.probes.map((p) => [p.name, p.sent, `${p.errors} (${(p.errorRatio * 100).toFixed(1)} %)`, p.errorSeconds, seconds(p.firstErrorAfterSeconds), seconds(p.lastErrorAfterSeconds),
-        `${p.latency.during.p50Ms ?? '—'} / ${p.latency.during.p99Ms ?? '—'} ms`, p.backends.map((b) => `${b.pod} (${b.answered})`).join(', ')]),
-    ));
-    const failing = r.probes.flatMap((p) => p.failingBackends.map((f) => ({ probe: p.name, ...f })));
-    if (failing.length > 0) {
-      parts.push('### Failing backends (failed requests joined with the EndpointSlices)');
-      parts.push(table(
-        ['Probe', 'Cause', 'Pods', 'Nodes', 'Failed', 'Outcomes', 'From', 'To', 'Why'],
-        failing.map((f) => [f.probe, f.cause, f.pods.join(', '), f.nodes.join(', '), f.failed, Object.entries(f.outcomes).map(([o, n]) => `${o} ${n}`).join(', '),
-          seconds(f.firstAfterSeconds), seconds(f.lastAfterSeconds), f.because]),
-      ));
-    }
-  }
-  const endpoints = endpointsSection(r);
-  if (endpoints) parts.push('## Endpoints (what Service clients were offered)', endpoints);
-  if (r.events.length > 0) parts.push('## Events', eventsSection(r));
-  if (r.marks && r.marks.length > 0) {
-    parts.push('## Script marks');
-    parts.push(table(['Mark', 'At', 'Nodes', 'Detail'], r.marks.map((k) => [k.name, seconds(k.afterSeconds), k.nodes.join(', '), JSON.stringify(k.detail)])));
-  }
+  parts.push(...measurementSections(r));
   const s = r.spec.settings;
   parts.push('## Effective settings');
   parts.push(

@@ -1,6 +1,6 @@
 // Text of the predictions table shared by summary.md and report.html: one row per predicted event with its cause.
 import type { FaultInstant, PredictionItem } from '../../analyze/types.js';
-import type { Result } from '../result-types.js';
+
 
 /** Headers of the predictions table. */
 export const PREDICTION_HEADERS = ['', 'Event', 'Subject', 'Predicted', 'Observed', 'Why (mechanism)', 'Cause'];
@@ -48,10 +48,4 @@ export function timeZeroSentence(timeZero: 'fault-injecting' | 'fault-injected')
     : 'Time zero is when the first fault command returned (journal marker fault-injected: this journal predates the fault-injecting marker); all times are seconds since then.';
 }
 
-/** What "Unavailable (clients)" counts, for this fault type. */
-export function outageNote(r: Pick<Result, 'spec'>): string {
-  return r.spec.fault.type === 'kubelet-stop'
-    ? 'Under kubelet-stop the containers keep serving: the client figure equals the API figure (pods Ready and not terminating).'
-    : 'Unavailable (clients) counts from time zero for pods on a node that is powered off, frozen, partitioned, rebooting or deleted (clients lose them at the fault); Unavailable (API) counts only while the API shows fewer Ready pods.';
-}
 

@@ -110,7 +110,10 @@ describe('scenario catalog on kind (issue 6)', function () {
       it(`5 StatefulSet pod on a down node recovered by ${arm}: a Ready replacement after the step`, async function () {
         const [r] = await run(`sts-recovery-${arm}`, SHARED);
         const step = r.summary.steps.find((s) => s.action !== 'unknown')!;
-        expect(step.afterSeconds).to.be.within(60, 63);
+        // Started on schedule (60 s; the runner's timer under load); it returns when its command does (docker start
+        // took 6.6 s at load average 16).
+        expect(step.startedAfterSeconds).to.be.within(60, 61);
+        expect(step.afterSeconds).to.be.at.least(step.startedAfterSeconds);
         const [db] = podsOf(r, 'db');
         expect(db.outcome).to.equal('evicted-replaced');
         expect(db.replacement!.readyAfterSeconds! - step.afterSeconds, 'replacement Ready after the step').to.be.above(0);

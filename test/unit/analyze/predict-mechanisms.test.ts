@@ -170,12 +170,33 @@ describe('analyze/predict mechanisms', () => {
     });
   });
 
+  describe('observer lag (recorded kind run on a loaded machine, kubelet-stop)', () => {
+    const lagged = loadFixtureRun('kind-kubelet-stop-lagged-recorded');
+    const item = () => lagged.analysis.predictions.items.find((i) => i.event === 'pod-eviction' && i.pod === 'rebootlab/web-574bfd877-4mht5');
+
+    it('an eviction received 0.876 s after its window closed holds: the Lease updates received then were 2.2 s late (the controller acted at 54.141 s, DisruptionTarget lastTransitionTime)', () => {
+      expect(item()).to.deep.include({ held: true, observedSeconds: 57.581, observerLagSeconds: 2.192, window: { fromSeconds: 54.141, toSeconds: 56.705 } });
+      expect(item()?.because).to.include("within the observer's lag measured then (2.192 s");
+      expect(lagged.analysis.predictions.missed).to.deep.equal([]);
+    });
+
+    it('the same journal without the late Lease updates misses it: the lag is measured, never assumed', () => {
+      const withoutLate = lagged.observations.filter((o) => !(o.type === 'object' && o.kind === 'Lease' && o.receivedAtMs - Date.parse(String((o.object as { spec?: { renewTime?: string } }).spec?.renewTime)) > 1000));
+      const a = analyze(withoutLate, { settings: lagged.info.settings, workloads: lagged.info.workloads });
+      const miss = a.predictions.missed.find((i) => i.event === 'pod-eviction' && i.pod === 'rebootlab/web-574bfd877-4mht5');
+      expect(miss).to.deep.include({ held: false, observedSeconds: 57.581 });
+      expect(miss).to.not.have.property('observerLagSeconds');
+    });
+  });
+
   describe('evictions and PodGC', () => {
     it('eviction = taint as received + that key\'s tolerationSeconds (recorded outage-tuned): 30 s after the unreachable taint; the DaemonSet pod tolerates it forever', () => {
-      const taint = outage.analysis.nodes.find((n) => n.name === TARGET)?.taints.find((t) => t.key === UNREACHABLE && t.effect === 'NoExecute')?.addedReceivedAfterSeconds as number;
+      const taint = outage.analysis.nodes.find((n) => n.name === TARGET)?.taints.find((t) => t.key === UNREACHABLE && t.effect === 'NoExecute');
       const web = predictionItem(outage.analysis, 'pod-eviction@web-5f5b5b77d7-dg2wh');
       expect(web).to.deep.include({ taintKey: UNREACHABLE, held: true });
-      expect(web?.window?.fromSeconds).to.be.closeTo(taint + 30 - 0.1, 0.001);
+      // The controller sees the taint no earlier than its server timeAdded, nor more than 1 s before our receipt.
+      expect(web?.window?.fromSeconds).to.be.closeTo(Math.max(taint!.addedAfterSeconds!, taint!.addedReceivedAfterSeconds! - 1) + 30, 0.001);
+      expect(web?.window?.toSeconds).to.be.closeTo(taint!.addedReceivedAfterSeconds! + 30 + 2, 0.001);
       expect(web?.because).to.include('--default-unreachable-toleration-seconds');
       expect(predictionItem(outage.analysis, 'pod-eviction@kube-proxy-dnl2w')).to.deep.include({ expected: false, held: true });
     });

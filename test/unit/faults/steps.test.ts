@@ -30,8 +30,8 @@ describe('runSteps', () => {
       guard, injectedAtMs: 10_000, faults: () => [], onPhase: (_p, info) => phases.push(info), ...time,
     });
     expect(cluster.log).to.deep.equal(['sleep 60000', 'act taint-out-of-service w1', 'act taint-out-of-service w2', 'sleep 30000', 'act force-delete-pods w2']);
-    expect(phases.map((p) => [p.nodes[0], p.detail.action, p.detail.afterSeconds, p.detail.actedAfterSeconds])).to.deep.equal([
-      ['w1', 'taint-out-of-service', 60, 60], ['w2', 'taint-out-of-service', 60, 60], ['w2', 'force-delete-pods', 90, 90],
+    expect(phases.map((p) => [p.nodes[0], p.detail.action, p.detail.afterSeconds, p.detail.startedAfterSeconds, p.detail.actedAfterSeconds])).to.deep.equal([
+      ['w1', 'taint-out-of-service', 60, 60, 60], ['w2', 'taint-out-of-service', 60, 60, 60], ['w2', 'force-delete-pods', 90, 90, 90],
     ]);
     expect(guard.pending.map((e) => e.label)).to.deep.equal(['taint-out-of-service w1 (step 0)', 'taint-out-of-service w2 (step 0)', 'force-delete-pods w2 (step 1)']);
     await guard.releaseAll();

@@ -82,6 +82,16 @@ describe('observe/watcher', () => {
     expect((records[0].object.metadata as Record<string, unknown>).managedFields).to.equal(undefined);
   });
 
+  it('drops events the watch stream still delivers after stop(): the journal may be closed by then (a catalog run crashed with "journal is closed" on a late Lease update)', async () => {
+    const watch = start();
+    await watch.synced;
+    await watch.stop();
+    journal.close();
+    expect(() => informers[0].emit('update', pod('web-a', '12'))).to.not.throw();
+    const records = readJournal(journal.path) as ObjectObservation[];
+    expect(records.map((r) => `${r.verb} ${r.name} ${r.resourceVersion}`)).to.deep.equal(['LISTED web-a 10', 'LISTED web-b 11']);
+  });
+
   it('after an informer error restarts after 1 s with a fresh list, records vanished objects DELETED and a gap', async () => {
     const watch = start();
     await watch.synced;

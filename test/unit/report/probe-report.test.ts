@@ -33,7 +33,7 @@ describe('report: traffic probes', () => {
 
   it('summary.md lists the failing backends with cause, pods, count, interval and why', () => {
     const md = renderMarkdown(fixtureResult(SCENARIO));
-    expect(md).to.contain('### Failing backends');
+    expect(md).to.contain('## Failing backends (failed requests joined with the EndpointSlices)');
     expect(md).to.contain('| api | endpoint-ready-on-down-node | api-7d54775566-jk9q8 | rl-svc-worker | 270 | refused 11, timeout 259 | 0.375 s | 26.136 s |');
     expect(md).to.contain('| web | no-ready-endpoint | web-76568cd5df-ppzww, web-76568cd5df-xkwnk | rl-svc-worker | 591 |');
   });

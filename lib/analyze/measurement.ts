@@ -1,0 +1,89 @@
+// The measurement interface (kube-burner's measurements, Playwright's reporters): one module computes one part of the
+// analysis from the journal, names the expectations that can read it and the tables that show it. A new metric is one
+// module registered in lib/analyze/measurements/index.ts plus its expectation vocabulary in lib/spec/expectation.ts.
+import type { Observation } from '../observe/types.js';
+import type { ExpectationSubject } from '../spec/expectation.js';
+import type { TimeoutSettings } from '../spec/settings.js';
+import type { RunContext } from './context.js';
+import type { RunAnalysis, WorkloadEndpoints } from './types.js';
+import type { WorkloadRef } from './workload-timeline.js';
+
+/** What `analyze` needs besides the journal. */
+export interface AnalyzeOptions {
+  /** Effective timeout settings of the cluster (durations in milliseconds), for the predicted windows. */
+  settings: TimeoutSettings;
+  /** The experiment's workloads; pods join them by label rebootlab.dev/workload=<name>. */
+  workloads: readonly WorkloadRef[];
+}
+
+/** The parts measurements compute: RunAnalysis's parts plus intermediate ones that only other measurements read. */
+export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes' | 'pods' | 'workloads' | 'predictions' | 'events' | 'marks' | 'probes'> {
+  /** Per workload with a Service, its endpoint figures (read by the workloads measurement). */
+  endpointsByWorkload: ReadonlyMap<string, WorkloadEndpoints | null>;
+  /** Per node, its journaled Lease renewTimes, seconds since time zero, ascending and distinct. */
+  leaseRenewals: ReadonlyMap<string, number[]>;
+  /** Instants at which the kube-controller-manager leader Lease changed holder, seconds since time zero. */
+  leaderChanges: number[];
+  /** The observer's delivery lag above its median, measured from Lease updates (receipt − renewTime), seconds; receipt `atSeconds` since time zero. */
+  observerLag: { atSeconds: number; lagSeconds: number }[];
+}
+
+/** A key of `Measured`. */
+export type MeasuredKey = keyof Measured;
+
+/** What every measurement gets. */
+export interface MeasureInput {
+  observations: readonly Observation[];
+  ctx: RunContext;
+  options: AnalyzeOptions;
+  /** Record a non-fatal finding (one line); it ends up in RunAnalysis.warnings. */
+  warn(line: string): void;
+}
+
+/** One cell of a measurement table: seconds since time zero (`{ seconds }`, null = did not happen) or plain text. */
+export type TableCell = string | number | boolean | null | { seconds: number | null };
+
+/** A table a measurement shows in summary.md and report.html (`name` is report.html's `data-table`). */
+export interface MeasurementTable {
+  name: string;
+  title: string;
+  /** One sentence under the title (where the figures come from), or undefined. */
+  note?: string;
+  /** One sentence under the table (how to read it), or undefined. */
+  after?: string;
+  headers: string[];
+  rows: TableCell[][];
+}
+
+/** The parts of a result.json a measurement's tables read (a Result and a RunAnalysis both have them). */
+export type MeasuredView = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'events' | 'predictions' | 'marks' | 'probes'> & {
+  /** The experiment's fault type (run.json), e.g. `power-off`. */
+  faultType: string;
+};
+
+/** A labelled value an expectation compares (`label` names the object in failure messages), or why none exists. */
+export type SubjectValues = { label: string; value: string | number | boolean | null }[] | string;
+
+/**
+ * One measurement. `measure` runs once per analysis, in registry order, and may read the parts listed in `needs`
+ * (computed by measurements registered before it); it returns the parts listed in `provides`.
+ */
+export interface Measurement {
+  /** Short name, e.g. `nodes`, `probes`. */
+  name: string;
+  /** One line: what it measures and from which journal records. */
+  describes: string;
+  needs: readonly MeasuredKey[];
+  provides: readonly MeasuredKey[];
+  measure(input: MeasureInput, earlier: Readonly<Partial<Measured>>): Partial<Measured>;
+  /** The expectation subjects it answers (`scope` of lib/spec/expectation.ts Subject), and how. */
+  expectations?: { scope: ExpectationSubject['scope']; values(analysis: RunAnalysis, subject: ExpectationSubject): SubjectValues };
+  /** Tables for summary.md and report.html, in order; empty when there is nothing to show. */
+  tables?(view: MeasuredView): MeasurementTable[];
+}
+
+/** `earlier[key]`, which registry order guarantees. @throws Error if a measurement needs a part not computed before it (a registry bug). */
+export function part<K extends MeasuredKey>(earlier: Readonly<Partial<Measured>>, key: K): Measured[K] {
+  if (!(key in earlier)) throw new Error(`measurement registry: ${key} is needed before any measurement provides it`);
+  return earlier[key] as Measured[K];
+}

@@ -1,0 +1,31 @@
+// The measurement registry: every part of the analysis, in the order they are computed (a measurement reads only
+// parts provided before it). Reports show their tables in this order. To add a metric: a module here, registered
+// below, plus its fields in lib/spec/expectation.ts if expectations should read it.
+import type { Measurement } from '../measurement.js';
+import { controlPlaneSignalsMeasurement } from './control-plane-signals.js';
+import { eventsMeasurement } from './events.js';
+import { faultInstantsMeasurement } from './fault-instants.js';
+import { marksMeasurement } from './marks.js';
+import { nodesMeasurement } from './nodes.js';
+import { podsMeasurement } from './pods.js';
+import { predictionsMeasurement } from './predictions.js';
+import { probesMeasurement } from './probes.js';
+import { workloadsMeasurement } from './workloads.js';
+
+/** Every measurement, in computation order. */
+export const MEASUREMENTS: readonly Measurement[] = [
+  nodesMeasurement,
+  faultInstantsMeasurement,
+  podsMeasurement,
+  workloadsMeasurement,
+  controlPlaneSignalsMeasurement,
+  predictionsMeasurement,
+  probesMeasurement,
+  eventsMeasurement,
+  marksMeasurement,
+];
+
+/** The measurement answering expectations of `scope` (`pods`, `node`, …), or undefined for the run's own fields. */
+export function measurementForScope(scope: string): Measurement | undefined {
+  return MEASUREMENTS.find((m) => m.expectations?.scope === scope);
+}

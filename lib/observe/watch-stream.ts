@@ -1,0 +1,107 @@
+// The watch request under client-node's ListWatch: a Watch whose stream is read with node:http and split into lines
+// by hand. client-node's own Watch reads through undici fetch, a web stream, Readable.fromWeb and readline; measured
+// with the loopback benchmark (bench/observer-capacity.ts) that path cost about twice the CPU per event of this one,
+// which decided how many events per second the observer can take. Semantics are client-node 2.0.1's: done() once,
+// with a TimeoutError after WATCH_INACTIVITY_TIMEOUT_MS without data (ListWatch then resumes from its
+// resourceVersion at once), with an Error carrying statusCode for an answer other than 200 (ListWatch re-lists
+// after 410, reports anything else as an informer error), with null when the server ends the stream.
+import { STATUS_CODES, request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { RawObject } from './sources.js';
+
+/** A watch stream without any byte for this long is ended (client-node Watch.requestTimeoutMs), milliseconds. */
+export const WATCH_INACTIVITY_TIMEOUT_MS = 30_000;
+
+type WatchCallback = (phase: string, apiObj: unknown, watchObj?: unknown) => void;
+
+/**
+ * A client-node Watch that asks for BOOKMARK events (allowWatchBookmarks=true: on a quiet watch the API server
+ * sends the current resourceVersion about once a minute, so a resume after the inactivity timeout starts from a
+ * recent version rather than one that may have left the watch cache, which would cost a 410, a re-list and a gap;
+ * https://kubernetes.io/docs/reference/using-api/api-concepts/#watch-bookmarks) and passes every object through
+ * `project` before ListWatch caches it, so the cache holds what the journal holds.
+ */
+export class ProjectingWatch extends Watch {
+  constructor(
+    private readonly kc: KubeConfig,
+    private readonly project: (obj: RawObject) => RawObject,
+  ) {
+    super(kc);
+  }
+
+  /**
+   * Opens `GET <server><path>?watch=true&allowWatchBookmarks=true&<queryParams>` and calls `callback(type, object,
+   * event)` per line, `done(err)` once when it ends. Resolves with the controller that aborts it.
+   * @throws Error when the kubeconfig has no current cluster.
+   */
+  override async watch(path: string, queryParams: Record<string, string | number | boolean | undefined>, callback: WatchCallback, done: (err: unknown) => void): Promise<AbortController> {
+    const cluster = this.kc.getCurrentCluster();
+    if (!cluster) throw new Error('No currently active cluster');
+    const url = new URL(cluster.server.replace(/\/$/, '') + path);
+    url.searchParams.set('watch', 'true');
+    url.searchParams.set('allowWatchBookmarks', 'true');
+    for (const [key, value] of Object.entries(queryParams)) if (value !== undefined) url.searchParams.set(key, String(value));
+    const controller = new AbortController();
+    const options: RequestOptions = { method: 'GET', headers: { accept: 'application/json' }, signal: controller.signal };
+    await this.kc.applyToHTTPSOptions(options);
+
+    let finished = false;
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (err: unknown) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      controller.abort();
+      done(timedOut ? new DOMException('The operation was aborted due to timeout', 'TimeoutError') : err);
+    };
+    const resetTimer = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        finish(null);
+      }, WATCH_INACTIVITY_TIMEOUT_MS);
+      timer.unref();
+    };
+    resetTimer();
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, options, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        const error = Object.assign(new Error(res.statusMessage || STATUS_CODES[res.statusCode ?? 500] || 'Internal Server Error'), { statusCode: res.statusCode });
+        finish(error);
+        return;
+      }
+      resetTimer();
+      res.setEncoding('utf8');
+      let partial = '';
+      res.on('data', (chunk: string) => {
+        resetTimer();
+        let text = partial + chunk;
+        let start = 0;
+        for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+          const line = text.slice(start, end);
+          start = end + 1;
+          if (finished) return;
+          let event: { type: string; object: RawObject };
+          try {
+            event = JSON.parse(line) as { type: string; object: RawObject };
+          } catch {
+            continue; // as client-node: a line that is not JSON is skipped
+          }
+          const object = event.type === 'BOOKMARK' || event.type === 'ERROR' ? event.object : this.project(event.object);
+          callback(event.type, object, event);
+        }
+        partial = text.slice(start);
+        text = '';
+      });
+      res.on('end', () => finish(null));
+      res.on('close', () => finish(null));
+      res.on('error', finish);
+    });
+    req.on('error', finish);
+    req.end();
+    return controller;
+  }
+}
