@@ -8,6 +8,8 @@ import { loadClusterSpec } from './cluster-spec.js';
 import type { GlobalFlags } from './main.js';
 import type { Streams } from './print-error.js';
 import { validateFiles } from './validate-command.js';
+import { checkFaultConsent } from '../run/consent.js';
+import { renderPlan } from '../run/plan.js';
 
 /** What command handlers need from main: where to print and how to report the exit code. */
 export interface CommandContext {
@@ -61,7 +63,9 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           })
           .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
           .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
-          .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' }),
+          .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' })
+          .option('allow-faults-on', { type: 'string', describe: 'Consent: inject faults on this kubeconfig context (provider existing)' })
+          .option('allow-control-plane', { type: 'boolean', default: false, describe: 'Consent: control-plane nodes of that context may be targets (if fault.allowControlPlane)' }),
       async (argv) => {
         if (/\.(m?ts|m?js)$/.test(argv.experiment)) {
           // A scripted experiment (lib/script): type-checked, compiled and run in this process.
@@ -73,6 +77,7 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           return;
         }
         const experiment = await loadExperiment(argv.experiment, { set: argv.set });
+        checkFaultConsent(experiment, { allowFaultsOn: argv['allow-faults-on'], allowControlPlane: argv['allow-control-plane'] });
         finish(
           await (await loadRun()).runExperiment({
             ...common(argv),
@@ -88,6 +93,16 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
             tolerancePercent: argv['tolerance-percent'],
           }),
         );
+      },
+    )
+    .command(
+      'plan <experiment>',
+      'Print every action a run would take and its undo, without touching any cluster',
+      (y) => y.positional('experiment', { type: 'string', demandOption: true, describe: 'Experiment file (YAML)' }).option('set', setOption),
+      async (argv) => {
+        const experiment = await loadExperiment(argv.experiment, { set: argv.set });
+        context.streams.stdout(renderPlan(experiment).join('\n') + '\n');
+        context.setExitCode(0);
       },
     )
     .command(

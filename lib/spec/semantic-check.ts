@@ -9,6 +9,7 @@ import {
 } from './flag-rules.js';
 import { DEFAULT_CLUSTER_NAME, DEFAULT_KUBERNETES_VERSION, DEFAULT_WORKERS } from './defaults.js';
 import { parseExpectation } from './expectation.js';
+import { checkExistingCluster } from './existing-check.js';
 import { issueAt, type FieldPath, type SourceDocument } from './source.js';
 
 type Obj = Record<string, unknown>;
@@ -28,6 +29,7 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
   checkExpectations(data.expect, data.workloads, cluster, report, data.probes);
   checkProbes(data.probes, data.workloads, cluster, report);
   if (cluster.provider === 'kwok') checkSimulated(data, report);
+  checkExistingCluster(cluster, isObj(data.fault) ? data.fault : {}, report);
   return issues;
 }
 

@@ -27,7 +27,7 @@ describe('kind provider on a real cluster (integration)', function () {
   const spec: ClusterSpec = {
     provider: 'kind', name: `rebootlab-it-${process.pid}`, kubernetesVersion: 'v1.34.4', nodeImage: NODE_IMAGE, workers: 1,
     zones: ['zone-a'], settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
-    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {},
+    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };
   spec.settings.controllerManager.nodeMonitorGracePeriodMs = 20_000;
   spec.settings.apiServer.defaultUnreachableTolerationSeconds = 30;
