@@ -3,6 +3,8 @@
 // `fault.allowControlPlane` in the file and `--allow-control-plane` on the command line. Checked before anything
 // is created, read from or written to the cluster.
 import { InputError } from '../common/errors.js';
+import { fillPlaceholders } from '../cluster/existing/placeholders.js';
+import { declareUserUndos, type DeclaredUserUndo } from '../faults/restore-commands.js';
 import type { LoadedExperiment } from '../spec/types.js';
 
 /** What the command line allows. */
@@ -36,4 +38,26 @@ export function checkFaultConsent(loaded: Pick<LoadedExperiment, 'file' | 'varia
   if (consent.allowControlPlane && consent.allowFaultsOn === undefined) {
     throw new InputError('--allow-control-plane needs --allow-faults-on <context>');
   }
+  declareUserUndos(userUndosOf(loaded));
+}
+
+/**
+ * The `fault.backend.command.on` of each variant on a consented existing cluster: the user command undos a left
+ * pending-restore.json may replay during this run (lib/faults/restore-commands.ts explains why only these).
+ */
+function userUndosOf(loaded: Pick<LoadedExperiment, 'variants'>): DeclaredUserUndo[] {
+  const undos: DeclaredUserUndo[] = [];
+  for (const { experiment } of loaded.variants) {
+    const ref = experiment.cluster.existing;
+    const backend = experiment.fault.backend;
+    if (!ref || backend.kind !== 'command' || undos.some((u) => u.context === ref.context && u.template === backend.on)) continue;
+    undos.push({
+      context: ref.context,
+      template: backend.on,
+      // lib/cluster is loaded only when a left file asks: validate and --help stay free of the Kubernetes client.
+      currentFacts: async (node) => (await import('../cluster/existing/index.js')).readNodeFacts(ref, node),
+      fill: fillPlaceholders,
+    });
+  }
+  return undos;
 }

@@ -3,55 +3,18 @@
 // the action, `on` its undo; the undo is handed to the fault guard before `off` runs.
 import type { V1Node } from '@kubernetes/client-node';
 import { InputError } from '../../common/errors.js';
+export { fillPlaceholders, nodeFacts, type NodeFacts } from './placeholders.js';
 import { run } from '../../common/exec.js';
 import type { NodeActionPlan } from '../act-with-undo.js';
 import type { NodeAction } from '../provider.js';
 import type { NodeBackend } from './cluster.js';
-import { ZONE_LABEL } from './labels.js';
+import { fillPlaceholders, nodeFacts, type NodeFacts } from './placeholders.js';
+import type { ExistingClusterRef } from '../../spec/types.js';
+import { apiError, apiErrorCode, coreApiFor } from '../kube-client.js';
+import { writeContextKubeconfig } from './kubeconfig.js';
 
 /** A power command may take this long before it counts as failed, milliseconds (cloud APIs stop a VM in 30–90 s). */
 export const COMMAND_TIMEOUT_MS = 300_000;
-
-/** The facts of a node that fill the placeholders `{node}`, `{providerID}`, `{zone}`, `{internalIP}`. */
-export interface NodeFacts {
-  node: string;
-  /** `spec.providerID`, e.g. `gce://project/us-central1-a/vm-1`; '' when unset (kind, bare VMs). */
-  providerID: string;
-  /** `topology.kubernetes.io/zone` label; '' when unset. */
-  zone: string;
-  /** The node's InternalIP address; '' when it has none. */
-  internalIP: string;
-}
-
-/**
- * Characters a placeholder value may hold. Values are put into a shell command line unquoted (the user may quote
- * them in their own template), so anything a shell would interpret is refused instead of escaped.
- */
-const SAFE_VALUE = /^[A-Za-z0-9._:/@-]*$/;
-
-/** The placeholder facts of a Node object. */
-export function nodeFacts(node: V1Node): NodeFacts {
-  return {
-    node: node.metadata?.name ?? '',
-    providerID: node.spec?.providerID ?? '',
-    zone: node.metadata?.labels?.[ZONE_LABEL] ?? '',
-    internalIP: node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '',
-  };
-}
-
-/**
- * `template` with every `{node}`, `{providerID}`, `{zone}`, `{internalIP}` replaced by the node's value.
- * @throws InputError (one line) when a used placeholder is empty for this node or holds a character a shell would
- *   interpret, naming the node and the placeholder.
- */
-export function fillPlaceholders(template: string, facts: NodeFacts): string {
-  return template.replace(/\{(node|providerID|zone|internalIP)\}/g, (_, key: keyof NodeFacts) => {
-    const value = facts[key];
-    if (value === '') throw new InputError(`fault.backend.command: {${key}} is empty for node ${facts.node}; use another placeholder`);
-    if (!SAFE_VALUE.test(value)) throw new InputError(`fault.backend.command: {${key}} of node ${facts.node} is ${JSON.stringify(value)}, which rebootlab will not put into a shell command`);
-    return value;
-  });
-}
 
 /** Runs one filled command with `sh -c`. @throws CommandError (InfraError) with its last stderr line. */
 export function runShell(command: string, timeoutMs = COMMAND_TIMEOUT_MS): Promise<string> {
@@ -84,4 +47,18 @@ export function createCommandBackend(backend: { off: string; on: string }, conte
       };
     },
   };
+}
+
+/**
+ * The facts of `node` on the context `ref` names, or null when there is no such Node.
+ * @throws InputError for a bad kubeconfig or context; InfraError when the API server does not answer.
+ */
+export async function readNodeFacts(ref: ExistingClusterRef, node: string, env: NodeJS.ProcessEnv = process.env): Promise<NodeFacts | null> {
+  const core = coreApiFor(writeContextKubeconfig(ref, env));
+  try {
+    return nodeFacts(await core.readNode({ name: node }));
+  } catch (error) {
+    if (apiErrorCode(error) === 404) return null;
+    throw apiError(`read Node ${node}`, error);
+  }
 }
