@@ -133,11 +133,12 @@ export function resolveSettings(cluster: v1.Cluster | v1.AssumedSettings): Timeo
 }
 
 function resolveWorkload(workload: v1.Workload): WorkloadSpec {
+  if (workload.manifest !== undefined) return manifestPlaceholder(workload.name, workload.manifest);
   const replicas = workload.kind === 'DaemonSet' ? null : workload.kind === 'Pod' ? 1 : (workload.replicas ?? 1);
   const pdb = workload.podDisruptionBudget;
   return {
     name: workload.name,
-    kind: workload.kind,
+    kind: workload.kind!,
     replicas,
     placement: workload.placement ?? 'target',
     image: workload.image ?? DEFAULT_WORKLOAD_IMAGE,
@@ -149,6 +150,19 @@ function resolveWorkload(workload: v1.Workload): WorkloadSpec {
     readinessProbe: workload.readinessProbe ? resolveProbe(workload.readinessProbe) : null,
     livenessProbe: workload.livenessProbe ? resolveProbe(workload.livenessProbe) : null,
     terminationGracePeriodSeconds: workload.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
+    manifest: null,
+  };
+}
+
+/**
+ * A manifest workload before its file is read: lib/spec/manifests.ts replaces it with one workload per controller
+ * in the file (load.ts, once the path is known relative to the experiment file).
+ */
+function manifestPlaceholder(name: string, file: string): WorkloadSpec {
+  return {
+    name, kind: 'Deployment', replicas: null, placement: 'any', image: '', tolerations: null, volume: null, dataProbe: false,
+    podDisruptionBudget: null, service: null, readinessProbe: null, livenessProbe: null,
+    terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: { file, objects: [] },
   };
 }
 

@@ -79,3 +79,21 @@ export function checkExistingCluster(cluster: Obj, fault: Obj, report: Report): 
 function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Fields of a built-in workload; a manifest workload takes its pods' shape from the manifest. */
+const BUILTIN_WORKLOAD_FIELDS = ['kind', 'replicas', 'placement', 'image', 'tolerations', 'volume', 'dataProbe', 'podDisruptionBudget', 'service', 'readinessProbe', 'livenessProbe', 'terminationGracePeriodSeconds'];
+
+/** Each workload is either built in (`kind`) or the user's (`manifest`), never both. */
+export function checkManifestWorkloads(workloads: unknown, report: Report): void {
+  if (!Array.isArray(workloads)) return;
+  workloads.forEach((w, index) => {
+    if (!isObj(w)) return;
+    if (w.manifest === undefined) {
+      if (w.kind === undefined) report(['workloads', index], 'give kind (a built-in workload) or manifest (your own YAML file or kustomize directory)');
+      return;
+    }
+    for (const field of BUILTIN_WORKLOAD_FIELDS) {
+      if (w[field] !== undefined) report(['workloads', index, field], 'is for built-in workloads; with manifest, write it in your manifest', true);
+    }
+  });
+}

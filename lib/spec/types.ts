@@ -134,6 +134,12 @@ export interface WorkloadSpec {
   livenessProbe: ProbeSpec | null;
   /** Seconds between SIGTERM and SIGKILL on pod deletion (Kubernetes default 30). */
   terminationGracePeriodSeconds: number;
+  /**
+   * Set for a workload from the user's manifest: the objects rebootlab applies for it (its controller, and for the
+   * first controller of a manifest also the other objects: Services, ConfigMaps, ...), as parsed. Every other field
+   * then describes the controller as read (kind, replicas) or is unused. Null for built-in workloads.
+   */
+  manifest: { file: string; objects: Record<string, unknown>[] } | null;
 }
 
 /** A ClusterIP Service selecting a workload's pods. */

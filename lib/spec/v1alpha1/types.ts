@@ -208,10 +208,17 @@ export interface Scheduler {
   extraArgs?: { [flag: string]: string };
 }
 
-/** A workload deployed before the fault. */
+/**
+ * A workload deployed before the fault: a built-in one (`kind`), or your own objects (`manifest`: a multi-document
+ * YAML file or a kustomize directory, relative to the experiment file), applied into namespace `rebootlab`; each
+ * Deployment, StatefulSet, DaemonSet, Job and Pod in it is a workload of its own name, its pods grouped under it.
+ */
 export interface Workload {
   name: DnsLabel;
-  kind: 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 'Job';
+  /** A built-in workload; give either `kind` or `manifest`. */
+  kind?: 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 'Job';
+  /** Your own manifest: a YAML file (documents separated by `---`) or a kustomize directory (`kubectl kustomize`). */
+  manifest?: string;
   /**
    * Desired pods, default 1; not for DaemonSet or Pod.
    * @minimum 1
