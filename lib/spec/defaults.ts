@@ -198,15 +198,15 @@ function resolveFault(fault: v1.Fault): FaultSpec {
     durationMs: fault.duration === undefined ? null : ms(fault.duration, 0),
     staggerMs: ms(fault.stagger, 0),
     allowControlPlane: fault.allowControlPlane ?? false,
-    backend: resolveBackend(fault.backend),
+    backend: resolveBackend(fault.backend, fault.duration === undefined ? null : ms(fault.duration, 0)),
   };
 }
 
-/** The fault backend as written; the agent image defaults to DEFAULT_AGENT_IMAGE. `on` is checked present by validation. */
-function resolveBackend(backend: v1.Fault['backend']): FaultBackend {
+/** The fault backend as written (the agent heals the node after `durationMs`); the agent image defaults to DEFAULT_AGENT_IMAGE. `on` is checked present by validation. */
+function resolveBackend(backend: v1.Fault['backend'], durationMs: number | null): FaultBackend {
   if (backend === undefined) return { kind: 'provider' };
-  if (backend === 'agent') return { kind: 'agent', image: DEFAULT_AGENT_IMAGE };
-  if ('agent' in backend) return { kind: 'agent', image: backend.agent.image ?? DEFAULT_AGENT_IMAGE };
+  if (backend === 'agent') return { kind: 'agent', image: DEFAULT_AGENT_IMAGE, healAfterMs: durationMs };
+  if ('agent' in backend) return { kind: 'agent', image: backend.agent.image ?? DEFAULT_AGENT_IMAGE, healAfterMs: durationMs };
   return { kind: 'command', off: backend.command.off, on: backend.command.on ?? '' };
 }
 

@@ -94,7 +94,7 @@ export interface ExistingClusterRef {
  */
 export type FaultBackend =
   | { kind: 'provider' }
-  | { kind: 'agent'; image: string }
+  | { kind: 'agent'; image: string; healAfterMs: number | null }
   | { kind: 'command'; off: string; on: string };
 
 /** A volume mounted at /data in every pod of a workload. */

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { cacheDir } from '../../lib/common/cache.js';
 import type { Result } from '../../lib/report/index.js';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
-import { readResult, runDirIn } from '../helpers/run-dirs.js';
+import { readResult, runDirIn, waitForPhase } from '../helpers/run-dirs.js';
+import { readJournal } from '../../lib/observe/index.js';
+import { spawn } from 'node:child_process';
 import { readToolchain } from '../helpers/toolchain.js';
 
 const MINUTE_MS = 60_000;
@@ -42,6 +44,8 @@ describe('provider existing on a kind cluster used through its kubeconfig only (
     'fault: {type: power-off, target: worker-with-most-pods, duration: 20s}', observe]);
   const existingFile = (name: string, fault: string, extra: string[] = []) => write(`${name}.yaml`, [...common(name, shop),
     `cluster: {provider: existing, kubeconfig: ./kubeconfig, context: ${CONTEXT}}`, fault, observe, ...extra]);
+  const agentImage = execaSync('docker', ['images', 'rebootlab/util-base', '--format', '{{.Repository}}:{{.Tag}}']).stdout.split('\n')[0]!;
+  const agentFault = (type: string, duration: string) => `fault: {type: ${type}, target: worker-with-most-pods, duration: ${duration}, backend: {agent: {image: ${agentImage}}}}`;
   const commandFault = `fault: {type: power-off, target: worker-with-most-pods, duration: 20s, backend: {command: {off: "${dockerPath} stop {node}", on: "${dockerPath} start {node}"}}}`;
 
   before(async function () {
@@ -54,6 +58,8 @@ describe('provider existing on a kind cluster used through its kubeconfig only (
     const res = await runCli(['cluster', 'create', '--experiment', kindFile()], { timeoutMs: 10 * MINUTE_MS });
     expect(res.exitCode, res.stderr).to.equal(0);
     copyFileSync(join(cacheDir(), 'clusters', `${CLUSTER}.kubeconfig`), kubeconfig);
+    // The agent image: offline here, the toolchain's util-base (nsenter, iptables) loaded into the nodes.
+    await execa(toolchain.kind, ['load', 'docker-image', agentImage, '--name', CLUSTER]);
   });
 
   after(async function () {
@@ -118,7 +124,55 @@ describe('provider existing on a kind cluster used through its kubeconfig only (
     expect(await namespaceExists()).to.equal(false);
     expect(existsSync(dockerLog) ? readFileSync(dockerLog, 'utf8') : '', 'docker calls by rebootlab').to.equal('');
   });
+
+  it('kubelet-stop through the agent: same outcomes as the kind provider, detection within 3 s of it', async function () {
+    const kindOut = join(dir, 'kind-kubelet-out');
+    const kindStop = write('kind-kubelet.yaml', [...common('kind-kubelet-stop'), `cluster: {name: ${CLUSTER}, workers: 2, ${tuned.slice(1)}`,
+      'fault: {type: kubelet-stop, target: worker-with-most-pods, duration: 20s}', observe]);
+    const kindRun = await runCli(['run', kindStop, '--reuse-cluster', '--keep-cluster', '--out', kindOut], { timeoutMs: 6 * MINUTE_MS });
+    expect(kindRun.exitCode, kindRun.stderr).to.equal(0);
+    const out = join(dir, 'agent-kubelet-out');
+    const res = await runCli(['run', existingFile('agent-kubelet-stop', agentFault('kubelet-stop', '20s')), '--allow-faults-on', CONTEXT, '--out', out], { timeoutMs: 6 * MINUTE_MS, env: noDocker });
+    expect(res.exitCode, res.stderr).to.equal(0);
+    const viaKind = readResult(runDirIn(kindOut));
+    const viaAgent = readResult(runDirIn(out));
+    expect(targetOutcomes(viaAgent)).to.have.length.greaterThan(0);
+    expect(targetOutcomes(viaAgent)).to.deep.equal(targetOutcomes(viaKind));
+    expect(detection(viaAgent)).to.be.closeTo(detection(viaKind), 3);
+    expect(existsSync(dockerLog) ? readFileSync(dockerLog, 'utf8') : '', 'docker calls by rebootlab').to.equal('');
+  });
+
+  it('kill -9 during an agent network-partition: the node heals by itself within duration + 10 s', async function () {
+    const out = join(dir, 'partition-out');
+    const file = existingFile('agent-partition', agentFault('network-partition', '20s'));
+    const child = spawn(process.execPath, ['bin/rebootlab.js', 'run', file, '--allow-faults-on', CONTEXT, '--out', out], { cwd: REPO_ROOT, stdio: 'ignore', env: { ...process.env, ...noDocker } });
+    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    await waitForPhase(out, 'fault-injected', 4 * MINUTE_MS);
+    const injectedAtMs = readJournal(join(runDirIn(out), 'observations.jsonl')).find((r) => r.type === 'phase' && r.phase === 'fault-injected')!.receivedAtMs;
+    const target = (readJournal(join(runDirIn(out), 'observations.jsonl')).find((r) => r.type === 'phase' && r.phase === 'fault-injected') as { nodes: string[] }).nodes[0]!;
+    child.kill('SIGKILL');
+    await exited;
+    // Cut off: the node goes NotReady (grace 8 s), then heals through the timer the agent scheduled on it.
+    const notReadyAtMs = await waitForNodeReady(target, false, injectedAtMs + 30_000);
+    expect(notReadyAtMs, `${target} went NotReady`).to.not.equal(null);
+    const readyAtMs = await waitForNodeReady(target, true, injectedAtMs + 30_000);
+    expect(readyAtMs, `${target} Ready again within duration + 10 s`).to.not.equal(null);
+    expect(execaSync('docker', ['exec', target, 'iptables', '-S']).stdout).to.not.contain('REBOOTLAB-PARTITION');
+  });
 });
+
+/**
+ * The first client time (Unix epoch ms) the Node `name` is seen with Ready == `ready`, polling once a second until
+ * `deadlineMs`; null when it never was.
+ */
+async function waitForNodeReady(name: string, ready: boolean, deadlineMs: number): Promise<number | null> {
+  while (Date.now() < deadlineMs) {
+    const res = await execa('kubectl', ['--kubeconfig', join(cacheDir(), 'clusters', `${CLUSTER}.kubeconfig`), 'get', 'node', name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'], { reject: false });
+    if ((res.stdout.trim() === 'True') === ready && res.exitCode === 0) return Date.now();
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  return null;
+}
 
 /** The distinct outcomes of workload pods that ran on the fault target, sorted. */
 function targetOutcomes(result: Result): string[] {

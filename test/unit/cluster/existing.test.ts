@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { fillPlaceholders, nodeFacts, REBOOTLAB_NAMESPACE, writeContextKubeconfig } from '../../../lib/cluster/index.js';
 import { createCommandBackend } from '../../../lib/cluster/existing/command-backend.js';
+import { agentCommands, agentScript, renderAgentPod } from '../../../lib/cluster/existing/agent-backend.js';
 import { InputError } from '../../../lib/common/errors.js';
 import { WORKLOAD_NAMESPACE } from '../../../lib/workloads/index.js';
 
@@ -63,5 +64,31 @@ describe('cluster/existing', () => {
     expect(copy.clusters.map((c) => c.name)).to.deep.equal(['cb']);
     expect(copy.users.map((u) => u.name)).to.deep.equal(['ub']);
     expect(() => writeContextKubeconfig({ kubeconfig: source, context: 'c' }, { REBOOTLAB_CACHE: dir })).to.throw(InputError, `cluster.context: no context "c" in ${source}; it has a, b`);
+  });
+});
+
+describe('cluster/existing: the agent backend\'s node commands', () => {
+  it('schedules the undo on the node before the action, the action delayed so the exec answer gets back', () => {
+    const script = agentScript('rebootlab-x', agentCommands('stop-kubelet', []), 20);
+    expect(script).to.equal("systemd-run --unit rebootlab-x-undo --on-active=21s sh -c 'systemctl start kubelet' && systemd-run --unit rebootlab-x-act sh -c 'sleep 1; systemctl stop kubelet'");
+  });
+
+  it('a partition drops traffic to and from every peer in its own chain, and the undo removes the chain', () => {
+    const { act, undo } = agentCommands('disconnect', ['172.18.0.2', '172.18.0.4']);
+    expect(act).to.contain('iptables -A REBOOTLAB-PARTITION -s 172.18.0.2 -j DROP && iptables -A REBOOTLAB-PARTITION -d 172.18.0.2 -j DROP');
+    expect(act).to.match(/iptables -I INPUT -j REBOOTLAB-PARTITION && iptables -I OUTPUT -j REBOOTLAB-PARTITION$/);
+    expect(undo).to.equal('iptables -D INPUT -j REBOOTLAB-PARTITION; iptables -D OUTPUT -j REBOOTLAB-PARTITION; iptables -F REBOOTLAB-PARTITION; iptables -X REBOOTLAB-PARTITION; true');
+  });
+
+  it('an instant action has no undo to schedule; a timed one needs the duration', () => {
+    expect(agentScript('u', agentCommands('restart', []), null)).to.equal("systemd-run --unit u-act sh -c 'sleep 1; systemctl reboot'");
+    expect(() => agentScript('u', agentCommands('stop-runtime', []), null)).to.throw(InputError, 'fault.duration is required');
+  });
+
+  it('the agent pod is privileged, on the host PID and network namespaces, pinned to the node, tolerating every taint', () => {
+    const pod = renderAgentPod('rebootlab-agent-w1', 'w1', 'debian:bookworm-slim');
+    expect(pod.spec).to.deep.include({ nodeName: 'w1', hostPID: true, hostNetwork: true, restartPolicy: 'Never', tolerations: [{ operator: 'Exists' }] });
+    expect(pod.spec!.containers[0]!.securityContext).to.deep.equal({ privileged: true });
+    expect(pod.metadata!.namespace).to.equal('rebootlab');
   });
 });

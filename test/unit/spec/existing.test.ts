@@ -34,7 +34,7 @@ describe('spec: provider existing and fault.backend', () => {
   it('expands ~/ in the kubeconfig path and defaults the agent image', () => {
     const loaded = loadExperimentText('e.yaml', [...head, 'cluster: {provider: existing, kubeconfig: ~/.kube/config, context: c}', 'fault: {type: kubelet-stop, duration: 10s, backend: agent}'].join('\n'));
     expect(loaded.experiment.cluster.existing!.kubeconfig).to.equal(join(homedir(), '.kube/config'));
-    expect(loaded.experiment.fault.backend).to.deep.equal({ kind: 'agent', image: 'debian:bookworm-slim' });
+    expect(loaded.experiment.fault.backend).to.deep.equal({ kind: 'agent', image: 'debian:bookworm-slim', healAfterMs: 10_000 });
   });
 
   it('a command backend without on: one line naming the field', () => {
