@@ -3,6 +3,7 @@ import type { Argv } from 'yargs';
 import { InputError, type ExitCodeValue } from '../common/errors.js';
 import { DEFAULT_REPORTS_DIR, type CommandOutcome, type CommonOptions } from '../run/options.js';
 import { loadExperiment } from '../spec/load.js';
+import { parseShard, shardVariants } from '../spec/matrix.js';
 import { DEFAULT_CLUSTER_NAME } from '../spec/defaults.js';
 import { loadClusterSpec } from './cluster-spec.js';
 import type { GlobalFlags } from './main.js';
@@ -64,6 +65,7 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
           .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
           .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' })
+          .option('shard', { type: 'string', describe: 'Run only slice i of n of the matrix × repeat runs (CI fan-out), e.g. 1/4' })
           .option('allow-faults-on', { type: 'string', describe: 'Consent: inject faults on this kubeconfig context (provider existing)' })
           .option('allow-control-plane', { type: 'boolean', default: false, describe: 'Consent: control-plane nodes of that context may be targets (if fault.allowControlPlane)' }),
       async (argv) => {
@@ -76,7 +78,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           }));
           return;
         }
-        const experiment = await loadExperiment(argv.experiment, { set: argv.set });
+        const loaded = await loadExperiment(argv.experiment, { set: argv.set });
+        const experiment = argv.shard === undefined ? loaded : { ...loaded, variants: shardVariants(loaded.variants, parseShard(argv.shard)) };
         checkFaultConsent(experiment, { allowFaultsOn: argv['allow-faults-on'], allowControlPlane: argv['allow-control-plane'] });
         finish(
           await (await loadRun()).runExperiment({
@@ -146,9 +149,15 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
         y
           .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'Run directories, or a matrix run directory' })
           .option('format', { choices: ['text', 'markdown', 'html', 'json'] as const, default: 'text' as const, describe: 'Output format' })
-          .option('baseline-variant', { type: 'string', describe: 'Variant to measure deltas against (default: the first)' }),
+          .option('baseline-variant', { type: 'string', describe: 'Variant to measure deltas against (default: the first)' })
+          .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
+          .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
+          .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' }),
       async (argv) =>
-        finish(await (await loadRun()).compareCommand({ ...common(argv), runDirs: argv.dirs, format: argv.format, baselineVariant: argv['baseline-variant'] })),
+        finish(await (await loadRun()).compareCommand({
+          ...common(argv), runDirs: argv.dirs, format: argv.format, baselineVariant: argv['baseline-variant'],
+          baseline: argv.baseline, toleranceSeconds: argv['tolerance-seconds'], tolerancePercent: argv['tolerance-percent'],
+        })),
     );
 }
 
