@@ -100,7 +100,7 @@ describe('provider existing on a kind cluster used through its kubeconfig only (
     const res = await runCli(['plan', existingFile('plan', commandFault)], { timeoutMs: MINUTE_MS, env: noDocker });
     expect(res.exitCode, res.stderr).to.equal(0);
     expect(res.stdout).to.contain(`use context ${CONTEXT} of ${kubeconfig} as it is`);
-    expect(res.stdout).to.contain(`sh -c '${dockerPath} stop {node}'\n      undo: sh -c '${dockerPath} start {node}'`);
+    expect(res.stdout).to.contain(`sh -c '${dockerPath} stop {node}'\n        undo: sh -c '${dockerPath} start {node}'`);
     expect(res.stdout).to.contain('undo: delete namespace rebootlab and everything in it at the end');
     expect(await namespaceExists()).to.equal(false);
   });
