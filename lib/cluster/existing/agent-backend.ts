@@ -16,6 +16,8 @@ import { MANAGED_BY, REBOOTLAB_NAMESPACE } from './labels.js';
 
 /** Label of agent pods (they are not workloads); value: the target node. */
 export const AGENT_LABEL = 'rebootlab.dev/agent';
+/** How long the agent's command (two systemd-run calls) may take to answer through exec, milliseconds. */
+const EXEC_TIMEOUT_MS = 60_000;
 /** How long an agent pod may take to run (image pull included), milliseconds. */
 const AGENT_START_TIMEOUT_MS = 120_000;
 /** Name of the transient systemd units on the node; the undo unit's name lets a second undo find and stop it. */
@@ -179,11 +181,14 @@ async function execOnNode(cluster: ExistingCluster, pod: string, script: string)
   const sink = (append: (text: string) => void) => new Writable({ write(chunk, _encoding, done) { append(String(chunk)); done(); } });
   const command = ['nsenter', '-t', '1', '-m', '-u', '-i', '-n', '-p', '--', 'sh', '-c', script];
   await new Promise<void>((resolve, reject) => {
+    // A stream that closes without a status would otherwise leave the fault hanging before it started.
+    const timer = setTimeout(() => reject(new InfraError(`agent on pod ${pod}: no answer from exec within ${EXEC_TIMEOUT_MS} ms`)), EXEC_TIMEOUT_MS);
+    const settle = (fn: () => void) => () => (clearTimeout(timer), fn());
     new Exec(kc)
       .exec(REBOOTLAB_NAMESPACE, pod, 'agent', command, sink(() => {}), sink((t) => (stderr += t)), null, false, (status) => {
-        if (status.status === 'Success') resolve();
-        else reject(new InfraError(`agent on pod ${pod}: ${script.slice(0, 80)}... failed: ${(stderr.trim().split('\n').pop() ?? '') || status.message || 'unknown error'}`));
+        if (status.status === 'Success') settle(resolve)();
+        else settle(() => reject(new InfraError(`agent on pod ${pod}: ${script.slice(0, 80)}... failed: ${(stderr.trim().split('\n').pop() ?? '') || status.message || 'unknown error'}`)))();
       })
-      .catch((error: unknown) => reject(apiError(`exec in agent pod ${pod}`, error)));
+      .catch((error: unknown) => settle(() => reject(apiError(`exec in agent pod ${pod}`, error)))());
   });
 }
