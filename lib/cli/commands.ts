@@ -10,6 +10,7 @@ import type { GlobalFlags } from './main.js';
 import type { Streams } from './print-error.js';
 import { validateFiles } from './validate-command.js';
 import { checkFaultConsent } from '../run/consent.js';
+import { allowFaultsOn } from '../cluster/existing/consent.js';
 import { renderPlan } from '../run/plan.js';
 
 /** What command handlers need from main: where to print and how to report the exit code. */
@@ -72,6 +73,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
         if (/\.(m?ts|m?js)$/.test(argv.experiment)) {
           // A scripted experiment (lib/script): type-checked, compiled and run in this process.
           const { runScriptFile } = await import('../script/index.js');
+          // A script's cluster is known only once it runs: the existing provider itself refuses an unconsented context.
+          if (argv['allow-faults-on'] !== undefined) allowFaultsOn(argv['allow-faults-on']);
           const { print, progressSink } = common(argv);
           finish(await runScriptFile({
             scriptFile: argv.experiment, outDir: argv.out, set: argv.set, reuseCluster: argv['reuse-cluster'], keepCluster: argv['keep-cluster'], print, progressSink,

@@ -3,6 +3,7 @@
 // `fault.allowControlPlane` in the file and `--allow-control-plane` on the command line. Checked before anything
 // is created, read from or written to the cluster.
 import { InputError } from '../common/errors.js';
+import { allowFaultsOn } from '../cluster/existing/consent.js';
 import { fillPlaceholders } from '../cluster/existing/placeholders.js';
 import { declareUserUndos, type DeclaredUserUndo } from '../faults/restore-commands.js';
 import type { LoadedExperiment } from '../spec/types.js';
@@ -39,6 +40,7 @@ export function checkFaultConsent(loaded: Pick<LoadedExperiment, 'file' | 'varia
     throw new InputError('--allow-control-plane needs --allow-faults-on <context>');
   }
   declareUserUndos(userUndosOf(loaded));
+  if (consent.allowFaultsOn !== undefined) allowFaultsOn(consent.allowFaultsOn);
 }
 
 /**

@@ -5,3 +5,4 @@ export { fillPlaceholders, nodeFacts, readNodeFacts, userUndoRestoreCommand, typ
 export { readExistingSettings, MIRROR_POD_ANNOTATION, type ExistingSettings } from './settings.js';
 export { writeContextKubeconfig } from './kubeconfig.js';
 export { REBOOTLAB_NAMESPACE, MANAGED_BY } from './labels.js';
+export { allowFaultsOn, faultsAllowedOn } from './consent.js';

@@ -9,6 +9,7 @@ import type { Cluster, ClusterProvider, Status } from '../provider.js';
 import { createAgentBackend } from './agent-backend.js';
 import { createCommandBackend } from './command-backend.js';
 import { ExistingCluster, type BackendFactory } from './cluster.js';
+import { faultsAllowedOn } from './consent.js';
 import { writeContextKubeconfig } from './kubeconfig.js';
 import { MANAGED_BY, REBOOTLAB_NAMESPACE } from './labels.js';
 
@@ -25,7 +26,8 @@ const backends: BackendFactory = (backend, cluster) =>
   backend.kind === 'command' ? createCommandBackend(backend, cluster.name) : createAgentBackend(backend, cluster);
 
 /**
- * The existing provider. `create(spec)` attaches to `spec.existing` (and reports what it could not read back
+ * The existing provider. `create(spec)` attaches to `spec.existing` only when the command line consented
+ * (./consent.ts; else InputError, before the cluster is read), and reports what it could not read back
  * through `status`); `attach` and `list` know no clusters by name (an existing cluster is named by the
  * experiment, not by rebootlab); `delete(context)` deletes the `rebootlab` namespace it used.
  */
@@ -37,6 +39,9 @@ export function createExistingProvider(options: ExistingProviderOptions = {}): C
 
     async create(spec: ClusterSpec, status: Status): Promise<Cluster> {
       if (!spec.existing) throw new InputError('cluster.kubeconfig and cluster.context are required with provider existing');
+      if (!faultsAllowedOn(spec.existing.context)) {
+        throw new InputError(`cluster.context ${spec.existing.context} is a cluster rebootlab does not own; run again with --allow-faults-on ${spec.existing.context}`);
+      }
       const kubeconfigPath = writeContextKubeconfig(spec.existing, options.env);
       const cluster = new ExistingCluster(spec.existing.context, kubeconfigPath, spec.settings, backends);
       status.step(`using existing cluster of context ${spec.existing.context} (${spec.existing.kubeconfig}); it is not created, reconfigured or deleted`);

@@ -7,7 +7,7 @@ import * as k8s from '@kubernetes/client-node';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createExistingProvider, type ExistingCluster } from '../../../lib/cluster/existing/index.js';
+import { allowFaultsOn, createExistingProvider, type ExistingCluster } from '../../../lib/cluster/existing/index.js';
 import { createKwokProvider } from '../../../lib/cluster/kwok/index.js';
 import type { ActionRecord, Undo } from '../../../lib/cluster/provider.js';
 import { InputError } from '../../../lib/common/errors.js';
@@ -37,6 +37,14 @@ describe('provider existing on a kwok cluster, through its kubeconfig only (issu
     kc.loadFromFile(kubeconfig);
     context = kc.getCurrentContext();
     core = kc.makeApiClient(k8s.CoreV1Api);
+  });
+
+  it('refuses a context the command line did not consent to, before reading the cluster', async function () {
+    await existing.create(spec(), { step: () => expect.fail('read the cluster') }).then(() => expect.fail('attached'), (error: unknown) => {
+      expect(error).to.be.instanceOf(InputError);
+      expect((error as Error).message).to.equal(`cluster.context ${context} is a cluster rebootlab does not own; run again with --allow-faults-on ${context}`);
+    });
+    allowFaultsOn(context);
   });
 
   after(async function () {
