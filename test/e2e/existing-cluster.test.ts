@@ -37,10 +37,10 @@ describe('provider existing on a kind cluster used through its kubeconfig only (
   ];
   /** The user's application: a Deployment web (2 replicas) and its Service in one file. */
   const shop = `{name: shop, manifest: ${join(REPO_ROOT, 'test/fixtures/manifests/shop.yaml')}}`;
-  const tuned = '{controllerManager: {nodeMonitorPeriod: 1s, nodeMonitorGracePeriod: 8s}, kubelet: {nodeLeaseDurationSeconds: 4, nodeStatusUpdateFrequency: 2s}';
+  const kindCluster = `cluster: {name: ${CLUSTER}, workers: 2, controllerManager: {nodeMonitorPeriod: 1s, nodeMonitorGracePeriod: 8s}, kubelet: {nodeLeaseDurationSeconds: 4, nodeStatusUpdateFrequency: 2s}}`;
   const observe = 'observe: {until: recovered, timeout: 3m, settle: 3s}';
   const write = (file: string, lines: string[]) => (writeFileSync(join(dir, file), lines.join('\n') + '\n'), join(dir, file));
-  const kindFile = () => write('kind.yaml', [...common('kind-power-off'), `cluster: {name: ${CLUSTER}, workers: 2, ${tuned.slice(1)}`,
+  const kindFile = () => write('kind.yaml', [...common('kind-power-off'), kindCluster,
     'fault: {type: power-off, target: worker-with-most-pods, duration: 20s}', observe]);
   const existingFile = (name: string, fault: string, extra: string[] = []) => write(`${name}.yaml`, [...common(name, shop),
     `cluster: {provider: existing, kubeconfig: ./kubeconfig, context: ${CONTEXT}}`, fault, observe, ...extra]);
@@ -127,7 +127,7 @@ describe('provider existing on a kind cluster used through its kubeconfig only (
 
   it('kubelet-stop through the agent: same outcomes as the kind provider, detection within 3 s of it', async function () {
     const kindOut = join(dir, 'kind-kubelet-out');
-    const kindStop = write('kind-kubelet.yaml', [...common('kind-kubelet-stop'), `cluster: {name: ${CLUSTER}, workers: 2, ${tuned.slice(1)}`,
+    const kindStop = write('kind-kubelet.yaml', [...common('kind-kubelet-stop'), kindCluster,
       'fault: {type: kubelet-stop, target: worker-with-most-pods, duration: 20s}', observe]);
     const kindRun = await runCli(['run', kindStop, '--reuse-cluster', '--keep-cluster', '--out', kindOut], { timeoutMs: 6 * MINUTE_MS });
     expect(kindRun.exitCode, kindRun.stderr).to.equal(0);
