@@ -46,7 +46,7 @@ function benchSpec(o: ObserverScaleOptions): ClusterSpec {
   return {
     provider: 'kwok', name: 'rebootlab-bench', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: o.nodes,
     zones: Array.from({ length: o.zones }, (_, i) => `zone-${i}`), settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
-    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {},
+    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };
 }
 

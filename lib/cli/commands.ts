@@ -3,11 +3,15 @@ import type { Argv } from 'yargs';
 import { InputError, type ExitCodeValue } from '../common/errors.js';
 import { DEFAULT_REPORTS_DIR, type CommandOutcome, type CommonOptions } from '../run/options.js';
 import { loadExperiment } from '../spec/load.js';
+import { parseShard, shardVariants } from '../spec/matrix.js';
 import { DEFAULT_CLUSTER_NAME } from '../spec/defaults.js';
 import { loadClusterSpec } from './cluster-spec.js';
 import type { GlobalFlags } from './main.js';
 import type { Streams } from './print-error.js';
 import { validateFiles } from './validate-command.js';
+import { checkFaultConsent } from '../run/consent.js';
+import { allowFaultsOn } from '../cluster/existing/consent.js';
+import { renderPlan } from '../run/plan.js';
 
 /** What command handlers need from main: where to print and how to report the exit code. */
 export interface CommandContext {
@@ -61,18 +65,25 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           })
           .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
           .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
-          .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' }),
+          .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' })
+          .option('shard', { type: 'string', describe: 'Run only slice i of n of the matrix × repeat runs (CI fan-out), e.g. 1/4' })
+          .option('allow-faults-on', { type: 'string', describe: 'Consent: inject faults on this kubeconfig context (provider existing)' })
+          .option('allow-control-plane', { type: 'boolean', default: false, describe: 'Consent: control-plane nodes of that context may be targets (if fault.allowControlPlane)' }),
       async (argv) => {
         if (/\.(m?ts|m?js)$/.test(argv.experiment)) {
           // A scripted experiment (lib/script): type-checked, compiled and run in this process.
           const { runScriptFile } = await import('../script/index.js');
+          // A script's cluster is known only once it runs: the existing provider itself refuses an unconsented context.
+          if (argv['allow-faults-on'] !== undefined) allowFaultsOn(argv['allow-faults-on']);
           const { print, progressSink } = common(argv);
           finish(await runScriptFile({
             scriptFile: argv.experiment, outDir: argv.out, set: argv.set, reuseCluster: argv['reuse-cluster'], keepCluster: argv['keep-cluster'], print, progressSink,
           }));
           return;
         }
-        const experiment = await loadExperiment(argv.experiment, { set: argv.set });
+        const loaded = await loadExperiment(argv.experiment, { set: argv.set });
+        const experiment = argv.shard === undefined ? loaded : { ...loaded, variants: shardVariants(loaded.variants, parseShard(argv.shard)) };
+        checkFaultConsent(experiment, { allowFaultsOn: argv['allow-faults-on'], allowControlPlane: argv['allow-control-plane'] });
         finish(
           await (await loadRun()).runExperiment({
             ...common(argv),
@@ -88,6 +99,16 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
             tolerancePercent: argv['tolerance-percent'],
           }),
         );
+      },
+    )
+    .command(
+      'plan <experiment>',
+      'Print every action a run would take and its undo, without touching any cluster',
+      (y) => y.positional('experiment', { type: 'string', demandOption: true, describe: 'Experiment file (YAML)' }).option('set', setOption),
+      async (argv) => {
+        const experiment = await loadExperiment(argv.experiment, { set: argv.set });
+        context.streams.stdout(renderPlan(experiment).join('\n') + '\n');
+        context.setExitCode(0);
       },
     )
     .command(
@@ -131,9 +152,15 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
         y
           .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'Run directories, or a matrix run directory' })
           .option('format', { choices: ['text', 'markdown', 'html', 'json'] as const, default: 'text' as const, describe: 'Output format' })
-          .option('baseline-variant', { type: 'string', describe: 'Variant to measure deltas against (default: the first)' }),
+          .option('baseline-variant', { type: 'string', describe: 'Variant to measure deltas against (default: the first)' })
+          .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
+          .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
+          .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' }),
       async (argv) =>
-        finish(await (await loadRun()).compareCommand({ ...common(argv), runDirs: argv.dirs, format: argv.format, baselineVariant: argv['baseline-variant'] })),
+        finish(await (await loadRun()).compareCommand({
+          ...common(argv), runDirs: argv.dirs, format: argv.format, baselineVariant: argv['baseline-variant'],
+          baseline: argv.baseline, toleranceSeconds: argv['tolerance-seconds'], tolerancePercent: argv['tolerance-percent'],
+        })),
     );
 }
 

@@ -8,4 +8,5 @@ export { drainNode, type DrainOptions } from './node-ops.js';
 export { restartControlPlaneComponent, type ComponentRestart, type ControlPlaneComponent, type RestartComponentOptions } from './restart-component.js';
 export * from './kind/index.js';
 export * from './kwok/index.js';
+export * from './existing/index.js';
 export { createRestoreTargets, type RestoreRefusal, type RestoreTargets } from './restore-targets.js';

@@ -1,6 +1,6 @@
 // The cluster provider interface (STYLE §3, after kind's providers.Provider): how a run gets a cluster
 // and acts on its nodes. Implementations live in lib/cluster/<provider>/.
-import type { ClusterSpec, ProviderName } from '../spec/types.js';
+import type { ClusterSpec, FaultBackend, ProviderName } from '../spec/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 
 export type { ProviderName } from '../spec/types.js';
@@ -134,6 +134,11 @@ export interface Cluster {
    * @throws InfraError when a node is down or a file cannot be rewritten.
    */
   reconfigure?(spec: ClusterSpec, previous: ClusterSpec | null): Promise<Reconfiguration>;
+  /**
+   * This cluster acting on nodes through a fault backend (`fault.backend`: an agent pod, the user's commands).
+   * Absent when the provider acts on its nodes itself (kind, kwok). @throws InputError for a backend it cannot use.
+   */
+  withBackend?(backend: FaultBackend): Cluster;
 }
 
 /** A way to get a cluster; as small as kind's provider interface. */

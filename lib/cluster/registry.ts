@@ -4,6 +4,7 @@ import { InputError } from '../common/errors.js';
 import type { ClusterProvider, ProviderName } from './provider.js';
 import { createKindProvider, type KindProviderOptions } from './kind/index.js';
 import { createKwokProvider } from './kwok/index.js';
+import { createExistingProvider } from './existing/index.js';
 
 /** Options every provider factory accepts. */
 export type ProviderOptions = KindProviderOptions;
@@ -14,6 +15,7 @@ export type ProviderFactory = (options: ProviderOptions) => ClusterProvider;
 const factories = new Map<ProviderName, ProviderFactory>([
   ['kind', createKindProvider],
   ['kwok', (options) => createKwokProvider({ clusterDir: undefined, env: options.env, createTimeoutMs: options.createTimeoutMs })],
+  ['existing', (options) => createExistingProvider({ env: options.env })],
 ]);
 
 /** Registers (or replaces) the factory of a provider, e.g. kwok from lib/cluster/kwok. */

@@ -1,5 +1,5 @@
 // Runs external commands (docker, kind) for the rest of rebootlab; the only module that imports execa.
-import { execa, ExecaError } from 'execa';
+import { execa, execaSync, ExecaError, ExecaSyncError } from 'execa';
 import { InfraError } from './errors.js';
 
 /** Options of {@link run}. */
@@ -86,5 +86,24 @@ export async function canRun(file: string, args: readonly string[]): Promise<boo
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Runs `file args...` synchronously (for loading steps that are synchronous, e.g. `kubectl kustomize` while an
+ * experiment file is read) and returns its stdout, trailing newline removed.
+ * @throws CommandError as {@link run} does.
+ */
+export function runSync(file: string, args: readonly string[], options: Pick<RunOptions, 'timeoutMs' | 'hint'> = {}): string {
+  const command = formatCommand(file, args);
+  try {
+    return execaSync(file, args, { timeout: options.timeoutMs, stripFinalNewline: true }).stdout;
+  } catch (error) {
+    if (error instanceof ExecaSyncError) {
+      const stderr = typeof error.stderr === 'string' ? error.stderr : '';
+      const reason = lastLine(stderr) || (error.code === 'ENOENT' ? `${file}: command not found` : error.shortMessage);
+      throw new CommandError(`${command} failed: ${reason}`, command, stderr, error.exitCode, options.hint, { cause: error });
+    }
+    throw error;
   }
 }

@@ -1,7 +1,7 @@
 // Fault type → node primitives, injected on each target (staggered), restored after the duration,
 // with phase markers at each step. Every undo is registered with the guard before its action runs.
 import type { ActionRecord, Cluster, NodeAction } from '../cluster/provider.js';
-import { INSTANT_FAULT_TYPES, type FaultSpec, type FaultType } from '../spec/types.js';
+import { INSTANT_FAULT_TYPES, type FaultBackend, type FaultSpec, type FaultType } from '../spec/types.js';
 import { InputError } from '../common/errors.js';
 import type { FaultGuard, GuardEntry } from './guard.js';
 import { abortableSleep, type Sleep } from '../common/sleep.js';
@@ -41,6 +41,16 @@ export function primitivesFor(cluster: Pick<Cluster, 'provider' | 'supportedActi
     throw new InputError(`fault.type: ${type} cannot be injected on a ${cluster.provider} cluster`, `Supported node actions there: ${[...cluster.supportedActions].join(', ')}`);
   }
   return primitives;
+}
+
+/**
+ * The cluster that injects a fault through `backend`: the cluster itself for the provider's own primitives,
+ * else its {@link Cluster.withBackend} view. @throws InputError when the provider takes no backend.
+ */
+export function actingCluster(cluster: Cluster, backend: FaultBackend | undefined): Cluster {
+  if (!backend || backend.kind === 'provider') return cluster;
+  if (!cluster.withBackend) throw new InputError(`fault.backend: ${backend.kind} is for provider existing; provider ${cluster.provider} acts on its nodes itself`);
+  return cluster.withBackend(backend);
 }
 
 /**
@@ -138,11 +148,12 @@ export async function injectOnNode(cluster: Cluster, type: FaultType, node: stri
  * @throws InfraError/InputError from injection or restoration, after undoing what it can.
  */
 export async function runFault(
-  cluster: Cluster,
-  fault: Pick<FaultSpec, 'type' | 'durationMs' | 'staggerMs'>,
+  provided: Cluster,
+  fault: Pick<FaultSpec, 'type' | 'durationMs' | 'staggerMs'> & Partial<Pick<FaultSpec, 'backend'>>,
   targets: readonly string[],
   options: FaultOptions,
 ): Promise<InjectedNodeFault[]> {
+  const cluster = actingCluster(provided, fault.backend);
   const sleep = options.sleep ?? abortableSleep;
   const stillFaulted: InjectedNodeFault[] = [];
   const results = await Promise.allSettled(

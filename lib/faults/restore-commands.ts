@@ -9,7 +9,43 @@ export type ParsedRestoreCommand =
   | { via: 'docker'; container: string; undo: 'unpause' | 'start' | 'start-kubelet' | 'restart-kubelet' | 'start-containerd'; argv: string[] }
   | { via: 'docker'; container: string; undo: 'network-connect'; network: string; ip: string | null; argv: string[] }
   | { via: 'kubectl'; kubeconfig: string; node: string; undo: 'uncordon' | 'untaint-out-of-service' | 'relabel-kwok-managed'; argv: string[] }
-  | { via: 'kubectl'; kubeconfig: string; node: string; undo: 'recreate-node'; manifest: string; argv: string[] };
+  | { via: 'kubectl'; kubeconfig: string; node: string; undo: 'recreate-node'; manifest: string; argv: string[] }
+  | { via: 'user-command'; context: string; template: string; facts: UserUndoFacts };
+
+/** The node facts a user command undo was filled with (lib/cluster/existing/command-backend.ts NodeFacts). */
+export interface UserUndoFacts {
+  node: string;
+  providerID: string;
+  zone: string;
+  internalIP: string;
+}
+
+/**
+ * A user command undo (`fault.backend.command.on`) that the running invocation vouches for: the experiment being run
+ * declares this `on` for this context, and the command line consented with `--allow-faults-on <context>`.
+ */
+export interface DeclaredUserUndo {
+  context: string;
+  /** The `on` template as written, e.g. `virsh start {node}`. */
+  template: string;
+  /** The node's current facts, or null when the context has no such Node (deleted by node-delete). @throws when the API cannot be asked. */
+  currentFacts(node: string): Promise<UserUndoFacts | null>;
+  /** Fills the template (lib/cluster/existing fillPlaceholders). @throws InputError for an unsafe or empty value. */
+  fill(template: string, facts: UserUndoFacts): string;
+}
+
+/**
+ * The user command undos this process may replay from a pending-restore.json. A user command is the user's own shell
+ * text, so it never runs because a file on disk says so: only when the experiment now being run (with consent)
+ * declares the same `on` for the same context, which the user is about to run anyway. Empty by default (doctor
+ * --restore then prints them to run by hand).
+ */
+let declaredUserUndos: readonly DeclaredUserUndo[] = [];
+
+/** Sets the user command undos this process vouches for (lib/run/consent.ts, after consent was checked). */
+export function declareUserUndos(undos: readonly DeclaredUserUndo[]): void {
+  declaredUserUndos = [...undos];
+}
 
 /** The out-of-service taint removal rebootlab writes (node-api-actions.ts OUT_OF_SERVICE_TAINT). */
 const UNTAINT_OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service:NoExecute-';
@@ -57,6 +93,11 @@ export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { err
     }
     return refuse;
   }
+  if (a[0] === 'rebootlab-user-undo' && a.length === 7) {
+    const [, context, template, node, providerID, zone, internalIP] = a as [string, string, string, string, string, string, string];
+    if (!NODE_NAME.test(node)) return refuse;
+    return { via: 'user-command', context, template, facts: { node, providerID, zone, internalIP } };
+  }
   if (a[0] === 'kubectl' && a[1] === '--kubeconfig' && typeof a[2] === 'string' && a[2].startsWith('/')) {
     const k = a[2];
     const rest = a.slice(3);
@@ -87,6 +128,7 @@ export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { err
 export async function checkRestoreCommand(argv: unknown, targets: RestoreTargets): Promise<{ argv: string[]; fallback?: string[] } | { error: string; gone?: boolean }> {
   const parsed = parseRestoreCommand(argv);
   if ('error' in parsed) return parsed;
+  if (parsed.via === 'user-command') return checkUserUndo(parsed);
   if (parsed.via === 'docker') {
     const owner = await targets.kindNodeContainer(parsed.container);
     if (!owner.ok) return { error: owner.reason, ...(owner.gone ? { gone: true } : {}) };
@@ -102,4 +144,23 @@ export async function checkRestoreCommand(argv: unknown, targets: RestoreTargets
     return { error: `${parsed.manifest} is not a node manifest rebootlab saved for cluster ${owner.cluster}` };
   }
   return { argv: parsed.argv };
+}
+
+/**
+ * A user command undo runs as `sh -c <filled on>` only when {@link declareUserUndos} vouches for its context and
+ * template; it is filled with the node's current facts (the file's own only when the Node object is gone, e.g. after
+ * node-delete; every value still restricted to characters a shell does not interpret).
+ */
+async function checkUserUndo(parsed: Extract<ParsedRestoreCommand, { via: 'user-command' }>): Promise<{ argv: string[] } | { error: string }> {
+  const declared = declaredUserUndos.find((d) => d.context === parsed.context && d.template === parsed.template);
+  const byHand = `"${parsed.template}" for node ${parsed.facts.node} of context ${parsed.context}`;
+  if (!declared) {
+    return { error: `user command undo ${byHand} is replayed only by a run of an experiment declaring it with --allow-faults-on ${parsed.context}; run it by hand` };
+  }
+  try {
+    const facts = (await declared.currentFacts(parsed.facts.node)) ?? parsed.facts;
+    return { argv: ['sh', '-c', declared.fill(declared.template, facts)] };
+  } catch (error) {
+    return { error: `user command undo ${byHand}: ${(error as Error).message.split('\n')[0]}` };
+  }
 }

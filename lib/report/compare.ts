@@ -171,5 +171,21 @@ export function compareResults(runs: readonly LoadedRun[], options: CompareRunsO
 export function compareRuns(runDirs: readonly string[], options: CompareRunsOptions = {}): Comparison {
   // A run named twice (a matrix directory and one of its runs, or two spellings of one path) counts once.
   const unique = [...new Map(expandRunDirs(runDirs).map((dir) => [realpathSync(dir), dir])).values()];
-  return compareResults(unique.map(loadRun), options);
+  return compareResults(inRunOrder(unique.map(loadRun)), options);
+}
+
+/**
+ * Runs of one experiment gathered from several directories (`run --shard i/n` on several CI runners) in the order
+ * one unsharded run writes them: by variant name, then repeat index, so merged shards give the same table as one
+ * runner. Runs of different experiments keep the order given (the first is the default baseline).
+ */
+function inRunOrder(runs: LoadedRun[]): LoadedRun[] {
+  if (new Set(runs.map((r) => r.result.metadata.experiment)).size !== 1) return runs;
+  return [...runs].sort((a, b) =>
+    byCodeUnit(a.result.metadata.variant ?? '', b.result.metadata.variant ?? '') || a.result.metadata.repeatIndex - b.result.metadata.repeatIndex);
+}
+
+/** String order by UTF-16 code units, as `Array.prototype.sort` orders directory names (not locale order). */
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

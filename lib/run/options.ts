@@ -84,6 +84,11 @@ export interface CompareOptions extends CommonOptions {
   format: 'text' | 'markdown' | 'html' | 'json';
   /** Variant name the deltas are measured against; default the first variant found. */
   baselineVariant?: string;
+  /** result.json to gate every run against (as `run --baseline`); a regression exits 1. */
+  baseline?: string;
+  /** Allowed slowdown against `baseline`, seconds (default 5) and percent (default 10). */
+  toleranceSeconds?: number;
+  tolerancePercent?: number;
 }
 
 /**

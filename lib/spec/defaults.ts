@@ -5,7 +5,9 @@ import { VERSIONS } from '../common/versions.js';
 import { DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } from './settings.js';
 import {
   API_VERSION,
+  DEFAULT_AGENT_IMAGE,
   DEFAULT_WORKLOAD_IMAGE,
+  type FaultBackend,
   type ClusterSpec,
   type Experiment,
   type FaultSpec,
@@ -61,6 +63,7 @@ export function resolveExperiment(user: v1.Experiment): Experiment {
 
 function resolveCluster(cluster: v1.Cluster): ClusterSpec {
   const provider = cluster.provider ?? 'kind';
+  if (provider === 'existing') return resolveExistingCluster(cluster);
   return {
     provider,
     name: cluster.name ?? DEFAULT_CLUSTER_NAME,
@@ -75,11 +78,32 @@ function resolveCluster(cluster: v1.Cluster): ClusterSpec {
       scheduler: { ...cluster.scheduler?.extraArgs },
     },
     kubeletExtraConfig: { ...cluster.kubelet?.extraConfig },
+    existing: null,
+  };
+}
+
+/**
+ * An existing cluster: named after its context, settings from `cluster.assume` (what rebootlab reads back from
+ * the cluster replaces them, lib/cluster/existing/settings.ts). The kubeconfig path stays as written until
+ * anchorPaths (lib/spec/paths.ts) makes it absolute.
+ */
+function resolveExistingCluster(cluster: v1.Cluster): ClusterSpec {
+  return {
+    provider: 'existing',
+    name: cluster.context ?? '',
+    kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
+    nodeImage: null,
+    workers: 0,
+    zones: [],
+    settings: resolveSettings(cluster.assume ?? {}),
+    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} },
+    kubeletExtraConfig: {},
+    existing: { kubeconfig: cluster.kubeconfig ?? '', context: cluster.context ?? '' },
   };
 }
 
 /** The timing settings of a user cluster section, defaults from DEFAULT_TIMEOUT_SETTINGS. Durations in milliseconds. */
-export function resolveSettings(cluster: v1.Cluster): TimeoutSettings {
+export function resolveSettings(cluster: v1.Cluster | v1.AssumedSettings): TimeoutSettings {
   const d = DEFAULT_TIMEOUT_SETTINGS;
   const cm = cluster.controllerManager ?? {};
   const api = cluster.apiServer ?? {};
@@ -109,11 +133,12 @@ export function resolveSettings(cluster: v1.Cluster): TimeoutSettings {
 }
 
 function resolveWorkload(workload: v1.Workload): WorkloadSpec {
+  if (workload.manifest !== undefined) return manifestPlaceholder(workload.name, workload.manifest);
   const replicas = workload.kind === 'DaemonSet' ? null : workload.kind === 'Pod' ? 1 : (workload.replicas ?? 1);
   const pdb = workload.podDisruptionBudget;
   return {
     name: workload.name,
-    kind: workload.kind,
+    kind: workload.kind!,
     replicas,
     placement: workload.placement ?? 'target',
     image: workload.image ?? DEFAULT_WORKLOAD_IMAGE,
@@ -125,6 +150,19 @@ function resolveWorkload(workload: v1.Workload): WorkloadSpec {
     readinessProbe: workload.readinessProbe ? resolveProbe(workload.readinessProbe) : null,
     livenessProbe: workload.livenessProbe ? resolveProbe(workload.livenessProbe) : null,
     terminationGracePeriodSeconds: workload.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
+    manifest: null,
+  };
+}
+
+/**
+ * A manifest workload before its file is read: lib/spec/manifests.ts replaces it with one workload per controller
+ * in the file (load.ts, once the path is known relative to the experiment file).
+ */
+function manifestPlaceholder(name: string, file: string): WorkloadSpec {
+  return {
+    name, kind: 'Deployment', replicas: null, placement: 'any', image: '', tolerations: null, volume: null, dataProbe: false,
+    podDisruptionBudget: null, service: null, readinessProbe: null, livenessProbe: null,
+    terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: { file, objects: [] },
   };
 }
 
@@ -160,7 +198,16 @@ function resolveFault(fault: v1.Fault): FaultSpec {
     durationMs: fault.duration === undefined ? null : ms(fault.duration, 0),
     staggerMs: ms(fault.stagger, 0),
     allowControlPlane: fault.allowControlPlane ?? false,
+    backend: resolveBackend(fault.backend, fault.duration === undefined ? null : ms(fault.duration, 0)),
   };
+}
+
+/** The fault backend as written (the agent heals the node after `durationMs`); the agent image defaults to DEFAULT_AGENT_IMAGE. `on` is checked present by validation. */
+function resolveBackend(backend: v1.Fault['backend'], durationMs: number | null): FaultBackend {
+  if (backend === undefined) return { kind: 'provider' };
+  if (backend === 'agent') return { kind: 'agent', image: DEFAULT_AGENT_IMAGE, healAfterMs: durationMs };
+  if ('agent' in backend) return { kind: 'agent', image: backend.agent.image ?? DEFAULT_AGENT_IMAGE, healAfterMs: durationMs };
+  return { kind: 'command', off: backend.command.off, on: backend.command.on ?? '' };
 }
 
 /** Steps sorted by time (a stable sort keeps file order for ties). */

@@ -6,6 +6,8 @@ import { InputError, type InputIssue } from '../common/errors.js';
 import { resolveExperiment } from './defaults.js';
 import { expandVariants, matrixCombinations, type MatrixCombination } from './matrix.js';
 import { applyOverrides, parseFieldPath } from './overrides.js';
+import { anchorPaths } from './paths.js';
+import { expandManifestWorkloads } from './manifests.js';
 import { issuesError, parseSource, type SourceDocument } from './source.js';
 import type { Experiment, LoadedExperiment } from './types.js';
 import type * as v1 from './v1alpha1/types.js';
@@ -50,14 +52,14 @@ export function loadExperimentText(file: string, text: string, options: LoadOpti
     const variantSource = withMatrixValues(source, combination);
     const variantIssues = Object.keys(combination).length > 0 ? validateSource(variantSource) : [];
     if (variantIssues.length > 0) issues.push(...variantIssues);
-    else resolved.push({ combination, experiment: resolveExperiment(variantSource.doc.toJS() as v1.Experiment) });
+    else resolved.push({ combination, experiment: expandManifestWorkloads(anchorPaths(resolveExperiment(variantSource.doc.toJS() as v1.Experiment), file), file) });
   }
   if (issues.length > 0) throw issuesError(issues);
 
   const repeat = user.repeat ?? 1;
   return {
     file,
-    experiment: resolveExperiment(user),
+    experiment: expandManifestWorkloads(anchorPaths(resolveExperiment(user), file), file),
     matrix,
     repeat,
     variants: expandVariants(resolved, repeat),

@@ -1,4 +1,5 @@
 // Expands `matrix` × `repeat` into named variants, each a resolved experiment.
+import { InputError } from '../common/errors.js';
 import type { Experiment, Variant } from './types.js';
 
 /** One matrix combination: dotted settings path → the value this combination uses. */
@@ -46,4 +47,33 @@ export function expandVariants(
     }
   }
   return variants;
+}
+
+/** A `--shard i/n` slice: shard `index` (1-based) of `count`. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/**
+ * Parses `--shard i/n` (1 ≤ i ≤ n). @throws InputError (one line) for anything else.
+ */
+export function parseShard(text: string): Shard {
+  const m = /^([0-9]+)\/([0-9]+)$/.exec(text);
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) throw new InputError(`--shard ${text}: write i/n with 1 ≤ i ≤ n, e.g. --shard 1/2`);
+  return { index, count };
+}
+
+/**
+ * The variants shard `shard` runs: every n-th of the matrix × repeat expansion, starting at the i-th (round robin,
+ * so each shard gets a share of every combination's repeats and of the slow combinations). Deterministic: the same
+ * file and `--set` give every runner the same expansion, and the shards together run each variant exactly once.
+ * @throws InputError when the shard would be empty (more shards than runs).
+ */
+export function shardVariants(variants: readonly Variant[], shard: Shard): Variant[] {
+  const mine = variants.filter((_, k) => k % shard.count === shard.index - 1);
+  if (mine.length === 0) throw new InputError(`--shard ${shard.index}/${shard.count}: the experiment has only ${variants.length} run(s) (matrix × repeat); use at most ${variants.length} shards`);
+  return mine;
 }

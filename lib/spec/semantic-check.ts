@@ -9,6 +9,7 @@ import {
 } from './flag-rules.js';
 import { DEFAULT_CLUSTER_NAME, DEFAULT_KUBERNETES_VERSION, DEFAULT_WORKERS } from './defaults.js';
 import { parseExpectation } from './expectation.js';
+import { checkExistingCluster, checkManifestWorkloads } from './existing-check.js';
 import { issueAt, type FieldPath, type SourceDocument } from './source.js';
 
 type Obj = Record<string, unknown>;
@@ -28,6 +29,8 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
   checkExpectations(data.expect, data.workloads, cluster, report, data.probes);
   checkProbes(data.probes, data.workloads, cluster, report, data.fault);
   if (cluster.provider === 'kwok') checkSimulated(data, report);
+  checkExistingCluster(cluster, isObj(data.fault) ? data.fault : {}, report);
+  checkManifestWorkloads(data.workloads, report);
   return issues;
 }
 
@@ -296,6 +299,8 @@ function checkProbes(probes: unknown, workloads: unknown, cluster: Obj, report: 
 
 function checkExpectations(expect: unknown, workloads: unknown, cluster: Obj, report: Report, probes?: unknown): void {
   if (!Array.isArray(expect)) return;
+  // A manifest's workloads are named after its controllers, known only once the file is read (lib/spec/manifests.ts).
+  const fromManifest = Array.isArray(workloads) && workloads.some((w) => isObj(w) && w.manifest !== undefined);
   const names = Array.isArray(workloads) ? workloads.filter(isObj).map((w) => w.name).filter((n): n is string => typeof n === 'string') : [];
   const known = names.length > 0 ? names.join(', ') : 'none (add workloads:)';
   const clusterName = typeof cluster.name === 'string' ? cluster.name : DEFAULT_CLUSTER_NAME;
@@ -315,11 +320,11 @@ function checkExpectations(expect: unknown, workloads: unknown, cluster: Obj, re
     const probeNames = Array.isArray(probes) ? probes.filter(isObj).map((p) => String(p.name)) : [];
     if (subject.scope === 'probe' && !probeNames.includes(subject.name)) {
       report(['expect', index], `probes.${subject.name}: no probe "${subject.name}" in this experiment; probes: ${probeNames.length > 0 ? probeNames.join(', ') : 'none (add probes:)'}`);
-    } else if (subject.scope === 'workload' && !names.includes(subject.name)) {
+    } else if (subject.scope === 'workload' && !fromManifest && !names.includes(subject.name)) {
       report(['expect', index], `workloads.${subject.name}: no workload "${subject.name}" in this experiment; workloads: ${known}`);
     } else if (subject.scope === 'pods') {
       const { workload, namespace, node } = subject.selector;
-      if (workload !== undefined && namespace !== 'kube-system' && !names.includes(workload)) {
+      if (workload !== undefined && namespace !== 'kube-system' && !fromManifest && !names.includes(workload)) {
         report(['expect', index], `pods[workload=${workload}]: no workload "${workload}" in this experiment; workloads: ${known}`);
       } else if (kind && node !== undefined && !nodeNames.includes(node)) {
         report(['expect', index], `pods[node=${node}]: ${unknownNode(node)}`);

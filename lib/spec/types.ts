@@ -7,8 +7,13 @@ export const API_VERSION = 'rebootlab.dev/v1alpha1';
 /** Image run by workloads that do not name one; built from hack/ by the toolchain. */
 export const DEFAULT_WORKLOAD_IMAGE = 'rebootlab/workload:v1';
 
-/** How the cluster is obtained: kind (Docker containers as nodes) or kwok (simulated nodes). */
-export type ProviderName = 'kind' | 'kwok';
+/**
+ * How the cluster is obtained: kind (Docker containers as nodes), kwok (simulated nodes), or existing (a cluster
+ * someone else runs, used through a kubeconfig context and never created, deleted or reconfigured).
+ */
+export type ProviderName = 'kind' | 'kwok' | 'existing';
+/** Image of the fault agent pod when the experiment names none: public, with nsenter (util-linux) and iptables installable. */
+export const DEFAULT_AGENT_IMAGE = 'debian:bookworm-slim';
 /** Kubernetes workload kinds rebootlab can deploy. */
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 'Job';
 /**
@@ -70,7 +75,27 @@ export interface ClusterSpec {
   extraArgs: ComponentExtraArgs;
   /** Extra KubeletConfiguration (kubelet.config.k8s.io/v1beta1) fields merged into the kubelet config. */
   kubeletExtraConfig: Record<string, unknown>;
+  /** provider existing: where to reach it; null for kind and kwok. `settings` then holds `cluster.assume`. */
+  existing: ExistingClusterRef | null;
 }
+
+/** A cluster rebootlab did not create: a kubeconfig file and one of its contexts. */
+export interface ExistingClusterRef {
+  /** Absolute path of the kubeconfig file. */
+  kubeconfig: string;
+  /** Context name in that file. */
+  context: string;
+}
+
+/**
+ * How a fault reaches a node: `provider` = the cluster provider's own primitives (kind: Docker, kwok: heartbeats);
+ * `agent` = a privileged pod on the node (lib/cluster/existing/agent.ts); `command` = the user's power commands,
+ * `off` then, as the undo, `on` (placeholders `{node}`, `{providerID}`, `{zone}`, `{internalIP}`).
+ */
+export type FaultBackend =
+  | { kind: 'provider' }
+  | { kind: 'agent'; image: string; healAfterMs: number | null }
+  | { kind: 'command'; off: string; on: string };
 
 /** A volume mounted at /data in every pod of a workload. */
 export interface VolumeSpec {
@@ -109,6 +134,12 @@ export interface WorkloadSpec {
   livenessProbe: ProbeSpec | null;
   /** Seconds between SIGTERM and SIGKILL on pod deletion (Kubernetes default 30). */
   terminationGracePeriodSeconds: number;
+  /**
+   * Set for a workload from the user's manifest: the objects rebootlab applies for it (its controller, and for the
+   * first controller of a manifest also the other objects: Services, ConfigMaps, ...), as parsed. Every other field
+   * then describes the controller as read (kind, replicas) or is unused. Null for built-in workloads.
+   */
+  manifest: { file: string; objects: Record<string, unknown>[] } | null;
 }
 
 /** A ClusterIP Service selecting a workload's pods. */
@@ -143,6 +174,7 @@ export interface FaultSpec {
   /** Delay between injecting the fault on successive nodes, milliseconds (0 = all at once). */
   staggerMs: number;
   allowControlPlane: boolean;
+  backend: FaultBackend;
 }
 
 /** Actions a step may take; see {@link StepSpec}. */

@@ -3,6 +3,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { InputError } from '../common/errors.js';
 import type { WorkloadSpec } from '../spec/types.js';
+import { renderManifestWorkload } from './manifest.js';
 import {
   HOST_PATH_ROOT, KIND_STORAGE_CLASS, LOCAL_STORAGE_CLASS, renderPodTemplate, WORKLOAD_LABEL, WORKLOAD_NAMESPACE,
   WORKLOAD_HTTP_PORT, WORKLOAD_HTTP_PORT_NAME, workloadLabels, type PlacementInput,
@@ -113,6 +114,7 @@ export function renderService(spec: WorkloadSpec): RenderedObject | null {
  * @throws InputError for a local-pv workload without target nodes.
  */
 export function renderWorkload(spec: WorkloadSpec, input: PlacementInput): RenderedObject[] {
+  if (spec.manifest) return renderManifestWorkload(spec);
   const objects: RenderedObject[] = [];
   const claimed = spec.volume?.type === 'pvc' || spec.volume?.type === 'local-pv';
   if (spec.volume?.type === 'local-pv') objects.push(...renderLocalVolumes(spec, input));

@@ -15,13 +15,14 @@ export interface CliResult {
 /**
  * Runs `node bin/rebootlab.js ...args` with the repository root as working directory.
  * @param timeoutMs kill the process after this many milliseconds (default 15000).
+ * @param env variables added to (or replacing) this process's environment.
  * @returns exit code (null if killed), stdout and stderr in full.
  */
-export function runCli(args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(args: readonly string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/rebootlab.js', ...args], {
       cwd: options.cwd ?? REPO_ROOT,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: { ...process.env, ...options.env, NO_COLOR: '1', FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

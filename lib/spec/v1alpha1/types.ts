@@ -75,10 +75,26 @@ export interface Metadata {
   description?: string;
 }
 
-/** The cluster to create. Unset timing settings take the Kubernetes 1.34 defaults. */
+/**
+ * The cluster to create, or (provider `existing`) the cluster to use as it is. Unset timing settings take the
+ * Kubernetes 1.34 defaults.
+ */
 export interface Cluster {
-  /** kind (default): Docker containers as nodes; kwok: simulated nodes. */
-  provider?: 'kind' | 'kwok';
+  /**
+   * kind (default): Docker containers as nodes; kwok: simulated nodes; existing: a cluster you already have,
+   * reached through `kubeconfig` and `context`, never created, deleted or reconfigured.
+   */
+  provider?: 'kind' | 'kwok' | 'existing';
+  /** provider existing: the kubeconfig file (relative to the experiment file; `~/` is your home). */
+  kubeconfig?: string;
+  /** provider existing: the context of `kubeconfig` to use; faults need `--allow-faults-on <context>`. */
+  context?: string;
+  /**
+   * provider existing: the settings rebootlab cannot read back (a managed control plane hides its flags; a
+   * kubelet without configz access). A value read from the cluster wins; unset and unreadable ones take the
+   * Kubernetes 1.34 defaults.
+   */
+  assume?: AssumedSettings;
   /** Cluster name, default `rebootlab`. */
   name?: DnsLabel;
   /**
@@ -106,6 +122,13 @@ export interface Cluster {
   apiServer?: ApiServer;
   kubelet?: Kubelet;
   scheduler?: Scheduler;
+}
+
+/** Timing settings of a cluster rebootlab does not configure (provider existing), as the cluster runs them. */
+export interface AssumedSettings {
+  controllerManager?: Omit<ControllerManager, 'extraArgs'>;
+  apiServer?: Omit<ApiServer, 'extraArgs'>;
+  kubelet?: Omit<Kubelet, 'extraConfig'>;
 }
 
 /** kube-controller-manager settings (node lifecycle controller). */
@@ -186,10 +209,17 @@ export interface Scheduler {
   extraArgs?: { [flag: string]: string };
 }
 
-/** A workload deployed before the fault. */
+/**
+ * A workload deployed before the fault: a built-in one (`kind`), or your own objects (`manifest`: a multi-document
+ * YAML file or a kustomize directory, relative to the experiment file), applied into namespace `rebootlab`; each
+ * Deployment, StatefulSet, DaemonSet, Job and Pod in it is a workload of its own name, its pods grouped under it.
+ */
 export interface Workload {
   name: DnsLabel;
-  kind: 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 'Job';
+  /** A built-in workload; give either `kind` or `manifest`. */
+  kind?: 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 'Job';
+  /** Your own manifest: a YAML file (documents separated by `---`) or a kustomize directory (`kubectl kustomize`). */
+  manifest?: string;
   /**
    * Desired pods, default 1; not for DaemonSet or Pod.
    * @minimum 1
@@ -317,8 +347,35 @@ export interface Fault {
   duration?: Duration;
   /** Delay between successive nodes, default 0s. */
   stagger?: Duration;
-  /** Allow a control-plane node as target, default false. */
+  /**
+   * Allow a control-plane node as target, default false. On provider existing the command line must allow it
+   * too (`--allow-faults-on <context> --allow-control-plane`).
+   */
   allowControlPlane?: boolean;
+  /**
+   * How the fault reaches the node. Default: the provider's own (kind: Docker; kwok: heartbeats). On provider
+   * existing: `agent` (a privileged pod on the node), `{agent: {image}}`, or `{command: {off, on}}` (your own
+   * power commands; `on` undoes `off`). Placeholders in commands: `{node}`, `{providerID}`, `{zone}`, `{internalIP}`.
+   */
+  backend?: 'agent' | AgentBackend | CommandBackend;
+}
+
+/** A privileged pod (hostPID, hostNetwork, nsenter into PID 1) pinned to the target node. */
+export interface AgentBackend {
+  agent: {
+    /** Image with nsenter and iptables, default `debian:bookworm-slim`. */
+    image?: string;
+  };
+}
+
+/** Your own commands, run by `sh -c` on this machine, e.g. `gcloud compute instances stop {node}`. */
+export interface CommandBackend {
+  command: {
+    /** Takes the node down (power-off), e.g. `virsh destroy {node}`. */
+    off: string;
+    /** Brings it back; the undo rebootlab registers before running `off`. Required. */
+    on?: string;
+  };
 }
 
 /**

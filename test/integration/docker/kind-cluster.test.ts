@@ -27,7 +27,7 @@ describe('kind provider on a real cluster (integration)', function () {
   const spec: ClusterSpec = {
     provider: 'kind', name: `rebootlab-it-${process.pid}`, kubernetesVersion: 'v1.34.4', nodeImage: NODE_IMAGE, workers: 1,
     zones: ['zone-a'], settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
-    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {},
+    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };
   spec.settings.controllerManager.nodeMonitorGracePeriodMs = 20_000;
   spec.settings.apiServer.defaultUnreachableTolerationSeconds = 30;
@@ -122,7 +122,7 @@ describe('kind provider on a real cluster (integration)', function () {
     const workload = {
       name: 'db', kind: 'StatefulSet' as const, replicas: 1, placement: 'target' as const, image, tolerations: null,
       volume: { type: 'hostPath' as const, size: '16Mi' }, dataProbe: true, podDisruptionBudget: null,
-      service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 5,
+      service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 5, manifest: null,
     };
     await w.applyWorkloads(kc, [workload], { targetNodes: [worker] });
     await w.waitForWorkloadsReady(kc, [workload], { timeoutMs: 180_000 });

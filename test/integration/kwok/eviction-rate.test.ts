@@ -23,7 +23,7 @@ function largeZoneSpec(): ClusterSpec {
   settings.kubelet.nodeLeaseDurationSeconds = 20;
   return {
     provider: 'kwok', name: 'kwok-rate', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: WORKERS, zones: ['zone-a'],
-    settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {},
+    settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };
 }
 

@@ -26,7 +26,7 @@ function tunedSpec(): ClusterSpec {
   settings.kubelet.nodeLeaseDurationSeconds = 20;
   return {
     provider: 'kwok', name: 'kwok-it', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: 4, zones: ['zone-a'],
-    settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {},
+    settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };
 }
 

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RestoreTargets } from '../../../lib/cluster/restore-targets.js';
-import { checkRestoreCommand, parseRestoreCommand } from '../../../lib/faults/restore-commands.js';
+import { checkRestoreCommand, declareUserUndos, parseRestoreCommand } from '../../../lib/faults/restore-commands.js';
+import { fillPlaceholders } from '../../../lib/cluster/existing/placeholders.js';
 import { findPendingRestoreDirs, lastOutFile, rememberOutDir, restoreSearchDirs } from '../../../lib/faults/restore-file.js';
 
 const KUBECONFIG = '/root/.cache/rebootlab/clusters/lab.kubeconfig';
@@ -110,5 +111,37 @@ describe('faults/restore-file: where pending-restore.json is looked for', () => 
     rememberOutDir(join(dir, 'matrix-out'), env);
     expect(lastOutFile(env)).to.equal(join(dir, 'cache', 'last-out'));
     expect(restoreSearchDirs(['reports'], 'reports', env)).to.deep.equal([join(process.cwd(), 'reports'), join(dir, 'matrix-out')]);
+  });
+});
+
+describe('faults/restore-commands: user command undos (fault.backend.command.on)', () => {
+  const targets = {} as RestoreTargets; // never asked: a user undo is checked against the declared ones only
+  const left = ['rebootlab-user-undo', 'prod', 'virsh start {node}', 'vm-1', '', '', '10.0.0.7'];
+  const declare = (template: string, current: { node: string; providerID: string; zone: string; internalIP: string } | null) =>
+    declareUserUndos([{ context: 'prod', template, currentFacts: async () => current, fill: fillPlaceholders }]);
+  afterEach(() => declareUserUndos([]));
+
+  it('is refused when no experiment being run declares it (doctor --restore, another experiment): run by hand', async () => {
+    expect(await checkRestoreCommand(left, targets)).to.deep.equal({
+      error: 'user command undo "virsh start {node}" for node vm-1 of context prod is replayed only by a run of an experiment declaring it with --allow-faults-on prod; run it by hand',
+    });
+  });
+
+  it('is refused when the declared on differs from the one in the file', async () => {
+    declare('virsh start --force {node}', null);
+    expect(await checkRestoreCommand(left, targets)).to.have.property('error');
+  });
+
+  it('runs as sh -c with the current facts of the node when declared', async () => {
+    declare('virsh start {node}', { node: 'vm-1', providerID: '', zone: '', internalIP: '10.0.0.8' });
+    expect(await checkRestoreCommand(left, targets)).to.deep.equal({ argv: ['sh', '-c', 'virsh start vm-1'] });
+  });
+
+  it('a value a shell would interpret is refused even when declared (Node gone: the file facts are used)', async () => {
+    declare('ipmitool -H {internalIP} power on', null);
+    const tampered = ['rebootlab-user-undo', 'prod', 'ipmitool -H {internalIP} power on', 'vm-1', '', '', '$(reboot)'];
+    expect(await checkRestoreCommand(tampered, targets)).to.deep.equal({
+      error: 'user command undo "ipmitool -H {internalIP} power on" for node vm-1 of context prod: fault.backend.command: {internalIP} of node vm-1 is "$(reboot)", which rebootlab will not put into a shell command',
+    });
   });
 });

@@ -11,7 +11,7 @@ describe('spec/defaults', () => {
     const { experiment } = await loadExperiment(`${DIR}/valid-minimal.yaml`);
     expect(experiment.cluster).to.deep.include({ provider: 'kind', name: 'rebootlab', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: 2, zones: [] });
     expect(experiment.cluster.settings).to.deep.equal(DEFAULT_TIMEOUT_SETTINGS);
-    expect(experiment.fault).to.deep.equal({ type: 'reboot', target: { kind: 'worker-with-most-pods' }, count: 1, durationMs: null, staggerMs: 0, allowControlPlane: false });
+    expect(experiment.fault).to.deep.equal({ type: 'reboot', target: { kind: 'worker-with-most-pods' }, count: 1, durationMs: null, staggerMs: 0, allowControlPlane: false, backend: { kind: 'provider' } });
     expect(experiment.observe).to.deep.equal({ until: 'recovered', durationMs: null, timeoutMs: 600_000, settleMs: 5_000 });
     expect(experiment.workloads).to.deep.equal([]);
     expect(experiment.expect).to.deep.equal([]);
@@ -31,7 +31,7 @@ describe('spec/defaults', () => {
     });
     expect(experiment.fault).to.deep.equal({
       type: 'network-partition', target: { kind: 'selector', selector: { 'topology.kubernetes.io/zone': 'zone-a' } },
-      count: 2, durationMs: 90_000, staggerMs: 500, allowControlPlane: false,
+      count: 2, durationMs: 90_000, staggerMs: 500, allowControlPlane: false, backend: { kind: 'provider' },
     });
     expect(experiment.observe).to.deep.equal({ until: 'duration', durationMs: 180_000, timeoutMs: 300_000, settleMs: 10_000 });
     expect(experiment.cluster.extraArgs.controllerManager).to.deep.equal({ v: '2' });

@@ -1,0 +1,194 @@
+// The `agent` fault backend: a privileged pod (hostPID, hostNetwork, nsenter into PID 1's namespaces) pinned to the
+// target node. Before acting it schedules the undo on the node itself (`systemd-run --on-active=<duration>`), so the
+// node heals after the fault's duration even if rebootlab dies, or the fault cuts the node off from the API server
+// (a stopped kubelet cannot serve exec; a partition drops the API server's traffic). The action itself also runs as
+// a transient systemd unit, so it is not killed with the exec stream it was started from.
+import { Exec, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import { Writable } from 'node:stream';
+import { InfraError, InputError } from '../../common/errors.js';
+import { abortableSleep } from '../../common/sleep.js';
+import type { FaultBackend } from '../../spec/types.js';
+import type { NodeActionPlan } from '../act-with-undo.js';
+import { apiError, apiErrorCode, loadKubeConfig } from '../kube-client.js';
+import type { NodeAction } from '../provider.js';
+import type { ExistingCluster, NodeBackend } from './cluster.js';
+import { MANAGED_BY, REBOOTLAB_NAMESPACE } from './labels.js';
+
+/** Label of agent pods (they are not workloads); value: the target node. */
+export const AGENT_LABEL = 'rebootlab.dev/agent';
+/** How long the agent's command (two systemd-run calls) may take to answer through exec, milliseconds. */
+const EXEC_TIMEOUT_MS = 60_000;
+/** How long an agent pod may take to run (image pull included), milliseconds. */
+const AGENT_START_TIMEOUT_MS = 120_000;
+/** Name of the transient systemd units on the node; the undo unit's name lets a second undo find and stop it. */
+const UNIT_PREFIX = 'rebootlab';
+/** The iptables chain a network partition puts its DROP rules in, jumped to from INPUT and OUTPUT. */
+export const PARTITION_CHAIN = 'REBOOTLAB-PARTITION';
+
+/** The node actions the agent does. */
+export const AGENT_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>(['stop-kubelet', 'restart-kubelet', 'stop-runtime', 'disconnect', 'restart']);
+
+/** Shell-quotes one word for `sh -c` on the node. */
+const q = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The host shell commands of `action`: `act` (run once), `undo` (scheduled on the node, or null for an instant
+ * action). `peers` are the addresses a partition cuts the node off from: the API server endpoints and the other nodes.
+ */
+export function agentCommands(action: NodeAction, peers: readonly string[]): { act: string; undo: string | null } {
+  switch (action) {
+    case 'stop-kubelet':
+      return { act: 'systemctl stop kubelet', undo: 'systemctl start kubelet' };
+    case 'restart-kubelet':
+      return { act: 'systemctl restart kubelet', undo: null };
+    case 'stop-runtime':
+      return { act: 'systemctl stop containerd', undo: 'systemctl start containerd' };
+    case 'restart':
+      return { act: 'systemctl reboot', undo: null };
+    case 'disconnect': {
+      const rules = peers.flatMap((ip) => [`iptables -A ${PARTITION_CHAIN} -s ${ip} -j DROP`, `iptables -A ${PARTITION_CHAIN} -d ${ip} -j DROP`]);
+      const undo = `iptables -D INPUT -j ${PARTITION_CHAIN}; iptables -D OUTPUT -j ${PARTITION_CHAIN}; iptables -F ${PARTITION_CHAIN}; iptables -X ${PARTITION_CHAIN}; true`;
+      // Start from a clean chain (a partition left by a killed run is healed by its own timer, but be idempotent).
+      return { act: [undo, `iptables -N ${PARTITION_CHAIN}`, ...rules, `iptables -I INPUT -j ${PARTITION_CHAIN}`, `iptables -I OUTPUT -j ${PARTITION_CHAIN}`].join(' && '), undo };
+    }
+    default:
+      throw new InputError(`fault.backend agent cannot do ${action}; it does ${[...AGENT_NODE_ACTIONS].join(', ')}`);
+  }
+}
+
+/**
+ * Seconds between the agent's command returning and the action, so the exec's answer travels back through the
+ * kubelet and the network before the action stops the one or cuts the other.
+ */
+export const ACT_DELAY_SECONDS = 1;
+
+/**
+ * The script the agent runs on the node through `nsenter -t 1 -m -u -i -n -p`: schedule the undo first
+ * (`systemd-run --on-active=<heal + delay>s`), then start the action as a transient unit that waits
+ * {@link ACT_DELAY_SECONDS} (the script returns at once).
+ */
+export function agentScript(unit: string, commands: { act: string; undo: string | null }, healAfterSeconds: number | null): string {
+  const lines: string[] = [];
+  if (commands.undo !== null) {
+    if (healAfterSeconds === null) throw new InputError('fault.duration is required for an agent fault that has an undo');
+    lines.push(`systemd-run --unit ${unit}-undo --on-active=${Math.max(1, Math.ceil(healAfterSeconds)) + ACT_DELAY_SECONDS}s sh -c ${q(commands.undo)}`);
+  }
+  lines.push(`systemd-run --unit ${unit}-act sh -c ${q(`sleep ${ACT_DELAY_SECONDS}; ${commands.act}`)}`);
+  return lines.join(' && ');
+}
+
+/** The agent pod on `node`: privileged, host PID and network, tolerating every taint, never restarted. */
+export function renderAgentPod(name: string, node: string, image: string): V1Pod {
+  return {
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name, namespace: REBOOTLAB_NAMESPACE, labels: { [MANAGED_BY.key]: MANAGED_BY.value, [AGENT_LABEL]: node } },
+    spec: {
+      nodeName: node, hostPID: true, hostNetwork: true, restartPolicy: 'Never', terminationGracePeriodSeconds: 0,
+      tolerations: [{ operator: 'Exists' }],
+      containers: [{
+        name: 'agent', image, imagePullPolicy: 'IfNotPresent', command: ['sleep', 'infinity'],
+        securityContext: { privileged: true },
+      }],
+    },
+  };
+}
+
+/**
+ * The agent backend of `cluster`. `backend.healAfterMs` (the fault's duration) is when the node-side undo fires.
+ * The live undo (the fault guard's) cannot reach a node whose kubelet is stopped or which is cut off, so it waits
+ * until the scheduled undo fired; every undo is therefore at most `duration` late, never lost.
+ */
+export function createAgentBackend(backend: Extract<FaultBackend, { kind: 'agent' }>, cluster: ExistingCluster): NodeBackend {
+  return {
+    actions: AGENT_NODE_ACTIONS,
+    async plan(node: V1Node, action: NodeAction): Promise<NodeActionPlan> {
+      const name = node.metadata!.name!;
+      const peers = action === 'disconnect' ? await partitionPeers(cluster, name) : [];
+      const commands = agentCommands(action, peers);
+      const healAfterMs = backend.healAfterMs;
+      const unit = `${UNIT_PREFIX}-${action}-${Date.now().toString(36)}`;
+      const script = agentScript(unit, commands, healAfterMs === null ? null : healAfterMs / 1000);
+      let healsAtMs: number | null = null;
+      return {
+        // Nothing to run by hand: the node heals itself when the scheduled unit fires.
+        restoreCommands: [],
+        act: async () => {
+          const pod = await startAgentPod(cluster, name, backend.image);
+          await execOnNode(cluster, pod, script);
+          healsAtMs = Date.now() + (healAfterMs ?? 0) + ACT_DELAY_SECONDS * 1000;
+        },
+        undo: async () => {
+          if (commands.undo === null || healsAtMs === null) return;
+          await abortableSleep(Math.max(0, healsAtMs - Date.now()));
+        },
+      };
+    },
+  };
+}
+
+/** InternalIPs of every other node and the API server's endpoints (EndpointSlices of default/kubernetes). */
+async function partitionPeers(cluster: ExistingCluster, node: string): Promise<string[]> {
+  const nodes = await cluster.nodes();
+  const ips = new Set(nodes.filter((n) => n.name !== node && n.internalIP !== null).map((n) => n.internalIP!));
+  try {
+    const endpoints = await cluster.core.readNamespacedEndpoints({ name: 'kubernetes', namespace: 'default' });
+    for (const subset of endpoints.subsets ?? []) for (const a of subset.addresses ?? []) ips.add(a.ip);
+  } catch (error) {
+    throw apiError('read the API server endpoints (default/kubernetes)', error);
+  }
+  const self = nodes.find((n) => n.name === node)?.internalIP;
+  if (self) ips.delete(self);
+  if (ips.size === 0) throw new InfraError(`network-partition of ${node}: no other node or API server address to cut it off from`);
+  return [...ips].sort();
+}
+
+/** Creates the agent pod on `node` and waits until its container runs. @throws InfraError. */
+async function startAgentPod(cluster: ExistingCluster, node: string, image: string): Promise<string> {
+  const name = `rebootlab-agent-${node}`.slice(0, 63).replace(/[^a-z0-9-]/g, '-').replace(/-+$/, '');
+  const core = cluster.core;
+  try {
+    await core.deleteNamespacedPod({ name, namespace: REBOOTLAB_NAMESPACE, gracePeriodSeconds: 0 });
+    for (let i = 0; i < 60; i++) {
+      await core.readNamespacedPod({ name, namespace: REBOOTLAB_NAMESPACE });
+      await abortableSleep(500);
+    }
+  } catch (error) {
+    if (apiErrorCode(error) !== 404) throw apiError(`delete old agent pod ${name}`, error);
+  }
+  try {
+    await core.createNamespacedPod({ namespace: REBOOTLAB_NAMESPACE, body: renderAgentPod(name, node, image) });
+  } catch (error) {
+    throw apiError(`create agent pod ${name} on ${node}`, error);
+  }
+  const deadline = Date.now() + AGENT_START_TIMEOUT_MS;
+  for (;;) {
+    const pod = await core.readNamespacedPod({ name, namespace: REBOOTLAB_NAMESPACE }).catch((error: unknown) => {
+      throw apiError(`read agent pod ${name}`, error);
+    });
+    if (pod.status?.containerStatuses?.[0]?.state?.running) return name;
+    const waiting = pod.status?.containerStatuses?.[0]?.state?.waiting;
+    if (Date.now() > deadline || pod.status?.phase === 'Failed') {
+      throw new InfraError(`agent pod ${name} on ${node} did not start: ${waiting ? `${waiting.reason}: ${waiting.message ?? ''}` : pod.status?.phase ?? 'unknown'}`, 'Set fault.backend.agent.image to an image the node can pull, with nsenter');
+    }
+    await abortableSleep(250);
+  }
+}
+
+/** Runs `script` on the node of agent pod `pod` through nsenter into PID 1. @throws InfraError with its stderr. */
+async function execOnNode(cluster: ExistingCluster, pod: string, script: string): Promise<void> {
+  const kc = loadKubeConfig(cluster.kubeconfigPath);
+  let stderr = '';
+  const sink = (append: (text: string) => void) => new Writable({ write(chunk, _encoding, done) { append(String(chunk)); done(); } });
+  const command = ['nsenter', '-t', '1', '-m', '-u', '-i', '-n', '-p', '--', 'sh', '-c', script];
+  await new Promise<void>((resolve, reject) => {
+    // A stream that closes without a status would otherwise leave the fault hanging before it started.
+    const timer = setTimeout(() => reject(new InfraError(`agent on pod ${pod}: no answer from exec within ${EXEC_TIMEOUT_MS} ms`)), EXEC_TIMEOUT_MS);
+    const settle = (fn: () => void) => () => (clearTimeout(timer), fn());
+    new Exec(kc)
+      .exec(REBOOTLAB_NAMESPACE, pod, 'agent', command, sink(() => {}), sink((t) => (stderr += t)), null, false, (status) => {
+        if (status.status === 'Success') settle(resolve)();
+        else settle(() => reject(new InfraError(`agent on pod ${pod}: ${script.slice(0, 80)}... failed: ${(stderr.trim().split('\n').pop() ?? '') || status.message || 'unknown error'}`)))();
+      })
+      .catch((error: unknown) => settle(() => reject(apiError(`exec in agent pod ${pod}`, error)))());
+  });
+}

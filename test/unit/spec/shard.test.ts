@@ -1,0 +1,53 @@
+// CI fan-out: --shard i/n runs a deterministic slice of matrix × repeat; compare merges the runners' directories
+// into the same table one runner's directory gives.
+import { expect } from 'chai';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InputError } from '../../../lib/common/errors.js';
+import { compareRuns, renderComparison } from '../../../lib/report/index.js';
+import { loadExperiment } from '../../../lib/spec/load.js';
+import { parseShard, shardVariants } from '../../../lib/spec/matrix.js';
+import { REPO_ROOT } from '../../helpers/run-cli.js';
+
+describe('spec/matrix: --shard i/n', () => {
+  it('the shards of grace-matrix.yaml run every variant exactly once, the same on every runner', async () => {
+    const loaded = await loadExperiment(join(REPO_ROOT, 'experiments/grace-matrix.yaml'), { set: ['repeat=3'] });
+    const ids = (v: { variantName: string; repeatIndex: number }) => `${v.variantName}#${v.repeatIndex}`;
+    for (const count of [1, 2, 3, 4]) {
+      const shards = Array.from({ length: count }, (_, i) => shardVariants(loaded.variants, { index: i + 1, count }).map(ids));
+      expect(shards.flat().sort()).to.deep.equal(loaded.variants.map(ids).sort());
+      expect(shardVariants(loaded.variants, { index: 1, count }).map(ids)).to.deep.equal(shards[0]);
+    }
+  });
+
+  it('refuses a malformed shard and an empty one with one line', async () => {
+    expect(() => parseShard('0/2')).to.throw(InputError, '--shard 0/2: write i/n with 1 ≤ i ≤ n, e.g. --shard 1/2');
+    expect(() => parseShard('2')).to.throw(InputError);
+    const loaded = await loadExperiment(join(REPO_ROOT, 'experiments/reboot-quick.yaml'));
+    expect(() => shardVariants(loaded.variants, { index: 2, count: 2 })).to.throw(InputError, '--shard 2/2: the experiment has only 1 run(s) (matrix × repeat); use at most 1 shards');
+  });
+
+  it('compare of two runners\' directories gives the table of one directory holding every run', () => {
+    // A 2-variant × 2-repeat matrix, as one runner lays it out (<variant>-r<k>/) and as two shards do (round robin),
+    // each run the recorded outage-tuned run relabelled with its variant and repeat.
+    const runs = [['grace--g-20s', 0], ['grace--g-20s', 1], ['grace--g-40s', 0], ['grace--g-40s', 1]] as const;
+    const one = mkdtempSync(join(tmpdir(), 'rebootlab-shard-one-'));
+    const shards = [mkdtempSync(join(tmpdir(), 'rebootlab-shard-a-')), mkdtempSync(join(tmpdir(), 'rebootlab-shard-b-'))];
+    const put = (dir: string, variant: string, repeatIndex: number) => {
+      cpSync(join(REPO_ROOT, 'test/fixtures/runs/kind-outage-tuned-recorded'), dir, { recursive: true });
+      const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
+      result.metadata = { ...result.metadata, experiment: 'grace', variant, repeatIndex };
+      result.spec.settings.controllerManager.nodeMonitorGracePeriodMs = variant.endsWith('20s') ? 20_000 : 40_000;
+      writeFileSync(join(dir, 'result.json'), JSON.stringify(result));
+    };
+    runs.forEach(([variant, repeat], k) => {
+      put(join(one, `${variant}-r${repeat}`), variant, repeat);
+      // Shard 2 finishes first and is listed first: the merge must not depend on it.
+      put(join(shards[1 - (k % 2)]!, `${variant}-r${repeat}`), variant, repeat);
+    });
+    const merged = renderComparison(compareRuns(shards), 'markdown');
+    expect(merged).to.equal(renderComparison(compareRuns([one]), 'markdown'));
+    expect(merged).to.contain('2 variant(s), 4 run(s)');
+  });
+});
