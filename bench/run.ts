@@ -1,6 +1,7 @@
 // `npm run bench`: runs the benchmarks and prints their figures. Usage: node dist/bench/run.js [--nodes N] [--pods N] [--zones N]
 import { parseArgs } from 'node:util';
 import { benchObserverScale } from './observer-scale.js';
+import { benchRecoveryCheck, printRecoveryCheck } from './recovery-check.js';
 
 const { values } = parseArgs({
   options: { nodes: { type: 'string', default: '1000' }, pods: { type: 'string', default: '10000' }, zones: { type: 'string', default: '10' } },
@@ -8,6 +9,8 @@ const { values } = parseArgs({
 const options = { nodes: Number(values.nodes), pods: Number(values.pods), zones: Number(values.zones) };
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+// Pure CPU, no cluster: the in-run recovery check, incremental against the full re-analysis it replaced.
+printRecoveryCheck(benchRecoveryCheck(), log);
 log(`observer at scale: ${options.nodes} kwok nodes, ${options.pods} pods, ${options.zones} zones`);
 try {
   const f = await benchObserverScale(options, log);

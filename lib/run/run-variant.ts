@@ -4,8 +4,8 @@ import { abortableSleep } from '../common/sleep.js';
 import type { Cluster } from '../cluster/index.js';
 import { ExitCode, RebootlabError } from '../common/errors.js';
 import { loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
-import type { Journal, Observation, Prober } from '../observe/index.js';
-import { analyze } from '../analyze/index.js';
+import type { Journal, Prober } from '../observe/index.js';
+import { RecoveryTracker } from '../analyze/index.js';
 import type { Result, RunInfo } from '../report/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Variant } from '../spec/types.js';
@@ -16,7 +16,7 @@ import { describeTarget, workloadRefs } from './run-info.js';
 import { startProbers } from './probers.js';
 import type { RunSession } from './session.js';
 
-/** How often the "until recovered" check re-analyzes the journal, milliseconds. */
+/** How often the "until recovered" check asks the recovery tracker, milliseconds. */
 const RECOVERY_CHECK_INTERVAL_MS = 2_000;
 
 /** Inputs of {@link runVariant}. */
@@ -46,7 +46,8 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
   const { progress, signal } = session;
   const experiment = variant.experiment;
   mkdirSync(runDir, { recursive: true });
-  const records: Observation[] = [];
+  // Fed each journal record once: the "until recovered" check asks it instead of re-analyzing the journal.
+  const recovery = new RecoveryTracker(workloadRefs(experiment.workloads));
   const info: RunInfo = {
     experiment: experiment.metadata.name,
     variant: Object.keys(variant.matrixValues).length > 0 ? variant.variantName : null,
@@ -67,7 +68,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
   return session.observe({
     runDir, cluster, settings: input.settings, info,
     startedDetail: { variant: variant.variantName, repeatIndex: variant.repeatIndex, matrixValues: variant.matrixValues },
-    onRecord: (record) => void records.push(record),
+    onRecord: (record) => recovery.add(record),
     // Interrupted before the fault: nothing to measure, the run ends with exit 130 and no report.
     reportsInterrupt: () => faultInjected,
   }, async ({ journal, kc, guard, onStop }) => {
@@ -136,7 +137,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     })().catch((error: unknown) => void (stepError = error)).finally(() => (stepsSettled = true));
     await firstInjection;
     if (faultInjected) {
-      await observeUntilDone(input, records, journal, {
+      await observeUntilDone(input, recovery, journal, {
         settled: () => faultSettled && stepsSettled,
         failed: () => faultError !== null || stepError !== null,
       });
@@ -174,33 +175,22 @@ interface FaultProgress {
  * `observe.timeout` (since injection) ends the wait in any case: a workload that never recovers is a
  * result to report, not an infrastructure failure. A failed fault or step ends it at once.
  */
-async function observeUntilDone(input: RunVariantInput, records: readonly Observation[], journal: Journal, fault: FaultProgress): Promise<void> {
+async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracker, journal: Journal, fault: FaultProgress): Promise<void> {
   const { experiment } = input.variant;
   const { observe } = experiment;
-  const injected = records.find((r) => r.type === 'phase' && r.phase === 'fault-injected');
-  const startMs = injected?.receivedAtMs ?? Date.now();
+  const startMs = recovery.faultInjectedAtMs ?? Date.now();
   const deadlineMs = startMs + (observe.until === 'duration' ? observe.durationMs ?? 0 : observe.timeoutMs);
-  const workloads = workloadRefs(experiment.workloads);
   while (!input.session.signal.aborted && Date.now() < deadlineMs) {
     if (fault.failed()) return;
-    if (observe.until === 'recovered' && fault.settled()) {
-      const analysis = analyze(records, { settings: input.settings, workloads });
-      const nodesBack = analysis.nodes.filter((n) => n.faultTarget).every((n) => n.readyAtEnd || n.deletedAfterSeconds !== null);
+    const state = observe.until === 'recovered' && fault.settled() ? recovery.state() : null;
+    if (state) {
       // Right after a quick fault nothing has changed yet, which looks like "recovered": every pod that
       // was on a target must show the fault's effect (restart, eviction) unless the detection window
-      // (grace period + monitor period) has passed without one.
-      const targets = new Set(analysis.targets);
+      // (grace period + monitor period) has passed without one. A standalone Pod that was evicted is gone
+      // for good (RecoveryState.workloadsSettled): waiting for it would only run into observe.timeout.
       const sinceFaultMs = Date.now() - startMs;
       const detectionWindowMs = input.settings.controllerManager.nodeMonitorGracePeriodMs + input.settings.controllerManager.nodeMonitorPeriodMs;
-      const effectsSeen = analysis.pods
-        .filter((p) => p.workload !== null && p.nodeBefore !== null && targets.has(p.nodeBefore))
-        .every((p) => p.outcome !== 'unaffected');
-      // A standalone Pod that was evicted is gone for good: nothing will bring it back, so waiting for it
-      // would only run into observe.timeout.
-      const workloadsSettled = analysis.workloads.every((w) => w.recovered || (w.kind === 'Pod' && analysis.pods
-        .filter((p) => p.workload === w.name)
-        .every((p) => p.evictedAfterSeconds !== null || p.deletedAfterSeconds !== null)));
-      if (workloadsSettled && nodesBack && (effectsSeen || sinceFaultMs >= detectionWindowMs)) {
+      if (state.workloadsSettled && state.nodesBack && (state.effectsSeen || sinceFaultMs >= detectionWindowMs)) {
         input.session.progress.phase(`recovered; settling ${observe.settleMs / 1000} s`);
         await abortableSleep(observe.settleMs, input.session.signal);
         return;
