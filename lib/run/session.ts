@@ -188,12 +188,19 @@ export class RunSession {
 /**
  * Opens a run session (creates `outDir` and proves it writable, restores faults a killed run left under it,
  * the default reports directory and the last `--out`), runs `body` with it and always closes it: every fault
- * restored, handlers removed, clusters this session created deleted unless --keep-cluster.
- * @throws InputError for a bad `outDir`; whatever `body` throws (after closing).
+ * restored, handlers removed, clusters this session created deleted unless --keep-cluster, `progress` closed
+ * (also when opening fails).
+ * @throws InputError for a bad `outDir`; InfraError when Docker cannot say who owns a left fault's container;
+ *   whatever `body` throws (after closing).
  */
 export async function withRunSession<T>(options: RunSessionOptions, body: (session: RunSession) => Promise<T>): Promise<T> {
-  prepareOutDir(options.outDir);
-  await restoreLeftFaults(options.outDir, options.progress);
+  try {
+    prepareOutDir(options.outDir);
+    await restoreLeftFaults(options.outDir, options.progress);
+  } catch (error) {
+    options.progress.close();
+    throw error;
+  }
   const session = new RunSession(options);
   try {
     return await body(session);
