@@ -46,8 +46,6 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
   const { progress, signal } = session;
   const experiment = variant.experiment;
   mkdirSync(runDir, { recursive: true });
-  // Fed each journal record once: the "until recovered" check asks it instead of re-analyzing the journal.
-  const recovery = new RecoveryTracker(workloadRefs(experiment.workloads));
   const info: RunInfo = {
     experiment: experiment.metadata.name,
     variant: Object.keys(variant.matrixValues).length > 0 ? variant.variantName : null,
@@ -64,6 +62,8 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     interrupted: false,
     rebootlabVersion: input.rebootlabVersion,
   };
+  // Fed each journal record once: the "until recovered" check asks it instead of re-analyzing the journal.
+  const recovery = new RecoveryTracker(info.workloads);
   let faultInjected = false;
   return session.observe({
     runDir, cluster, settings: input.settings, info,

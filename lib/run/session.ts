@@ -129,10 +129,9 @@ export class RunSession {
     const { progress, signal } = this;
     const guard = this.#guard;
     const journal = openJournal(join(runDir, 'observations.jsonl'));
-    journal.subscribe((record) => {
-      input.onRecord?.(record);
-      progress.onObservation(record);
-    });
+    // Separate listeners: the journal drops a listener that throws, and one must not take the other with it.
+    if (input.onRecord) journal.subscribe(input.onRecord);
+    journal.subscribe((record) => progress.onObservation(record));
     writeRunInfo(runDir, info);
     journal.mark('run-started', { detail: input.startedDetail });
     journal.mark('cluster-ready', { detail: { cluster: cluster.name, provider: cluster.provider, settings } });
