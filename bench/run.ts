@@ -1,5 +1,6 @@
 // `npm run bench`: runs the benchmarks and prints one table of figures with the issue-15 targets beside them.
-// Usage: node dist/bench/run.js [--only capacity,report,kwok,kwok-observer,prober] [--rate 5000] [--seconds 60]
+// Usage: node dist/bench/run.js [--only recovery,capacity,report,kwok,kwok-observer,prober] [--rate 5000] [--seconds 60]
+//   recovery       the in-run recovery check: incremental tracker vs full re-analysis (bench/recovery-check.ts)
 //   capacity       observer + journal fed by the loopback API server (bench/observer-capacity.ts)
 //   report         `rebootlab report` on a 1000-node / 10,000-pod run scaled from a recorded one (bench/scale-journal.ts)
 //   kwok           `rebootlab run bench/zone-outage-1000.yaml`: the harness process's CPU (bench/harness-cost.ts)
@@ -14,11 +15,12 @@ import { benchHarnessCost, measureCli } from './harness-cost.js';
 import { benchObserverCapacity } from './observer-capacity.js';
 import { benchObserverScale } from './observer-scale.js';
 import { benchProberLoad } from './prober-load.js';
+import { benchRecoveryCheck, printRecoveryCheck } from './recovery-check.js';
 import { writeScaledRun } from './scale-journal.js';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'capacity,report,kwok' },
+    only: { type: 'string', default: 'recovery,capacity,report,kwok' },
     rate: { type: 'string', default: '5000' },
     seconds: { type: 'string', default: '60' },
   },
@@ -30,6 +32,15 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const rows: [string, string, string][] = [];
 
 try {
+  if (only.has('recovery')) {
+    // Pure CPU, no cluster: the in-run recovery check, incremental against the full re-analysis it replaced.
+    const f = benchRecoveryCheck();
+    printRecoveryCheck(f, log);
+    rows.push(
+      [`recovery check, ${f.records} records: tracker vs full re-analysis per record`, `${Math.round(f.trackerRecordsPerSecond)} vs ${Math.round(f.reanalysisRecordsPerSecond)} records/s`, 'same decision at every record'],
+      ['recovery check: same decision at every record', f.sameDecisions ? 'yes' : 'NO', 'yes'],
+    );
+  }
   if (only.has('capacity')) {
     const o = { nodes: 1000, pods: 10_000, zones: 10, ratePerSecond: Number(values.rate), seconds: Number(values.seconds), expireAtSeconds: Number(values.seconds) / 2 };
     log(`observer capacity: loopback API server, ${o.nodes} nodes, ${o.pods} pods, ${o.ratePerSecond} changes/s for ${o.seconds} s, 410 Gone at ${o.expireAtSeconds} s`);

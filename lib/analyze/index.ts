@@ -5,6 +5,7 @@ export { predict, leaseRenewIntervalSeconds, type PredictInput } from './predict
 export { detectionWindowAfterRenewal } from './predict-detection.js';
 export { computeZoneState, zoneEvictionRate } from './predict-zones.js';
 export { decideOutcome } from './outcome.js';
+export { RecoveryTracker, recoveryOfAnalysis, type RecoveryState } from './recovery.js';
 export { WORKLOAD_LABEL } from './pod-timeline.js';
 export { buildEndpointTimelines, SERVICE_NAME_LABEL } from './endpoint-timeline.js';
 export { buildEvents, EVENT_REASONS } from './events.js';

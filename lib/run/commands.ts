@@ -12,6 +12,7 @@ import { findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../fa
 import { rebuildReports } from '../report/index.js';
 import { DEFAULT_REPORTS_DIR, type ClusterCommandOptions, type CommandOutcome, type DoctorOptions, type ReportOptions, type ToolchainOptions } from './options.js';
 import { createProgress, silentProgress } from './progress.js';
+import { exitCodeFor } from './session.js';
 
 /** Free disk space below which `doctor` warns: a cluster and the node image need about this much, bytes. */
 const MIN_FREE_DISK_BYTES = 10 * 1024 ** 3;
@@ -139,6 +140,5 @@ export async function reportCommand(options: ReportOptions): Promise<CommandOutc
   }
   const result = await rebuildReports(options.runDir, { log: (level, m) => options.progressSink?.write(`${level === 'warn' ? 'warning: ' : ''}${m}\n`) });
   options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${options.runDir}: reports rebuilt`);
-  const exitCode = result.status === 'passed' ? ExitCode.Ok : result.status === 'failed' ? ExitCode.ExpectationFailed : ExitCode.Interrupted;
-  return { exitCode };
+  return { exitCode: exitCodeFor([result.status]) };
 }

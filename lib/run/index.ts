@@ -8,6 +8,9 @@ export { runVariant, type RunVariantInput } from './run-variant.js';
 export { createProgress, silentProgress, type Progress, type ProgressSink } from './progress.js';
 export { ClusterSession } from './cluster-session.js';
 export { SignalHandlers } from './signal-handlers.js';
-export { prepareOutDir, restoreLeftFaults, summaryLine } from './run-experiment.js';
+export { summaryLine } from './run-experiment.js';
+export {
+  exitCodeFor, prepareOutDir, restoreLeftFaults, RunSession, withRunSession, type ObservedRun, type ObservedRunInput, type RunSessionOptions,
+} from './session.js';
 export { DEFAULT_REPORTS_DIR } from './options.js';
 export { workloadRefs, describeTarget } from './run-info.js';

@@ -1,24 +1,22 @@
 // One run of one experiment variant on a cluster: workloads → observer → fault → observe → reports.
 import { mkdirSync } from 'node:fs';
 import { abortableSleep } from '../common/sleep.js';
-import { join } from 'node:path';
 import type { Cluster } from '../cluster/index.js';
-import { loadKubeConfig } from '../cluster/index.js';
-import { ExitCode, InfraError, RebootlabError } from '../common/errors.js';
-import { FaultGuard, loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
-import { openJournal, startObserver, type Journal, type Observation, type Prober } from '../observe/index.js';
-import { analyze } from '../analyze/index.js';
-import { rebuildReports, writeRunInfo, type Result, type RunInfo } from '../report/index.js';
+import { ExitCode, RebootlabError } from '../common/errors.js';
+import { loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
+import type { Journal, Prober } from '../observe/index.js';
+import { RecoveryTracker } from '../analyze/index.js';
+import type { Result, RunInfo } from '../report/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Variant } from '../spec/types.js';
 import {
-  applyObjects, applyWorkloads, readDataMarker, renderNamespace, waitForWorkloadsReady, writeDataMarker, WORKLOAD_NAMESPACE,
+  applyObjects, applyWorkloads, readDataMarker, renderNamespace, waitForWorkloadsReady, writeDataMarker,
 } from '../workloads/index.js';
 import { describeTarget, workloadRefs } from './run-info.js';
 import { startProbers } from './probers.js';
-import type { Progress } from './progress.js';
+import type { RunSession } from './session.js';
 
-/** How often the "until recovered" check re-analyzes the journal, milliseconds. */
+/** How often the "until recovered" check asks the recovery tracker, milliseconds. */
 const RECOVERY_CHECK_INTERVAL_MS = 2_000;
 
 /** Inputs of {@link runVariant}. */
@@ -29,10 +27,11 @@ export interface RunVariantInput {
   settings: TimeoutSettings;
   /** Directory of this run; created if missing. */
   runDir: string;
-  guard: FaultGuard;
-  progress: Progress;
-  /** Aborted on SIGINT, SIGTERM or SIGHUP: waits end early, faults are restored, the run is reported as interrupted. */
-  signal: AbortSignal;
+  /**
+   * The run session: its guard for `runDir` (RunSession.guardRun) holds every fault; its signal aborts on
+   * SIGINT, SIGTERM or SIGHUP (waits end early, faults are restored, the run is reported as interrupted).
+   */
+  session: RunSession;
   rebootlabVersion: string;
 }
 
@@ -43,15 +42,10 @@ export interface RunVariantInput {
  *   InputError when the fault target cannot be resolved. Every injected fault is restored first.
  */
 export async function runVariant(input: RunVariantInput): Promise<Result> {
-  const { variant, cluster, runDir, guard, progress, signal } = input;
+  const { variant, cluster, runDir, session } = input;
+  const { progress, signal } = session;
   const experiment = variant.experiment;
   mkdirSync(runDir, { recursive: true });
-  const journal = openJournal(join(runDir, 'observations.jsonl'));
-  const records: Observation[] = [];
-  journal.subscribe((record) => {
-    records.push(record);
-    progress.onObservation(record);
-  });
   const info: RunInfo = {
     experiment: experiment.metadata.name,
     variant: Object.keys(variant.matrixValues).length > 0 ? variant.variantName : null,
@@ -68,22 +62,19 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     interrupted: false,
     rebootlabVersion: input.rebootlabVersion,
   };
-  writeRunInfo(runDir, info);
-  journal.mark('run-started', { detail: { variant: variant.variantName, repeatIndex: variant.repeatIndex, matrixValues: variant.matrixValues } });
-  journal.mark('cluster-ready', { detail: { cluster: cluster.name, provider: cluster.provider, settings: input.settings } });
-
-  const kc = loadKubeConfig(cluster.kubeconfigPath);
-  const observer = await startObserver({
-    kubeconfigPath: cluster.kubeconfigPath,
-    journal,
-    namespaces: [WORKLOAD_NAMESPACE, 'kube-system'],
-    log: (level, message) => progress.log(level, message),
-  });
-  let stillFaulted: InjectedNodeFault[] = [];
+  // Fed each journal record once: the "until recovered" check asks it instead of re-analyzing the journal.
+  const recovery = new RecoveryTracker(info.workloads);
   let faultInjected = false;
-  let probers: Prober[] = [];
-  try {
-    await observer.synced;
+  return session.observe({
+    runDir, cluster, settings: input.settings, info,
+    startedDetail: { variant: variant.variantName, repeatIndex: variant.repeatIndex, matrixValues: variant.matrixValues },
+    onRecord: (record) => recovery.add(record),
+    // Interrupted before the fault: nothing to measure, the run ends with exit 130 and no report.
+    reportsInterrupt: () => faultInjected,
+  }, async ({ journal, kc, guard, onStop }) => {
+    let stillFaulted: InjectedNodeFault[] = [];
+    let probers: Prober[] = [];
+    onStop(() => Promise.all(probers.map((p) => p.stop())).then(() => {}));
     progress.phase('deploying workloads');
     const before = await loadTargetCandidates(cluster);
     const placedOn = resolveTargets(experiment.fault, before.nodes, before.pods);
@@ -146,7 +137,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     })().catch((error: unknown) => void (stepError = error)).finally(() => (stepsSettled = true));
     await firstInjection;
     if (faultInjected) {
-      await observeUntilDone(input, records, journal, {
+      await observeUntilDone(input, recovery, journal, {
         settled: () => faultSettled && stepsSettled,
         failed: () => faultError !== null || stepError !== null,
       });
@@ -165,24 +156,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
       journal.mark('data-probed', { detail: { dataProbes: probes } });
     }
     journal.mark('settled');
-  } catch (error) {
-    if (!signal.aborted || !faultInjected) throw error;
-    progress.log('warn', `interrupted: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    // Restore before anything else can fail: a fault must never be left behind.
-    const restoreErrors = await guard.releaseAll();
-    await Promise.all(probers.map((p) => p.stop()));
-    await observer.stop();
-    if (signal.aborted) journal.mark('interrupted');
-    journal.mark('run-finished');
-    journal.close();
-    if (restoreErrors.length > 0) {
-      throw new InfraError(`restoring a node failed: ${errorLine(restoreErrors[0])}`, 'Run: rebootlab doctor --restore');
-    }
-  }
-  if (signal.aborted) writeRunInfo(runDir, { ...info, interrupted: true });
-  progress.phase('writing reports');
-  return rebuildReports(runDir, { log: (level, message) => progress.log(level, message) });
+  });
 }
 
 /** What {@link observeUntilDone} asks of the fault and the steps running meanwhile. */
@@ -201,43 +175,32 @@ interface FaultProgress {
  * `observe.timeout` (since injection) ends the wait in any case: a workload that never recovers is a
  * result to report, not an infrastructure failure. A failed fault or step ends it at once.
  */
-async function observeUntilDone(input: RunVariantInput, records: readonly Observation[], journal: Journal, fault: FaultProgress): Promise<void> {
+async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracker, journal: Journal, fault: FaultProgress): Promise<void> {
   const { experiment } = input.variant;
   const { observe } = experiment;
-  const injected = records.find((r) => r.type === 'phase' && r.phase === 'fault-injected');
-  const startMs = injected?.receivedAtMs ?? Date.now();
+  const startMs = recovery.faultInjectedAtMs ?? Date.now();
   const deadlineMs = startMs + (observe.until === 'duration' ? observe.durationMs ?? 0 : observe.timeoutMs);
-  const workloads = workloadRefs(experiment.workloads);
-  while (!input.signal.aborted && Date.now() < deadlineMs) {
+  while (!input.session.signal.aborted && Date.now() < deadlineMs) {
     if (fault.failed()) return;
-    if (observe.until === 'recovered' && fault.settled()) {
-      const analysis = analyze(records, { settings: input.settings, workloads });
-      const nodesBack = analysis.nodes.filter((n) => n.faultTarget).every((n) => n.readyAtEnd || n.deletedAfterSeconds !== null);
+    const state = observe.until === 'recovered' && fault.settled() ? recovery.state() : null;
+    if (state) {
       // Right after a quick fault nothing has changed yet, which looks like "recovered": every pod that
       // was on a target must show the fault's effect (restart, eviction) unless the detection window
-      // (grace period + monitor period) has passed without one.
-      const targets = new Set(analysis.targets);
+      // (grace period + monitor period) has passed without one. A standalone Pod that was evicted is gone
+      // for good (RecoveryState.workloadsSettled): waiting for it would only run into observe.timeout.
       const sinceFaultMs = Date.now() - startMs;
       const detectionWindowMs = input.settings.controllerManager.nodeMonitorGracePeriodMs + input.settings.controllerManager.nodeMonitorPeriodMs;
-      const effectsSeen = analysis.pods
-        .filter((p) => p.workload !== null && p.nodeBefore !== null && targets.has(p.nodeBefore))
-        .every((p) => p.outcome !== 'unaffected');
-      // A standalone Pod that was evicted is gone for good: nothing will bring it back, so waiting for it
-      // would only run into observe.timeout.
-      const workloadsSettled = analysis.workloads.every((w) => w.recovered || (w.kind === 'Pod' && analysis.pods
-        .filter((p) => p.workload === w.name)
-        .every((p) => p.evictedAfterSeconds !== null || p.deletedAfterSeconds !== null)));
-      if (workloadsSettled && nodesBack && (effectsSeen || sinceFaultMs >= detectionWindowMs)) {
-        input.progress.phase(`recovered; settling ${observe.settleMs / 1000} s`);
-        await abortableSleep(observe.settleMs, input.signal);
+      if (state.workloadsSettled && state.nodesBack && (state.effectsSeen || sinceFaultMs >= detectionWindowMs)) {
+        input.session.progress.phase(`recovered; settling ${observe.settleMs / 1000} s`);
+        await abortableSleep(observe.settleMs, input.session.signal);
         return;
       }
     }
-    await abortableSleep(Math.min(RECOVERY_CHECK_INTERVAL_MS, Math.max(0, deadlineMs - Date.now())), input.signal);
+    await abortableSleep(Math.min(RECOVERY_CHECK_INTERVAL_MS, Math.max(0, deadlineMs - Date.now())), input.session.signal);
   }
-  if (observe.until === 'recovered' && !input.signal.aborted) {
+  if (observe.until === 'recovered' && !input.session.signal.aborted) {
     journal.mark('observe-timeout', { detail: { timeoutMs: observe.timeoutMs } });
-    input.progress.log('warn', `not recovered ${observe.timeoutMs / 1000} s after the fault (observe.timeout); reporting what was seen`);
+    input.session.progress.log('warn', `not recovered ${observe.timeoutMs / 1000} s after the fault (observe.timeout); reporting what was seen`);
   }
 }
 
@@ -245,6 +208,3 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new RebootlabError('interrupted before the fault', ExitCode.Interrupted);
 }
 
-function errorLine(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0] : String(error);
-}

@@ -5,16 +5,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { getProvider, loadKubeConfig } from '../cluster/index.js';
-import { ExitCode, InfraError, InputError, RebootlabError, formatInputIssue } from '../common/errors.js';
-import { FaultGuard } from '../faults/index.js';
-import { openJournal, startObserver } from '../observe/index.js';
-import { rebuildReports, writeRunInfo, type Result, type RunInfo } from '../report/index.js';
+import { ExitCode, InputError, RebootlabError, formatInputIssue } from '../common/errors.js';
+import type { Result, RunInfo } from '../report/index.js';
 import {
-  ClusterSession, SignalHandlers, createProgress, prepareOutDir, rebootlabVersion, restoreLeftFaults, silentProgress, summaryLine, workloadRefs,
+  createProgress, exitCodeFor, rebootlabVersion, silentProgress, summaryLine, withRunSession, workloadRefs,
 } from '../run/index.js';
 import { API_VERSION, loadExperimentText, type Experiment } from '../spec/index.js';
-import { WORKLOAD_NAMESPACE } from '../workloads/index.js';
 import { Lab } from './lab.js';
 import { recordScriptOutcome, scriptOptions, startedByCli, type ScriptRunOptions } from './options.js';
 import type { ScriptExperiment } from './types.js';
@@ -78,23 +74,13 @@ export async function experiment(spec: ScriptExperiment, body: (lab: Lab) => Pro
 
 async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<void>, options: ScriptRunOptions): Promise<Result> {
   const resolved = resolveScriptExperiment(spec, options.scriptFile, options.set);
-  prepareOutDir(options.outDir);
   const progress = options.progressSink ? createProgress(options.progressSink) : silentProgress;
-  await restoreLeftFaults(options.outDir, progress);
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  const runDir = join(options.outDir, `${resolved.metadata.name}-${stamp}`);
-  mkdirSync(runDir, { recursive: true });
-  const controller = new AbortController();
-  const signal = controller.signal;
-  const guard = new FaultGuard({ runDir });
-  const handlers = new SignalHandlers(controller, progress);
-  handlers.install(guard);
-  const clusters = new ClusterSession(getProvider(resolved.cluster.provider), { reuseCluster: options.reuseCluster, keepCluster: options.keepCluster }, progress);
-  try {
-    const { cluster, settings } = await clusters.clusterFor(resolved.cluster, signal);
+  return withRunSession({ outDir: options.outDir, provider: resolved.cluster.provider, reuseCluster: options.reuseCluster, keepCluster: options.keepCluster, progress }, async (session) => {
+    const runDir = session.runDirFor(resolved.metadata.name);
+    mkdirSync(runDir, { recursive: true });
+    session.guardRun(runDir);
+    const { cluster, settings } = await session.clusterFor(resolved.cluster);
     progress.phase(`script ${options.scriptFile} → ${runDir}`);
-    const journal = openJournal(join(runDir, 'observations.jsonl'));
-    journal.subscribe((record) => progress.onObservation(record));
     const info: RunInfo = {
       experiment: resolved.metadata.name,
       variant: null,
@@ -107,48 +93,18 @@ async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<voi
       interrupted: false,
       rebootlabVersion: rebootlabVersion(),
     };
-    writeRunInfo(runDir, info);
-    journal.mark('run-started', { detail: { script: options.scriptFile } });
-    journal.mark('cluster-ready', { detail: { cluster: cluster.name, provider: cluster.provider, settings } });
-    const observer = await startObserver({
-      kubeconfigPath: cluster.kubeconfigPath, journal, namespaces: [WORKLOAD_NAMESPACE, 'kube-system'], log: (level, message) => progress.log(level, message),
-    });
-    const lab = new Lab({
-      experiment: resolved, cluster, kc: loadKubeConfig(cluster.kubeconfigPath), journal, guard, settings, runDir, signal,
-    });
-    try {
-      await observer.synced;
+    const result = await session.observe({ runDir, cluster, settings, info, startedDetail: { script: options.scriptFile } }, async (run) => {
+      const lab = new Lab({ experiment: resolved, cluster, kc: run.kc, journal: run.journal, guard: run.guard, settings, runDir, signal: run.signal });
+      // Restore with marks first (fault-restored in the journal), then the session restores anything else the guard holds.
+      run.onRestore(() => lab.restoreAll());
+      run.finalInfo(() => ({ fault: { ...info.fault, type: [...lab.applied].join('+') || 'none' } }));
       await body(lab);
-      journal.mark('settled');
-    } catch (error) {
-      // Interrupted: waits throw once the guard restored everything; report what was seen.
-      if (!signal.aborted) throw error;
-      progress.log('warn', `interrupted: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      // Restore with marks first (fault-restored in the journal), then anything else the guard holds:
-      // a fault must never be left behind.
-      const restoreErrors = [...(await lab.restoreAll()), ...(await guard.releaseAll())];
-      await observer.stop();
-      if (signal.aborted) journal.mark('interrupted');
-      journal.mark('run-finished');
-      journal.close();
-      if (restoreErrors.length > 0) {
-        const first = restoreErrors[0];
-        throw new InfraError(`restoring a node failed: ${first instanceof Error ? first.message.split('\n')[0] : String(first)}`, 'Run: rebootlab doctor --restore');
-      }
-    }
-    writeRunInfo(runDir, { ...info, fault: { ...info.fault, type: [...lab.applied].join('+') || 'none' }, interrupted: signal.aborted });
-    progress.phase('writing reports');
-    const result = await rebuildReports(runDir, { log: (level, message) => progress.log(level, message) });
+      run.journal.mark('settled');
+    });
     options.print?.(summaryLine(result, runDir));
-    const exitCode = result.status === 'passed' ? ExitCode.Ok : result.status === 'failed' ? ExitCode.ExpectationFailed : ExitCode.Interrupted;
+    const exitCode = exitCodeFor([result.status]);
     recordScriptOutcome({ exitCode, runDir });
     if (!startedByCli()) process.exitCode = exitCode;
     return result;
-  } finally {
-    await guard.releaseAll();
-    handlers.uninstall();
-    await clusters.close();
-    progress.close();
-  }
+  });
 }
