@@ -1,7 +1,7 @@
 // Lists one collection as raw JSON, in pages, with the kubeconfig's credentials: the observer's list call. The typed
 // clients turned every timestamp into a Date and back (a JSON round trip over the whole list) and held 10,000 full
 // Pods at once; this parses one page of PAGE_SIZE objects at a time and projects each as it goes.
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { RawList, RawObject } from './sources.js';
@@ -24,14 +24,35 @@ export class ListError extends Error {
   }
 }
 
-async function getJson(kc: KubeConfig, url: URL): Promise<{ resourceVersion?: string; continue?: string; items?: RawObject[] }> {
-  const options: RequestOptions = { method: 'GET', headers: { accept: 'application/json' } };
+/**
+ * `path` on the kubeconfig's current cluster with `params` as its query (undefined values left out).
+ * @throws Error when the kubeconfig has no current cluster.
+ */
+export function apiUrl(kc: KubeConfig, path: string, params: Record<string, string | number | boolean | undefined> = {}): URL {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('kubeconfig has no current cluster');
+  const url = new URL(cluster.server.replace(/\/$/, '') + path);
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, String(value));
+  return url;
+}
+
+/**
+ * Sends GET `url` with the kubeconfig's credentials (client certificate, token, CA), accepting JSON; `onResponse`
+ * gets the response. The caller listens for the request's `error` event.
+ */
+export async function sendGet(kc: KubeConfig, url: URL, onResponse: (response: IncomingMessage) => void, signal?: AbortSignal): Promise<ClientRequest> {
+  const options: RequestOptions = { method: 'GET', headers: { accept: 'application/json' }, ...(signal ? { signal } : {}) };
   await kc.applyToHTTPSOptions(options);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return request(url, options, onResponse);
+}
+
+async function getJson(kc: KubeConfig, url: URL): Promise<{ resourceVersion?: string; continue?: string; items?: RawObject[] }> {
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(url, options, resolve);
-    req.on('error', reject);
-    req.end();
+    sendGet(kc, url, resolve).then((req) => {
+      req.on('error', reject);
+      req.end();
+    }, reject);
   });
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
@@ -60,17 +81,12 @@ export async function listCollection(
   path: string,
   options: { fieldSelector?: string; pageSize?: number; project?: (obj: RawObject) => RawObject } = {},
 ): Promise<RawList> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('kubeconfig has no current cluster');
   const project = options.project ?? ((obj: RawObject) => obj);
   const items: RawObject[] = [];
   let resourceVersion: string | undefined;
   let token: string | undefined;
   do {
-    const url = new URL(cluster.server.replace(/\/$/, '') + path);
-    url.searchParams.set('limit', String(options.pageSize ?? PAGE_SIZE));
-    if (options.fieldSelector) url.searchParams.set('fieldSelector', options.fieldSelector);
-    if (token) url.searchParams.set('continue', token);
+    const url = apiUrl(kc, path, { limit: options.pageSize ?? PAGE_SIZE, fieldSelector: options.fieldSelector || undefined, continue: token });
     const page = await getJson(kc, url);
     resourceVersion ??= page.resourceVersion;
     for (const item of page.items ?? []) items.push(project(item));

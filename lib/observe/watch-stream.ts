@@ -5,9 +5,9 @@
 // with a TimeoutError after WATCH_INACTIVITY_TIMEOUT_MS without data (ListWatch then resumes from its
 // resourceVersion at once), with an Error carrying statusCode for an answer other than 200 (ListWatch re-lists
 // after 410, reports anything else as an informer error), with null when the server ends the stream.
-import { STATUS_CODES, request as httpRequest, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { STATUS_CODES } from 'node:http';
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import { apiUrl, sendGet } from './list.js';
 import type { RawObject } from './sources.js';
 
 /** A watch stream without any byte for this long is ended (client-node Watch.requestTimeoutMs), milliseconds. */
@@ -36,15 +36,8 @@ export class ProjectingWatch extends Watch {
    * @throws Error when the kubeconfig has no current cluster.
    */
   override async watch(path: string, queryParams: Record<string, string | number | boolean | undefined>, callback: WatchCallback, done: (err: unknown) => void): Promise<AbortController> {
-    const cluster = this.kc.getCurrentCluster();
-    if (!cluster) throw new Error('No currently active cluster');
-    const url = new URL(cluster.server.replace(/\/$/, '') + path);
-    url.searchParams.set('watch', 'true');
-    url.searchParams.set('allowWatchBookmarks', 'true');
-    for (const [key, value] of Object.entries(queryParams)) if (value !== undefined) url.searchParams.set(key, String(value));
+    const url = apiUrl(this.kc, path, { watch: true, allowWatchBookmarks: true, ...queryParams });
     const controller = new AbortController();
-    const options: RequestOptions = { method: 'GET', headers: { accept: 'application/json' }, signal: controller.signal };
-    await this.kc.applyToHTTPSOptions(options);
 
     let finished = false;
     let timedOut = false;
@@ -65,8 +58,7 @@ export class ProjectingWatch extends Watch {
       timer.unref();
     };
     resetTimer();
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, options, (res) => {
+    const req = await sendGet(this.kc, url, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
         const error = Object.assign(new Error(res.statusMessage || STATUS_CODES[res.statusCode ?? 500] || 'Internal Server Error'), { statusCode: res.statusCode });
@@ -99,7 +91,7 @@ export class ProjectingWatch extends Watch {
       res.on('end', () => finish(null));
       res.on('close', () => finish(null));
       res.on('error', finish);
-    });
+    }, controller.signal);
     req.on('error', finish);
     req.end();
     return controller;

@@ -3,7 +3,6 @@
 // guard (also on Ctrl-C, SIGTERM, SIGHUP, crash), analysis, result.json, summary.md, report.html, junit.xml — with the
 // script's body in place of the single fault.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { ExitCode, InputError, RebootlabError, formatInputIssue } from '../common/errors.js';
 import type { Result, RunInfo } from '../report/index.js';
