@@ -57,6 +57,11 @@ export interface ProbeSummary {
   errors: number;
   /** errors / sent, 0 when nothing was sent. */
   errorRatio: number;
+  /**
+   * errors / sent among the requests sent from the first to the last failed request at or after time zero (both
+   * included), 0…1; null when none failed. With one of N equally weighted endpoints dead and still routed to, about 1/N.
+   */
+  errorRatioWhileFailing: number | null;
   /** Count per outcome. */
   outcomes: Partial<Record<ProbeOutcome, number>>;
   /** Whole seconds (since the fault) in which at least one request failed. */
@@ -199,6 +204,9 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
       } else backends.set(r.pod, { pod: r.pod, answered: 1, firstAfterSeconds: at, lastAfterSeconds: at });
     }
     const duringEnd = restoreMs ?? Number.POSITIVE_INFINITY;
+    const firstFailedMs = failedSinceFault[0]?.sentAtMs;
+    const lastFailedMs = failedSinceFault.at(-1)?.sentAtMs;
+    const whileFailing = firstFailedMs === undefined ? [] : records.filter((r) => r.sentAtMs >= firstFailedMs && r.sentAtMs <= lastFailedMs!);
     const service = services.get(name) ?? null;
     const marked = markers.get(name);
     // A prober that started more often than it stopped did not stop cleanly: its count is unknown.
@@ -211,6 +219,7 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
       answered: records.length - failed.length,
       errors: failed.length,
       errorRatio: records.length === 0 ? 0 : Math.round((failed.length / records.length) * 10_000) / 10_000,
+      errorRatioWhileFailing: whileFailing.length === 0 ? null : Math.round((failedSinceFault.length / whileFailing.length) * 10_000) / 10_000,
       outcomes,
       errorSeconds: errorSecondBuckets.size,
       firstErrorAfterSeconds: failedSinceFault.length > 0 ? secondsSince(faultMs, failedSinceFault[0]!.sentAtMs) : null,

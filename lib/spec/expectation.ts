@@ -104,6 +104,7 @@ export const WORKLOAD_FIELDS = {
 
 /**
  * Fields of `probes.<name>` (a traffic prober, lib/analyze/probe-timeline.ts): request counts, `errorRatio` (0…1),
+ * `errorRatioWhileFailing` (0…1, among requests sent between the first and the last failure),
  * `errorSeconds` (whole seconds with a failed request), first/last failed request in seconds since time zero,
  * latency percentiles of answered requests in milliseconds during the fault.
  */
@@ -112,6 +113,7 @@ export const PROBE_FIELDS = {
   answered: 'number',
   errors: 'number',
   errorRatio: 'number',
+  errorRatioWhileFailing: 'number',
   errorSeconds: 'number',
   firstErrorAfterSeconds: 'number',
   lastErrorAfterSeconds: 'number',

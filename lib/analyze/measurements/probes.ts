@@ -8,6 +8,7 @@ const PROBE_VALUES: Record<ProbeField, (p: ProbeSummary) => string | number | bo
   answered: (p) => p.answered,
   errors: (p) => p.errors,
   errorRatio: (p) => p.errorRatio,
+  errorRatioWhileFailing: (p) => p.errorRatioWhileFailing,
   errorSeconds: (p) => p.errorSeconds,
   firstErrorAfterSeconds: (p) => p.firstErrorAfterSeconds,
   lastErrorAfterSeconds: (p) => p.lastErrorAfterSeconds,
@@ -49,7 +50,7 @@ export const probesMeasurement: Measurement = {
           title: 'Traffic probes (what clients saw)',
           headers: ['Probe', 'Sent', 'Failed', 'Failures by outcome', 'Seconds with a failure', 'First failure', 'Last failure', 'Latency p50 / p99 during', 'Pods that answered'],
           rows: v.probes.map((p) => [
-            p.name, p.sent, `${p.errors} (${(p.errorRatio * 100).toFixed(1)} %)`,
+            p.name, p.sent, `${p.errors} (${(p.errorRatio * 100).toFixed(1)} %${p.errorRatioWhileFailing === null ? '' : `; ${(p.errorRatioWhileFailing * 100).toFixed(1)} % while failing`})`,
             Object.entries(p.outcomes).filter(([o]) => o !== 'ok').map(([o, n]) => `${o} ${n}`).join(', ') || '—',
             p.errorSeconds, { seconds: p.firstErrorAfterSeconds }, { seconds: p.lastErrorAfterSeconds },
             `${ms(p.latency.during.p50Ms)} / ${ms(p.latency.during.p99Ms)}`, p.backends.map((b) => `${b.pod} (${b.answered})`).join(', '),

@@ -43,6 +43,11 @@ describe('analyze/probe-timeline', () => {
     expect(web!.errorSeconds).to.equal(4); // seconds 0, 1, 2 and 20
   });
 
+  it('gives the error ratio among the requests sent from the first to the last failure', () => {
+    // 0.1 s … 20 s: 24 requests in the first 2.5 s, 175 after, and the refused one; 13 of those 200 failed.
+    expect(web!.errorRatioWhileFailing).to.equal(0.065);
+  });
+
   it('splits answered latencies at the fault and at the restore', () => {
     expect(web!.latency.before).to.deep.equal({ count: 20, p50Ms: 2, p99Ms: 2 });
     expect(web!.latency.during).to.deep.equal({ count: 13 + 175, p50Ms: 6, p99Ms: 6 });
