@@ -23,7 +23,22 @@ export function configRows(c: Comparison): string[][] {
     if (k.startsWith('matrix ')) return v.matrixValues?.[k.slice(7)] === undefined ? '—' : String(v.matrixValues[k.slice(7)]);
     return v.settings[k] === undefined ? '—' : String(v.settings[k]);
   };
-  return [...keys.map((k) => [k, ...c.variants.map((v) => value(v, k))]), ['runs passed', ...c.variants.map((v) => `${v.passed}/${v.runs.length}`)]];
+  return [
+    ...keys.map((k) => [k, ...c.variants.map((v) => value(v, k))]),
+    ['runs passed', ...c.variants.map((v) => `${v.passed}/${v.runs.length}`)],
+    ['predictions held', ...c.variants.map((v) => `${v.predictions.held}/${v.predictions.predicted}`)],
+  ];
+}
+
+/**
+ * One line per missed prediction over every compared run (`event node [pod] at X s, window [a, b] s (run dir)`),
+ * first the totals; empty when no run missed one.
+ */
+export function predictionLines(c: Comparison): string[] {
+  const t = c.predictions;
+  const head = `Predictions held: ${t.held} of ${t.predicted} over ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s); missed: ${t.missed.length}.`;
+  const at = (v: number | null): string => (v === null ? 'not observed' : `at ${v} s`);
+  return [head, ...t.missed.map((m) => `missed: ${m.event} ${m.pod ?? m.node} ${at(m.observedSeconds)}, window ${m.window ? `[${m.window[0]}, ${m.window[1]}] s` : 'none (expected not to happen)'} (${m.dir})`)];
 }
 
 /** Rows of the side-by-side table: metric → median and delta per variant. */

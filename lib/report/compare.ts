@@ -40,6 +40,18 @@ export interface VariantComparison {
   interrupted: number;
   /** Metric id → statistics. */
   metrics: Record<string, MetricStats>;
+  /**
+   * The causal model's predictions summed over the variant's runs (result.json `predictions`): items that held,
+   * items with a window (or `expected: false`), and the missed ones with their run directory.
+   */
+  predictions: PredictionTotals;
+}
+
+/** Predictions summed over runs: `held` of `predicted` held; `missed` lists each miss with its run. */
+export interface PredictionTotals {
+  held: number;
+  predicted: number;
+  missed: { dir: string; event: string; node: string; pod: string | null; observedSeconds: number | null; window: [number, number] | null }[];
 }
 
 /** `rebootlab compare` output (apiVersion rebootlab.dev/v1alpha1, kind Comparison); every time is seconds. */
@@ -50,6 +62,8 @@ export interface Comparison {
   baseline: string;
   metrics: MetricDef[];
   variants: VariantComparison[];
+  /** Predictions over every compared run. */
+  predictions: PredictionTotals;
 }
 
 /** Options of compareRuns / compareResults. */
@@ -147,6 +161,7 @@ export function compareResults(runs: readonly LoadedRun[], options: CompareRunsO
       failed: count('failed'),
       interrupted: count('interrupted'),
       metrics: Object.fromEntries(metrics.map((m) => [m.id, metricStats(g.map((r) => metricValue(r.result, m.id)))])),
+      predictions: predictionTotals(g),
     };
   });
   const base = variants.find((v) => v.name === baseline);
@@ -158,7 +173,17 @@ export function compareResults(runs: readonly LoadedRun[], options: CompareRunsO
       s.deltaP95Seconds = s.p95Seconds === null || b.p95Seconds === null ? null : round(s.p95Seconds - b.p95Seconds);
     }
   }
-  return { apiVersion: 'rebootlab.dev/v1alpha1', kind: 'Comparison', baseline, metrics, variants };
+  return { apiVersion: 'rebootlab.dev/v1alpha1', kind: 'Comparison', baseline, metrics, variants, predictions: predictionTotals(groups.flat()) };
+}
+
+/** Held / predicted / missed predictions summed over `runs` (a result without predictions counts none). */
+function predictionTotals(runs: readonly LoadedRun[]): PredictionTotals {
+  const p = runs.map((r) => ({ dir: r.dir, predictions: r.result.predictions }));
+  return {
+    held: p.reduce((n, r) => n + (r.predictions?.heldCount ?? 0), 0),
+    predicted: p.reduce((n, r) => n + (r.predictions?.predictedCount ?? 0), 0),
+    missed: p.flatMap((r) => (r.predictions?.missed ?? []).map((m) => ({ dir: r.dir, event: m.event, node: m.node, pod: m.pod, observedSeconds: m.observedSeconds, window: m.window ? [m.window.fromSeconds, m.window.toSeconds] as [number, number] : null }))),
+  };
 }
 
 /**

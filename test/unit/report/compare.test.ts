@@ -1,6 +1,6 @@
 // Tests for lib/report/compare*.ts: statistics on synthetic runs with known medians/p95, directory expansion, rendering.
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareResults, compareRuns, metricStats } from '../../../lib/report/compare.js';
@@ -141,5 +141,28 @@ describe('report/compare: the grace-matrix run recorded on kind (reports/example
     const api = (grace: string) =>
       [0, 1].map((r) => (JSON.parse(readFileSync(join(dir, `grace-matrix--nodeMonitorGracePeriod-${grace}-r${r}`, 'result.json'), 'utf8')) as Result).workloads[0].apiUnavailableSeconds);
     for (const [a, b] of [[api('20s')[0], api('40s')[0]], [api('20s')[1], api('40s')[1]]]) expect(Math.abs(b - a)).to.be.below(5);
+  });
+
+  it('sums the predictions over repeats per variant and overall, and lists every miss with its run', () => {
+    const dir = join(REPO_ROOT, 'reports/examples/grace-matrix-kind');
+    const results = readdirSync(dir).filter((d) => d.startsWith('grace-matrix--')).sort()
+      .map((d) => ({ d, r: JSON.parse(readFileSync(join(dir, d, 'result.json'), 'utf8')) as Result }));
+    const held = results.reduce((n, { r }) => n + r.predictions.heldCount, 0);
+    const predicted = results.reduce((n, { r }) => n + r.predictions.predictedCount, 0);
+    expect(predicted).to.be.above(0);
+    const c = compareRuns([dir]);
+    expect(c.predictions).to.deep.include({ held, predicted, missed: [] });
+    expect(c.variants.map((v) => v.predictions.predicted).reduce((a, b) => a + b)).to.equal(predicted);
+    expect(renderComparison(c, 'text')).to.include(`Predictions held: ${held} of ${predicted} over 4 run(s); missed: 0.`);
+    // One run whose eviction came late: a miss in that variant's row and listed with its run directory.
+    const late = results[0]!.r;
+    const item = late.predictions.items.find((i) => i.event === 'pod-eviction' && i.window !== null)!;
+    const miss = { ...item, observedSeconds: item.window!.toSeconds + 5, held: false };
+    late.predictions = { ...late.predictions, heldCount: late.predictions.heldCount - 1, missed: [miss] };
+    const tampered = compareResults(results.map(({ d, r }) => ({ dir: d, result: r, matrixValues: null })));
+    expect(tampered.predictions.held).to.equal(held - 1);
+    expect(tampered.variants[0]!.predictions.missed).to.have.length(1);
+    expect(tampered.variants[1]!.predictions.missed).to.deep.equal([]);
+    expect(renderComparison(tampered, 'markdown')).to.include(`- missed: pod-eviction ${item.pod} at ${miss.observedSeconds} s, window [${item.window!.fromSeconds}, ${item.window!.toSeconds}] s (${results[0]!.d})`);
   });
 });
