@@ -84,6 +84,36 @@ export interface ProbeSummary {
   lane: ProbeLane;
   /** Failed requests grouped by cause and pods, joined with the Service's EndpointSlices (lib/analyze/probe-backends.ts). */
   failingBackends: FailingBackend[];
+  /**
+   * The blackhole: requests that failed because an endpoint was still ready for a pod on a down node (failing
+   * backends of cause `endpoint-ready-on-down-node`), from the first to the last such failure; null when there was
+   * none. `errorRatio` is those failures over every request sent in that span (about k/N with k of N ready endpoints
+   * dead: kube-proxy picks an endpoint at random per connection).
+   */
+  blackhole: ProbeBlackhole | null;
+}
+
+/** See ProbeSummary.blackhole. Times are seconds since time zero (send times). */
+export interface ProbeBlackhole {
+  fromSeconds: number;
+  toSeconds: number;
+  /** Requests failed with cause `endpoint-ready-on-down-node`. */
+  failed: number;
+  /** Requests sent from `fromSeconds` to `toSeconds`, both included. */
+  sent: number;
+  /** failed / sent, 0…1. */
+  errorRatio: number;
+}
+
+/** The blackhole of `failing` over `records` (sorted by send time), or null. */
+function blackholeOf(records: readonly ProbeObservation[], failing: readonly FailingBackend[], faultMs: number): ProbeBlackhole | null {
+  const groups = failing.filter((f) => f.cause === 'endpoint-ready-on-down-node');
+  if (groups.length === 0) return null;
+  const fromSeconds = Math.min(...groups.map((g) => g.firstAfterSeconds));
+  const toSeconds = Math.max(...groups.map((g) => g.lastAfterSeconds));
+  const failed = groups.reduce((n, g) => n + g.failed, 0);
+  const sent = records.filter((r) => { const at = secondsSince(faultMs, r.sentAtMs); return at >= fromSeconds && at <= toSeconds; }).length;
+  return { fromSeconds, toSeconds, failed, sent, errorRatio: sent === 0 ? 0 : Math.round((failed / sent) * 10_000) / 10_000 };
 }
 
 /** The `q` quantile (0…1) of sorted numbers by nearest rank; null for none. */
@@ -208,6 +238,7 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
     const lastFailedMs = failedSinceFault.at(-1)?.sentAtMs;
     const whileFailing = firstFailedMs === undefined ? [] : records.filter((r) => r.sentAtMs >= firstFailedMs && r.sentAtMs <= lastFailedMs!);
     const service = services.get(name) ?? null;
+    const failingBackends = failingInput ? buildFailingBackends(records, service, observations, { ...failingInput, faultMs }) : [];
     const marked = markers.get(name);
     // A prober that started more often than it stopped did not stop cleanly: its count is unknown.
     const starts = observations.filter((o) => o.type === 'phase' && o.phase === 'probe-started' && o.detail?.probe === name).length;
@@ -233,7 +264,8 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
       lostRecords: complete ? marked.stoppedSent.reduce((a, b) => a + b, 0) - records.length : null,
       gaps: marked?.gaps ?? [],
       lane: probeLane(records, faultMs),
-      failingBackends: failingInput ? buildFailingBackends(records, service, observations, { ...failingInput, faultMs }) : [],
+      failingBackends,
+      blackhole: blackholeOf(records, failingBackends, faultMs),
     };
   });
 }

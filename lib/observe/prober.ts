@@ -110,7 +110,7 @@ export function startProber(journal: Pick<Journal, 'appendProbe' | 'mark'>, opti
 }
 
 /** One request: resolves (never rejects) to its outcome. */
-function probeOnce(url: string, timeoutMs: number, now: () => number): Promise<{ sentAtMs: number; latencyMs: number; outcome: ProbeOutcome; status?: number; pod?: string; error?: string }> {
+function probeOnce(url: string, timeoutMs: number, now: () => number): Promise<{ sentAtMs: number; latencyMs: number; outcome: ProbeOutcome; status?: number; pod?: string; error?: string; localPort?: number }> {
   const sentAtMs = now();
   return new Promise((resolve) => {
     let settled = false;
@@ -118,8 +118,10 @@ function probeOnce(url: string, timeoutMs: number, now: () => number): Promise<{
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      // Read before destroy: the kernel bound the source port at connect(), also for a SYN never answered.
+      const localPort = req.socket?.localPort;
       req.destroy();
-      resolve({ sentAtMs, latencyMs: Math.max(0, now() - sentAtMs), ...result });
+      resolve({ sentAtMs, latencyMs: Math.max(0, now() - sentAtMs), ...result, ...(localPort !== undefined ? { localPort } : {}) });
     };
     const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
       let body = '';

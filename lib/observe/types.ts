@@ -94,6 +94,12 @@ export interface ProbeObservation extends ObservationBase {
   pod?: string;
   /** Node error code or message, for failures (e.g. `ECONNREFUSED`). */
   error?: string;
+  /**
+   * The client's TCP source port, when the kernel had bound one. Each request is a new connection; one that reuses
+   * the source port of a recent connection to the same node port matches that connection's conntrack entry and its
+   * NAT to a pod (nf_conntrack keeps an unanswered SYN_SENT entry 120 s), so the port tells such failures apart.
+   */
+  localPort?: number;
 }
 
 /** One line of observations.jsonl. */

@@ -104,7 +104,9 @@ export const WORKLOAD_FIELDS = {
 
 /**
  * Fields of `probes.<name>` (a traffic prober, lib/analyze/probe-timeline.ts): request counts, `errorRatio` (0…1),
- * `errorRatioWhileFailing` (0…1, among requests sent between the first and the last failure),
+ * `errorRatioWhileFailing` (0…1, among requests sent between the first and the last failure), the blackhole (requests
+ * failed because an endpoint stayed ready for a pod on a down node: first/last such failure in seconds since time zero,
+ * and its error ratio 0…1),
  * `errorSeconds` (whole seconds with a failed request), first/last failed request in seconds since time zero,
  * latency percentiles of answered requests in milliseconds during the fault.
  */
@@ -114,6 +116,9 @@ export const PROBE_FIELDS = {
   errors: 'number',
   errorRatio: 'number',
   errorRatioWhileFailing: 'number',
+  blackholeFromSeconds: 'number',
+  blackholeToSeconds: 'number',
+  blackholeErrorRatio: 'number',
   errorSeconds: 'number',
   firstErrorAfterSeconds: 'number',
   lastErrorAfterSeconds: 'number',

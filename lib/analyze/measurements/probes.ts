@@ -9,6 +9,9 @@ const PROBE_VALUES: Record<ProbeField, (p: ProbeSummary) => string | number | bo
   errors: (p) => p.errors,
   errorRatio: (p) => p.errorRatio,
   errorRatioWhileFailing: (p) => p.errorRatioWhileFailing,
+  blackholeFromSeconds: (p) => p.blackhole?.fromSeconds ?? null,
+  blackholeToSeconds: (p) => p.blackhole?.toSeconds ?? null,
+  blackholeErrorRatio: (p) => p.blackhole?.errorRatio ?? null,
   errorSeconds: (p) => p.errorSeconds,
   firstErrorAfterSeconds: (p) => p.firstErrorAfterSeconds,
   lastErrorAfterSeconds: (p) => p.lastErrorAfterSeconds,
@@ -48,11 +51,12 @@ export const probesMeasurement: Measurement = {
       ? [{
           name: 'probes',
           title: 'Traffic probes (what clients saw)',
-          headers: ['Probe', 'Sent', 'Failed', 'Failures by outcome', 'Seconds with a failure', 'First failure', 'Last failure', 'Latency p50 / p99 during', 'Pods that answered'],
+          headers: ['Probe', 'Sent', 'Failed', 'Failures by outcome', 'Seconds with a failure', 'First failure', 'Last failure', 'Blackhole (endpoint ready on a down node)', 'Latency p50 / p99 during', 'Pods that answered'],
           rows: v.probes.map((p) => [
             p.name, p.sent, `${p.errors} (${(p.errorRatio * 100).toFixed(1)} %${p.errorRatioWhileFailing === null ? '' : `; ${(p.errorRatioWhileFailing * 100).toFixed(1)} % while failing`})`,
             Object.entries(p.outcomes).filter(([o]) => o !== 'ok').map(([o, n]) => `${o} ${n}`).join(', ') || '—',
             p.errorSeconds, { seconds: p.firstErrorAfterSeconds }, { seconds: p.lastErrorAfterSeconds },
+            p.blackhole === null ? '—' : `${p.blackhole.fromSeconds}–${p.blackhole.toSeconds} s: ${p.blackhole.failed} of ${p.blackhole.sent} failed (${(p.blackhole.errorRatio * 100).toFixed(1)} %)`,
             `${ms(p.latency.during.p50Ms)} / ${ms(p.latency.during.p99Ms)}`, p.backends.map((b) => `${b.pod} (${b.answered})`).join(', '),
           ]),
         }, ...(v.probes.some((p) => p.failingBackends.length > 0) ? [{

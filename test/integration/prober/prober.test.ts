@@ -48,6 +48,10 @@ describe('traffic prober (integration, loopback)', function () {
       expect(r.probe).to.equal('web');
       expect(r.receivedAtMs - r.sentAtMs).to.equal(r.latencyMs);
     }
+    // Each request is a new connection: its own source port, journaled (conntrack reuse shows up by port).
+    const ports = records.map((r) => r.localPort);
+    for (const port of ports) expect(port).to.be.a('number').and.to.be.above(0);
+    expect(new Set(ports).size).to.equal(records.length);
     const sends = records.map((r) => r.sentAtMs).sort((a, b) => a - b);
     expect(sends.at(-1)! - sends[0]!).to.be.within(850, 1_100);
   });
@@ -87,6 +91,7 @@ describe('traffic prober (integration, loopback)', function () {
     for (const r of records) {
       expect(r.outcome).to.equal('timeout');
       expect(r.latencyMs).to.be.within(290, 450);
+      expect(r.localPort).to.be.a('number');
     }
   });
 
