@@ -109,21 +109,39 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
   const flagRate = (r: number) => (r === settings.controllerManager.nodeEvictionRate ? `--node-eviction-rate ${r}/s` : r === 0 ? 'rate 0' : `--secondary-node-eviction-rate ${r}/s`);
   let masterDisruption = false;
   let leftMasterDisruptionAt: number | null = null;
-  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string): void => {
+  /**
+   * `inPass`: the taint is tried in the very monitor pass that wrote Ready=Unknown. The tainting loop reads the node
+   * from the controller's informer cache; when it runs before the controller's own Ready=Unknown write reached that
+   * cache it still sees Ready=True, spends the zone's token and drops the node ("ready now, ignoring taint request",
+   * doNoExecuteTaintingPass), and the next monitor pass re-queues it (markNodeForTainting removes and re-adds a node
+   * without the taint), so it waits for the next token: max(M, 1 / rate) after the write. Both paths are windows
+   * derived from the same cause; the item shows the one the observed taint took (the first when unobserved).
+   */
+  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean): void => {
     const observed = firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? null;
     const leader = leaderChanges.find((l) => l > d.atSeconds && l <= at + OBSERVATION_LATENCY_SECONDS);
     // The controller itself writes Ready=Unknown in the pass that taints; a Ready=False the kubelet wrote is only
     // seen at the controller's next --node-monitor-period pass (0…M later).
-    const passWaitSeconds = d.key === NOT_READY_TAINT ? settings.controllerManager.nodeMonitorPeriodMs / 1000 : 0;
+    const monitorPeriodSeconds = settings.controllerManager.nodeMonitorPeriodMs / 1000;
+    const passWaitSeconds = d.key === NOT_READY_TAINT ? monitorPeriodSeconds : 0;
     const item: ItemDraft = {
       event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true,
       window: windowOf(at - 0.1, at + passWaitSeconds + OBSERVATION_LATENCY_SECONDS), observedSeconds: observed, cause,
       because: passWaitSeconds > 0 ? `${because}; the kubelet reported Ready=False itself, which the controller sees at its next pass (--node-monitor-period ${secondsText(passWaitSeconds)})` : because,
     };
+    let usedAt = observed !== null && Math.abs(observed - at) <= 2 ? observed : at;
+    if (inPass && d.key === UNREACHABLE_TAINT && z.rate > 0 && observed !== null && item.window !== null && observed > item.window.toSeconds) {
+      const tokenSeconds = 1 / z.rate;
+      const raceWindow = windowOf(at + Math.max(monitorPeriodSeconds, tokenSeconds) - 0.1, at + Math.max(monitorPeriodSeconds, 0.1 + tokenSeconds) + 0.1 + OBSERVATION_LATENCY_SECONDS);
+      if (observed >= raceWindow.fromSeconds && observed <= raceWindow.toSeconds) {
+        item.window = raceWindow;
+        item.because = `${d.key}:NoExecute one token later: the tainting loop read ${d.node.name} from the controller's informer cache before its own Ready=Unknown write arrived, spent zone "${z.name}"'s token and dropped the node as Ready; the next monitor pass (--node-monitor-period ${secondsText(monitorPeriodSeconds)}) re-queued it for the next token (${flagRate(z.rate)}, burst 1)`;
+        usedAt = observed;
+      }
+    }
     if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader re-queues NotReady nodes`;
     items.push(item);
     // The next token counts from when this taint really happened when it was seen near its prediction.
-    const usedAt = observed !== null && Math.abs(observed - at) <= 2 ? observed : at;
     z.nextTokenAt = usedAt + (z.rate > 0 ? 1 / z.rate : Infinity);
     z.tokenCause = { event: `previous NoExecute taint in zone "${z.name}" (on ${d.node.name}, received)`, atSeconds: usedAt };
   };
@@ -141,7 +159,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
       }
       const prev = z.tokenCause;
       emitTaint(z, d, at, prev && prev.atSeconds >= d.atSeconds ? causeOf(prev.event, prev.atSeconds) : causeOf(`${d.node.name} NotReady (received)`, d.atSeconds),
-        `zone "${z.name}" token bucket: one node per ${secondsText(round3(1 / z.rate))} (${flagRate(z.rate)}, burst 1); ${d.node.name} waited for the next token`);
+        `zone "${z.name}" token bucket: one node per ${secondsText(round3(1 / z.rate))} (${flagRate(z.rate)}, burst 1); ${d.node.name} waited for the next token`, false);
     }
   };
   for (const pass of passes) {
@@ -162,7 +180,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
       if (z.queue.length > 0 && z.rate > 0 && !masterDisruption && z.nextTokenAt <= t) {
         const d = z.queue.shift() as Detection;
         emitTaint(z, d, d.atSeconds, causeOf(`${d.node.name} ${d.key === UNREACHABLE_TAINT ? 'Ready=Unknown' : 'Ready=False'} (received)`, d.atSeconds),
-          `${d.key}:NoExecute in the monitor pass that saw it NotReady; zone "${z.name}" had a token (${flagRate(z.rate)}, burst 1)`);
+          `${d.key}:NoExecute in the monitor pass that saw it NotReady; zone "${z.name}" had a token (${flagRate(z.rate)}, burst 1)`, true);
       }
     }
     // End of the pass: zone states and limiters.

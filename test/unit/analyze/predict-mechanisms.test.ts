@@ -160,6 +160,34 @@ describe('analyze/predict mechanisms', () => {
         expect(tainted[1].window?.fromSeconds).to.be.closeTo(firstTaint + 10 - 0.1, 0.001);
       });
 
+      // CI run of service-outage (2026-12-01): Ready=Unknown received at 18.7 s, the unreachable taint one token
+      // (10 s) later, pods evicted at 58.8 s = 30 s tolerationSeconds after it. The tainting loop read the node from a
+      // cache that did not yet hold the controller's own Ready=Unknown write (node_lifecycle_controller.go, v1.34.4).
+      const lone = (taintDelaySeconds: number): NodeTimeline[] => [{
+        ...copy(target), zone: 'z1', readyAgainReceivedAfterSeconds: null,
+        taints: copy(target.taints).map((t) => (t.key === UNREACHABLE && t.effect === 'NoExecute' ? { ...t, addedReceivedAfterSeconds: detected + taintDelaySeconds } : t)),
+      }, { ...copy(healthy), zone: 'z1' }];
+
+      it('a lone node tainted one token (1 / --node-eviction-rate = 10 s) after its Ready=Unknown: the informer-cache race path, window [T + max(M, 10) − 0.1, T + max(M, 10.1) + 1.1], held and said so', () => {
+        expect(outage.info.settings.controllerManager.nodeMonitorPeriodMs).to.equal(5000);
+        const item = predictNoExecuteTaints(outage.info.settings, lone(10.12), 400, []).items.find((i) => i.node === TARGET);
+        expect(item?.window?.fromSeconds).to.be.closeTo(detected + 9.9, 0.001);
+        expect(item?.window?.toSeconds).to.be.closeTo(detected + 11.2, 0.001);
+        expect(item?.because).to.match(/informer cache before its own Ready=Unknown write/);
+        expect(item?.cause?.atSeconds).to.be.closeTo(detected, 0.001);
+      });
+
+      it('a lone node tainted 6 s or 12 s after its Ready=Unknown fits neither path: the first window is kept and the taint is a miss', () => {
+        for (const delay of [6, 12]) {
+          const item = predictNoExecuteTaints(outage.info.settings, lone(delay), 400, []).items.find((i) => i.node === TARGET);
+          expect(item?.window?.fromSeconds, String(delay)).to.be.closeTo(detected - 0.1, 0.001);
+          expect(item?.because).to.match(/in the monitor pass that saw it NotReady/);
+          expect(item?.observedSeconds as number).to.be.greaterThan(item?.window?.toSeconds as number);
+        }
+        const judged = run(outage.observations).predictions.items.find((i) => i.event === 'no-execute-taint' && i.node === TARGET);
+        expect(judged?.held).to.equal(true);
+      });
+
       it('2 of 51 NotReady in one pass (zone stays Normal): the second waits one --node-eviction-rate token, 10 s after the first taint as observed', () => {
         const replay = predictNoExecuteTaints(outage.info.settings, zone(2, 49), 400, []);
         expect(replay.zoneStates).to.deep.equal([]);
