@@ -105,6 +105,11 @@ export interface ProbeBlackhole {
   errorRatio: number;
 }
 
+/** `part / whole` rounded to 4 decimals (0.01 %), 0 when `whole` is 0: every ratio of a probe summary. */
+function ratioOf(part: number, whole: number): number {
+  return whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
+}
+
 /** The blackhole of `failing` over `records` (sorted by send time), or null. */
 function blackholeOf(records: readonly ProbeObservation[], failing: readonly FailingBackend[], faultMs: number): ProbeBlackhole | null {
   const groups = failing.filter((f) => f.cause === 'endpoint-ready-on-down-node');
@@ -113,7 +118,7 @@ function blackholeOf(records: readonly ProbeObservation[], failing: readonly Fai
   const toSeconds = Math.max(...groups.map((g) => g.lastAfterSeconds));
   const failed = groups.reduce((n, g) => n + g.failed, 0);
   const sent = records.filter((r) => { const at = secondsSince(faultMs, r.sentAtMs); return at >= fromSeconds && at <= toSeconds; }).length;
-  return { fromSeconds, toSeconds, failed, sent, errorRatio: sent === 0 ? 0 : Math.round((failed / sent) * 10_000) / 10_000 };
+  return { fromSeconds, toSeconds, failed, sent, errorRatio: ratioOf(failed, sent) };
 }
 
 /** The `q` quantile (0…1) of sorted numbers by nearest rank; null for none. */
@@ -234,9 +239,9 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
       } else backends.set(r.pod, { pod: r.pod, answered: 1, firstAfterSeconds: at, lastAfterSeconds: at });
     }
     const duringEnd = restoreMs ?? Number.POSITIVE_INFINITY;
-    const firstFailedMs = failedSinceFault[0]?.sentAtMs;
-    const lastFailedMs = failedSinceFault.at(-1)?.sentAtMs;
-    const whileFailing = firstFailedMs === undefined ? [] : records.filter((r) => r.sentAtMs >= firstFailedMs && r.sentAtMs <= lastFailedMs!);
+    // One pair bounds both the first/last error figures and the "while failing" span.
+    const failingSpanMs = failedSinceFault.length === 0 ? null : { from: failedSinceFault[0]!.sentAtMs, to: failedSinceFault.at(-1)!.sentAtMs };
+    const whileFailing = failingSpanMs === null ? [] : records.filter((r) => r.sentAtMs >= failingSpanMs.from && r.sentAtMs <= failingSpanMs.to);
     const service = services.get(name) ?? null;
     const failingBackends = failingInput ? buildFailingBackends(records, service, observations, { ...failingInput, faultMs }) : [];
     const marked = markers.get(name);
@@ -249,12 +254,12 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
       sent: records.length,
       answered: records.length - failed.length,
       errors: failed.length,
-      errorRatio: records.length === 0 ? 0 : Math.round((failed.length / records.length) * 10_000) / 10_000,
-      errorRatioWhileFailing: whileFailing.length === 0 ? null : Math.round((failedSinceFault.length / whileFailing.length) * 10_000) / 10_000,
+      errorRatio: ratioOf(failed.length, records.length),
+      errorRatioWhileFailing: whileFailing.length === 0 ? null : ratioOf(failedSinceFault.length, whileFailing.length),
       outcomes,
       errorSeconds: errorSecondBuckets.size,
-      firstErrorAfterSeconds: failedSinceFault.length > 0 ? secondsSince(faultMs, failedSinceFault[0]!.sentAtMs) : null,
-      lastErrorAfterSeconds: failedSinceFault.length > 0 ? secondsSince(faultMs, failedSinceFault.at(-1)!.sentAtMs) : null,
+      firstErrorAfterSeconds: failingSpanMs === null ? null : secondsSince(faultMs, failingSpanMs.from),
+      lastErrorAfterSeconds: failingSpanMs === null ? null : secondsSince(faultMs, failingSpanMs.to),
       latency: {
         before: latencyOf(records.filter((r) => r.sentAtMs < faultMs)),
         during: latencyOf(records.filter((r) => r.sentAtMs >= faultMs && r.sentAtMs < duringEnd)),
