@@ -63,15 +63,23 @@ export function agentCommands(action: NodeAction, peers: readonly string[]): { a
 export const ACT_DELAY_SECONDS = 1;
 
 /**
+ * How late the node-side undo timer may fire. systemd coalesces timer wake-ups within `AccuracySec=`, default 1 min
+ * (systemd.timer(5)), at a per-machine offset inside that window: without this, a partition healed 0 to 60 s after
+ * its duration (measured on kind: 8 s in one run, more than 30 s in another). 100 ms keeps the heal on time.
+ */
+export const UNDO_TIMER_ACCURACY = '100ms';
+
+/**
  * The script the agent runs on the node through `nsenter -t 1 -m -u -i -n -p`: schedule the undo first
- * (`systemd-run --on-active=<heal + delay>s`), then start the action as a transient unit that waits
- * {@link ACT_DELAY_SECONDS} (the script returns at once).
+ * (`systemd-run --on-active=<heal + delay>s`, accurate to {@link UNDO_TIMER_ACCURACY}), then start the action as a
+ * transient unit that waits {@link ACT_DELAY_SECONDS} (the script returns at once).
  */
 export function agentScript(unit: string, commands: { act: string; undo: string | null }, healAfterSeconds: number | null): string {
   const lines: string[] = [];
   if (commands.undo !== null) {
     if (healAfterSeconds === null) throw new InputError('fault.duration is required for an agent fault that has an undo');
-    lines.push(`systemd-run --unit ${unit}-undo --on-active=${Math.max(1, Math.ceil(healAfterSeconds)) + ACT_DELAY_SECONDS}s sh -c ${q(commands.undo)}`);
+    const onActive = Math.max(1, Math.ceil(healAfterSeconds)) + ACT_DELAY_SECONDS;
+    lines.push(`systemd-run --unit ${unit}-undo --on-active=${onActive}s --timer-property=AccuracySec=${UNDO_TIMER_ACCURACY} sh -c ${q(commands.undo)}`);
   }
   lines.push(`systemd-run --unit ${unit}-act sh -c ${q(`sleep ${ACT_DELAY_SECONDS}; ${commands.act}`)}`);
   return lines.join(' && ');

@@ -68,9 +68,9 @@ describe('cluster/existing', () => {
 });
 
 describe('cluster/existing: the agent backend\'s node commands', () => {
-  it('schedules the undo on the node before the action, the action delayed so the exec answer gets back', () => {
+  it('schedules the undo on the node before the action (accurate to 100 ms, not systemd\'s 1 min default), the action delayed so the exec answer gets back', () => {
     const script = agentScript('rebootlab-x', agentCommands('stop-kubelet', []), 20);
-    expect(script).to.equal("systemd-run --unit rebootlab-x-undo --on-active=21s sh -c 'systemctl start kubelet' && systemd-run --unit rebootlab-x-act sh -c 'sleep 1; systemctl stop kubelet'");
+    expect(script).to.equal("systemd-run --unit rebootlab-x-undo --on-active=21s --timer-property=AccuracySec=100ms sh -c 'systemctl start kubelet' && systemd-run --unit rebootlab-x-act sh -c 'sleep 1; systemctl stop kubelet'");
   });
 
   it('a partition drops traffic to and from every peer in its own chain, and the undo removes the chain', () => {
