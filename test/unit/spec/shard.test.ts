@@ -50,4 +50,29 @@ describe('spec/matrix: --shard i/n', () => {
     expect(merged).to.equal(renderComparison(compareRuns([one]), 'markdown'));
     expect(merged).to.contain('2 variant(s), 4 run(s)');
   });
+
+  it('the four recorded kind runs of grace-matrix.yaml, split as --shard 1/2 and 2/2 lay them out, merge into the table of the unsharded run', async () => {
+    // reports/examples/grace-matrix-kind: one runner's real matrix run (4 runs). Each shard gets the runs shardVariants
+    // gives it, under <out>/<experiment>-<UTC time>/<variant>-r<k>/ as `rebootlab run --shard i/2` writes them.
+    const example = join(REPO_ROOT, 'reports/examples/grace-matrix-kind');
+    const loaded = await loadExperiment(join(REPO_ROOT, 'experiments/grace-matrix.yaml'));
+    const shardDirs = [1, 2].map((index) => {
+      const out = mkdtempSync(join(tmpdir(), `rebootlab-shard-${index}-`));
+      for (const v of shardVariants(loaded.variants, { index, count: 2 })) {
+        const run = `${v.variantName}-r${v.repeatIndex}`;
+        for (const file of ['result.json', 'run.json']) cpSync(join(example, run, file), join(out, `grace-matrix-2026120${index}T000000Z`, run, file));
+      }
+      return out;
+    });
+    const whole = compareRuns([example]);
+    const merged = compareRuns(shardDirs.reverse());
+    expect(merged.variants.map((v) => [v.name, v.runs.map((r) => r.repeatIndex)])).to.deep.equal([
+      ['grace-matrix--nodeMonitorGracePeriod-20s', [0, 1]], ['grace-matrix--nodeMonitorGracePeriod-40s', [0, 1]],
+    ]);
+    const withoutDirs = (c: typeof whole) => ({ ...c, variants: c.variants.map((v) => ({ ...v, runs: v.runs.map(({ dir: _dir, ...r }) => r) })) });
+    expect(withoutDirs(merged)).to.deep.equal(withoutDirs(whole));
+    for (const format of ['markdown', 'text'] as const) expect(renderComparison(merged, format)).to.equal(renderComparison(whole, format));
+    // The table that unsharded run wrote itself (compare.md; written with a trailing blank line then).
+    expect(renderComparison(merged, 'markdown').trimEnd()).to.equal(readFileSync(join(example, 'compare.md'), 'utf8').trimEnd());
+  });
 });
