@@ -144,10 +144,13 @@ describe('provider existing on a kind cluster used through its kubeconfig only (
 
   // Diagnosed on kind (session 5): the undo timer fired up to a minute late, because systemd coalesces timers within
   // AccuracySec= (default 1 min); the agent now asks for 100 ms. With it the chain went 21 s after the agent's exec
-  // (24.4 s after time zero, the agent pod's start included) and the node was Ready at the next sample (< 1 s later):
-  // the kubelet's failed status updates had closed its connections, so its next update (every 2 s here) dials afresh.
+  // (23.4 s after time zero, the agent pod's start included) and the node was Ready 1.5 s later. Also found: 45 s into
+  // the partition the kubelet's HTTP/2 health check dropped its connection and it redialled the API server by name,
+  // which resolves to an IPv6 address on kind's dual-stack network that the IPv4 rules did not drop (Ready again with
+  // the chain in place); the agent now resolves the peers' names on the node and drops those addresses too. 60 s is
+  // past that redial, so a leak would show as Ready before the heal.
   it('kill -9 during an agent network-partition: the node heals by itself within duration + 10 s', async function () {
-    const durationMs = 20_000;
+    const durationMs = 60_000;
     const statusUpdateMs = 2_000; // kubelet nodeStatusUpdateFrequency of kindCluster
     const out = join(dir, 'partition-out');
     const file = existingFile('agent-partition', agentFault('network-partition', `${durationMs / 1000}s`));
@@ -169,7 +172,8 @@ describe('provider existing on a kind cluster used through its kubeconfig only (
     const sampleGapMs = Math.max(...samples.slice(1).map((s, i) => s.atMs - samples[i]!.atMs));
     console.log(`      chain gone by ${after(healed)} s, NotReady ${after(notReady)} s, Ready again ${after(readyAgain)} s after time zero (samples every ≤ ${sampleGapMs} ms)`);
     // The node-side timer removed the rules by duration + 10 s, with rebootlab dead since the fault-injected marker.
-    expect(after(healed), 'partition chain removed within duration + 10 s').to.not.equal(null).and.to.be.at.most((durationMs + 10_000) / 1000);
+    expect(healed, 'partition chain removed').to.not.equal(undefined);
+    expect(after(healed), 'partition chain removed within duration + 10 s').to.be.at.most((durationMs + 10_000) / 1000);
     expect(notReady, `${target} went NotReady while cut off`).to.not.equal(undefined);
     expect(notReady!.atMs, 'NotReady while the chain was in place').to.be.below(healed!.atMs);
     // The partition held: no Ready again while the rules were in place, then Ready at the kubelet's next status update.
