@@ -1,7 +1,7 @@
 // CI fan-out: --shard i/n runs a deterministic slice of matrix × repeat; compare merges the runners' directories
 // into the same table one runner's directory gives.
 import { expect } from 'chai';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../../lib/common/errors.js';
@@ -74,5 +74,6 @@ describe('spec/matrix: --shard i/n', () => {
     for (const format of ['markdown', 'text'] as const) expect(renderComparison(merged, format)).to.equal(renderComparison(whole, format));
     // The table that unsharded run wrote itself (compare.md; written with a trailing blank line then).
     expect(renderComparison(merged, 'markdown').trimEnd()).to.equal(readFileSync(join(example, 'compare.md'), 'utf8').trimEnd());
+    for (const dir of shardDirs) rmSync(dir, { recursive: true, force: true });
   });
 });
