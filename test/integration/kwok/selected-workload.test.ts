@@ -60,7 +60,9 @@ describe('a workload of pods already running (namespace + selector) on kwok', fu
   });
 
   after(async function () {
-    await runCli(['cluster', 'delete', CLUSTER], { timeoutMs: 60_000 });
+    // --experiment gives the provider (kwok); without it `cluster delete` looks for a kind cluster of that name.
+    const deleted = await runCli(['cluster', 'delete', CLUSTER, '--experiment', file], { timeoutMs: 60_000 });
+    expect(deleted.stdout).to.contain(`deleted ${CLUSTER}`);
     rmSync(dir, { recursive: true, force: true });
   });
 
