@@ -16,7 +16,7 @@ export type { AnalyzeOptions } from './measurement.js';
  * @throws InputError if the journal has no fault-injected marker.
  */
 export function analyze(observations: readonly Observation[], options: AnalyzeOptions): RunAnalysis {
-  const ctx = buildContext(observations);
+  const ctx = buildContext(observations, options.workloads);
   const warnings = [...ctx.warnings];
   const measured: Partial<Measured> = {};
   const input = { observations, ctx, options, warn: (line: string) => warnings.push(line) };

@@ -2,7 +2,9 @@
 import { InputError } from '../common/errors.js';
 import type { GapObservation, ObjectObservation, Observation, PhaseObservation } from '../observe/types.js';
 import { secondsSince } from './clock.js';
+import { workloadMembership, type WorkloadOf } from './membership.js';
 import type { GapSpan } from './types.js';
+import type { WorkloadRef } from './workload-timeline.js';
 
 /** The journal sorted and indexed for the timeline builders. */
 export interface RunContext {
@@ -35,6 +37,8 @@ export interface RunContext {
   steps: PhaseObservation[];
   /** Outcome of each workload's data probe (the `data-probed` marker), by workload name. */
   dataProbes: Map<string, 'kept' | 'lost' | 'unreadable'>;
+  /** The workload a pod record belongs to (lib/analyze/membership.ts): its rebootlab label, or a workload's selector. */
+  workloadOf: WorkloadOf;
   warnings: string[];
 }
 
@@ -58,7 +62,7 @@ export interface FaultMarkers {
  * a staggered fault marks each node as it is hit.
  * @throws InputError if the journal has no fault-injected marker (nothing to measure from).
  */
-export function buildContext(observations: readonly Observation[]): RunContext {
+export function buildContext(observations: readonly Observation[], workloads: readonly WorkloadRef[] = []): RunContext {
   const sorted = [...observations].sort((a, b) => a.seq - b.seq);
   const phases = sorted.filter((o): o is PhaseObservation => o.type === 'phase');
   const injected = phases.find((p) => p.phase === 'fault-injected');
@@ -94,6 +98,7 @@ export function buildContext(observations: readonly Observation[]): RunContext {
     gaps,
     steps: phases.filter((p) => p.phase === 'step' && p.seq > fault.seq),
     dataProbes: readDataProbes(phases.find((p) => p.phase === 'data-probed')),
+    workloadOf: workloadMembership(workloads),
     warnings,
   };
 }

@@ -2,7 +2,8 @@
 
 type Obj = Record<string, unknown>;
 
-function get(obj: unknown, ...path: string[]): unknown {
+/** The value at `path` inside an untyped JSON object, or undefined where a step is missing or not an object. */
+export function get(obj: unknown, ...path: string[]): unknown {
   let cur: unknown = obj;
   for (const key of path) {
     if (typeof cur !== 'object' || cur === null) return undefined;

@@ -1,6 +1,7 @@
 // Links evicted pods to their replacements and decides each pod's single outcome.
 import type { ObjectObservation } from '../observe/types.js';
 import type { RunContext } from './context.js';
+import { controllerUid } from './membership.js';
 import { buildReplacementCandidates, describeReplacement, type PodFacts } from './pod-timeline.js';
 import type { PodOutcome, PodTimeline, Replacement } from './types.js';
 
@@ -23,7 +24,8 @@ export function decideOutcome(pod: PodFacts, replacement: Replacement | null, no
 }
 
 /**
- * Give every evicted pod at most one replacement: a new pod of the same workload first seen after the fault,
+ * Give every evicted pod at most one replacement: a new pod of the same workload and controller (ownerReferences:
+ * a selector may match the pods of several controllers) first seen after the fault,
  * preferring one with the same name (a StatefulSet recreates `web-0` as `web-0`), else the earliest one first
  * seen after the pod stopped counting for its controller (evictedSeq: deletionTimestamp, Failed phase or deletion).
  * Evicted pods are served in that order, so the first to stop counting gets the first new pod.
@@ -42,7 +44,7 @@ export function linkReplacements(ctx: RunContext, pods: PodFacts[]): Map<string,
       const named = byName.get(nameKey);
       if (named) named.push(c);
       else byName.set(nameKey, [c]);
-      const queueKey = `${workload}\u0000${c[0].namespace ?? ''}`;
+      const queueKey = `${workload}\u0000${c[0].namespace ?? ''}\u0000${controllerUid(c[0].object) ?? ''}`;
       const queue = queues.get(queueKey) ?? { list: [], next: 0 };
       queue.list.push(c);
       queues.set(queueKey, queue);
@@ -56,7 +58,7 @@ export function linkReplacements(ctx: RunContext, pods: PodFacts[]): Map<string,
     const sameName = byName.get(`${pod.workload}\u0000${pod.namespace ?? ''}\u0000${pod.name}`);
     let choice: ObjectObservation[] | undefined = sameName?.find((c) => !used.has(c[0].uid));
     if (!choice) {
-      const queue = queues.get(`${pod.workload}\u0000${pod.namespace ?? ''}`);
+      const queue = queues.get(`${pod.workload}\u0000${pod.namespace ?? ''}\u0000${pod.controllerUid ?? ''}`);
       if (queue) {
         while (queue.next < queue.list.length && (used.has(queue.list[queue.next][0].uid) || queue.list[queue.next][0].seq <= (pod.evictedSeq ?? 0))) queue.next++;
         choice = queue.list[queue.next];
@@ -73,7 +75,7 @@ export function linkReplacements(ctx: RunContext, pods: PodFacts[]): Map<string,
 export function buildPodTimelines(ctx: RunContext, pods: PodFacts[], nodeReady: ReadonlyMap<string, boolean>): PodTimeline[] {
   const links = linkReplacements(ctx, pods);
   return pods.map((facts) => {
-    const { records: _records, evictedSeq: _seq, phaseAtEnd: _phase, readyAfterFault: _ready, ...timeline } = facts;
+    const { records: _records, evictedSeq: _seq, phaseAtEnd: _phase, readyAfterFault: _ready, controllerUid: _controller, ...timeline } = facts;
     const replacement = links.get(facts.uid) ?? null;
     const nodeReadyAtEnd = facts.nodeAfter === null ? true : (nodeReady.get(facts.nodeAfter) ?? false);
     return { ...timeline, replacement, outcome: decideOutcome(facts, replacement, nodeReadyAtEnd) };

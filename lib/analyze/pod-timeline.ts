@@ -6,7 +6,6 @@ import {
   condition,
   deletionTimestamp,
   isReady,
-  label,
   nodeName,
   ownerKind,
   pendingReason,
@@ -16,10 +15,10 @@ import {
   tolerations,
   tolerationSecondsFor,
 } from './objects.js';
+import { controllerUid } from './membership.js';
 import type { PodTimeline, Replacement } from './types.js';
 
-/** Label that ties a pod to the experiment's workload of that name. */
-export const WORKLOAD_LABEL = 'rebootlab.dev/workload';
+export { WORKLOAD_LABEL } from './membership.js';
 
 /** A pod's records plus the facts the outcome rules need; `outcome` and `replacement` are decided later. */
 export interface PodFacts extends Omit<PodTimeline, 'outcome' | 'replacement'> {
@@ -35,6 +34,8 @@ export interface PodFacts extends Omit<PodTimeline, 'outcome' | 'replacement'> {
   phaseAtEnd: string | null;
   /** Whether the pod was ever Ready after the fault. */
   readyAfterFault: boolean;
+  /** UID of its controller at the fault (ownerReferences), or null: a replacement comes from the same controller. */
+  controllerUid: string | null;
 }
 
 /** Pod phases after which a controller treats the pod as gone (it does not run again). */
@@ -69,7 +70,7 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
     namespace: before.namespace ?? '',
     name: before.name,
     uid: before.uid,
-    workload: label(before.object, WORKLOAD_LABEL),
+    workload: ctx.workloadOf(before),
     ownerKind: ownerKind(before.object),
     nodeBefore: nodeName(before.object),
     nodeAfter: nodeName(lastState.object),
@@ -97,12 +98,13 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
     evictedSeq: evicted && inactive ? inactive.seq : null,
     phaseAtEnd: last.verb === 'DELETED' ? null : phase(last.object),
     readyAfterFault: live.some((r) => isReady(r.object)),
+    controllerUid: controllerUid(before.object),
   };
 }
 
 /**
- * Facts for the pods that existed (without a deletionTimestamp) at the fault and either carry the
- * workload label or ran on a target node. Sorted by namespace, then name, then UID.
+ * Facts for the pods that existed (without a deletionTimestamp) at the fault and either belong to a workload
+ * (ctx.workloadOf) or ran on a target node. Sorted by namespace, then name, then UID.
  */
 export function buildPodFacts(ctx: RunContext): PodFacts[] {
   const byUid = groupBy(ctx.pods, (r) => r.uid);
@@ -121,7 +123,7 @@ export function buildReplacementCandidates(ctx: RunContext): Map<string, ObjectO
   const candidates = new Map<string, ObjectObservation[][]>();
   for (const records of byUid.values()) {
     if (records[0].seq < ctx.faultSeq) continue;
-    const workload = label(records[0].object, WORKLOAD_LABEL);
+    const workload = ctx.workloadOf(records[0]);
     if (workload === null) continue;
     const list = candidates.get(workload) ?? [];
     list.push(records);

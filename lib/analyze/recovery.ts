@@ -2,8 +2,8 @@
 // (RecoveryTracker) instead of re-analyzing the whole journal at every check; recoveryOfAnalysis states the
 // same rule over a full analysis, the reference the tracker is tested against record by record.
 import type { ObjectObservation, Observation } from '../observe/types.js';
-import { deletionTimestamp, isReady, label, nodeName, phase, restartCount } from './objects.js';
-import { WORKLOAD_LABEL } from './pod-timeline.js';
+import { workloadMembership, type WorkloadOf } from './membership.js';
+import { deletionTimestamp, isReady, nodeName, phase, restartCount } from './objects.js';
 import type { RunAnalysis } from './types.js';
 import type { WorkloadRef } from './workload-timeline.js';
 
@@ -57,7 +57,7 @@ interface PodState {
   readyAfterFault: boolean;
 }
 
-/** Ready pods of one workload (pods labelled rebootlab.dev/workload=<name>), counted as analyze counts them. */
+/** Ready pods of one workload (its pods per lib/analyze/membership.ts), counted as analyze counts them. */
 interface WorkloadCount {
   ref: WorkloadRef;
   readyByUid: Map<string, boolean>;
@@ -88,10 +88,12 @@ export class RecoveryTracker {
   /** Pods observed at time zero, by workload label. */
   readonly #podsByWorkload = new Map<string, PodState[]>();
   readonly #workloads = new Map<string, WorkloadCount>();
+  readonly #workloadOf: WorkloadOf;
 
   /** @param workloads the experiment's workloads (run.json `workloads`), as analyze() takes them. */
   constructor(workloads: readonly WorkloadRef[]) {
     for (const ref of workloads) this.#workloads.set(ref.name, { ref, readyByUid: new Map(), ready: 0, readyAtFault: null });
+    this.#workloadOf = workloadMembership(workloads);
   }
 
   /** Takes the next journal record (seq order, each once). */
@@ -155,7 +157,7 @@ export class RecoveryTracker {
     if (!afterFault) {
       // Until time zero the last record is "the pod at the fault"; its facts become the pod's `before`.
       pod.observed = !deleted && !terminating;
-      pod.workload = label(record.object, WORKLOAD_LABEL);
+      pod.workload = this.#workloadOf(record);
       pod.nodeBefore = nodeName(record.object);
       pod.restartsBefore = restartCount(record.object);
     } else {
@@ -199,7 +201,7 @@ export class RecoveryTracker {
 
   /** Updates the Ready count of the workload the record's label names (as buildWorkloadTimelines counts). */
   #count(record: ObjectObservation, afterFault: boolean): void {
-    const name = label(record.object, WORKLOAD_LABEL);
+    const name = this.#workloadOf(record);
     const w = name === null ? undefined : this.#workloads.get(name);
     if (!w) return;
     if (afterFault && w.readyAtFault === null) w.readyAtFault = w.ready;

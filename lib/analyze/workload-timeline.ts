@@ -1,15 +1,21 @@
 // Follows each workload's Ready pod count through the journal, as the API shows it and as a client sees it.
 import { msToSeconds, secondsSince } from './clock.js';
 import type { FaultMarkers, RunContext } from './context.js';
-import { condition, deletionTimestamp, isReady, label, nodeName } from './objects.js';
-import { WORKLOAD_LABEL } from './pod-timeline.js';
+import { condition, deletionTimestamp, isReady, nodeName } from './objects.js';
 import type { WorkloadTimeline } from './types.js';
 import type { ObjectObservation } from '../observe/types.js';
+import type { SelectedPods } from '../spec/types.js';
 
-/** A workload of the experiment: its name (the rebootlab.dev/workload label value), kind and replicas. */
+/**
+ * A workload of the experiment: its name (the rebootlab.dev/workload label value of the pods rebootlab creates),
+ * kind and replicas; for pods already running, the namespace and labels that select them.
+ */
 export interface WorkloadRef {
   name: string;
-  /** Deployment, StatefulSet, DaemonSet, Pod or Job. */
+  /**
+   * Deployment, StatefulSet, DaemonSet, Pod or Job; for selected pods, their controllers' kind as read at the start
+   * of the run (a Deployment for a ReplicaSet a Deployment owns; kinds joined with `+` when they differ).
+   */
   kind: string;
   /** Desired Ready pods; when absent (DaemonSet) the Ready count at the fault is used. */
   desiredReplicas?: number;
@@ -18,6 +24,8 @@ export interface WorkloadRef {
    * `kubernetes.io/service-name=<serviceName>`); absent when the workload has none (no endpoint timeline).
    */
   serviceName?: string;
+  /** Pods already running that make the workload (lib/analyze/membership.ts); absent for pods rebootlab creates. */
+  selector?: SelectedPods;
 }
 
 /**
@@ -86,7 +94,7 @@ class Tally {
 export function buildWorkloadTimelines(ctx: RunContext, workloads: readonly WorkloadRef[]): WorkloadTimeline[] {
   const faults = new Map(ctx.faults.map((f) => [f.node, f]));
   return workloads.map((w) => {
-    const records = ctx.pods.filter((r) => label(r.object, WORKLOAD_LABEL) === w.name);
+    const records = ctx.pods.filter((r) => ctx.workloadOf(r) === w.name);
     const api = new Tally();
     const client = new Tally();
     // Per pod that ran on a fault target at time zero: its fault, and whether it serves again already.

@@ -158,6 +158,11 @@ export interface ClusterProvider {
    * @throws InputError (one line) for a cluster rebootlab did not create; InfraError.
    */
   delete(name: string): Promise<void>;
+  /**
+   * Let cluster `name` outlive the process that created it (`rebootlab cluster create`, `--keep-cluster`). Only for
+   * providers whose clusters otherwise end with that process (kwok's watchdog); kind clusters outlive it anyway.
+   */
+  keep?(name: string): Promise<void>;
   /** Names of the existing clusters of this provider that rebootlab created (others are never listed). @throws InfraError. */
   list(): Promise<string[]>;
 }

@@ -78,7 +78,11 @@ export class ClusterSession {
   async #release(): Promise<void> {
     const current = this.#current;
     this.#current = null;
-    if (!current || !current.created || this.options.keepCluster) return;
+    if (!current || !current.created) return;
+    if (this.options.keepCluster) {
+      await this.provider.keep?.(current.cluster.name);
+      return;
+    }
     this.progress.phase(`deleting cluster ${current.cluster.name} (keep it with --keep-cluster)`);
     await this.provider.delete(current.cluster.name);
   }

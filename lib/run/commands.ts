@@ -123,6 +123,8 @@ export async function clusterCommand(options: ClusterCommandOptions): Promise<Co
   } else {
     const progress = options.output === 'json' || !options.progressSink ? silentProgress : createProgress(options.progressSink);
     const cluster = await provider.create({ ...options.cluster, name: options.name }, { step: (m) => progress.phase(m) });
+    // A kwok cluster is torn down when its creator exits unless kept: `cluster create` exists to keep it.
+    await provider.keep?.(cluster.name);
     progress.close();
     options.print?.(options.output === 'json' ? JSON.stringify({ name: cluster.name, kubeconfig: cluster.kubeconfigPath }) : `created ${cluster.name}; kubeconfig: ${cluster.kubeconfigPath}`);
   }

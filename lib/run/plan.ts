@@ -69,7 +69,11 @@ export function planExperiment(experiment: Experiment): string[] {
     const objects = w.manifest!.objects.map((o) => `${String(o.kind)} ${String((o.metadata as { name?: unknown } | undefined)?.name)}`);
     step(`apply ${objects.join(', ')} from ${w.manifest!.file} in namespace rebootlab (pods labelled rebootlab.dev/workload=${w.name})`, 'deleted with the namespace');
   }
-  for (const w of experiment.workloads.filter((w) => !w.manifest)) step(`deploy ${w.kind} ${w.name}${w.replicas !== null ? ` (${w.replicas} replica${w.replicas === 1 ? '' : 's'})` : ''} in namespace rebootlab`, 'deleted with the namespace');
+  for (const w of experiment.workloads.filter((w) => w.selected)) {
+    const labels = Object.entries(w.selected!.matchLabels).map(([k, v]) => `${k}=${v}`).join(',');
+    step(`read pods of namespace ${w.selected!.namespace} with labels ${labels} and their controllers as workload ${w.name} (never created, changed or deleted)`, null);
+  }
+  for (const w of experiment.workloads.filter((w) => !w.manifest && !w.selected)) step(`deploy ${w.kind} ${w.name}${w.replicas !== null ? ` (${w.replicas} replica${w.replicas === 1 ? '' : 's'})` : ''} in namespace rebootlab`, 'deleted with the namespace');
   const primitives = cluster.provider === 'kwok' ? SIMULATED_FAULT_PRIMITIVES[fault.type] ?? [] : FAULT_PRIMITIVES[fault.type];
   const where = `${describeTarget(fault.target)}${fault.count > 1 ? ` × ${fault.count}` : ''}${fault.allowControlPlane ? ', control plane allowed' : ''}`;
   lines.push(`fault ${fault.type} on ${where}${fault.durationMs !== null ? `, undone after ${fault.durationMs / 1000} s` : ''}; each undo is registered before its action:`);

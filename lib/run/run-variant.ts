@@ -10,8 +10,9 @@ import type { Result, RunInfo } from '../report/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Variant } from '../spec/types.js';
 import {
-  applyObjects, applyWorkloads, readDataMarker, renderNamespace, waitForWorkloadsReady, writeDataMarker,
+  applyObjects, applyWorkloads, readDataMarker, renderNamespace, resolveSelectedWorkloads, waitForWorkloadsReady, writeDataMarker,
 } from '../workloads/index.js';
+import { loadKubeConfig } from '../cluster/kube-client.js';
 import { describeTarget, workloadRefs } from './run-info.js';
 import { startProbers } from './probers.js';
 import type { RunSession } from './session.js';
@@ -46,6 +47,9 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
   const { progress, signal } = session;
   const experiment = variant.experiment;
   mkdirSync(runDir, { recursive: true });
+  // Pods already running: their controllers give kind and desired pods before anything is recorded (read only).
+  const selected = await resolveSelectedWorkloads(loadKubeConfig(cluster.kubeconfigPath), experiment.workloads);
+  const selectors = experiment.workloads.flatMap((w) => (w.selected ? [w.selected] : []));
   const info: RunInfo = {
     experiment: experiment.metadata.name,
     variant: Object.keys(variant.matrixValues).length > 0 ? variant.variantName : null,
@@ -57,7 +61,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
       durationSeconds: experiment.fault.durationMs === null ? null : experiment.fault.durationMs / 1000,
     },
     settings: input.settings,
-    workloads: workloadRefs(experiment.workloads),
+    workloads: workloadRefs(experiment.workloads, selected),
     expectations: experiment.expect,
     interrupted: false,
     rebootlabVersion: input.rebootlabVersion,
@@ -76,14 +80,14 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     let probers: Prober[] = [];
     onStop(() => Promise.all(probers.map((p) => p.stop())).then(() => {}));
     progress.phase('deploying workloads');
-    const before = await loadTargetCandidates(cluster);
+    const before = await loadTargetCandidates(cluster, selectors);
     const placedOn = resolveTargets(experiment.fault, before.nodes, before.pods);
     await applyObjects(kc, [renderNamespace()]);
     await applyWorkloads(kc, experiment.workloads, { targetNodes: placedOn });
     await waitForWorkloadsReady(kc, experiment.workloads, { signal });
     // worker-with-most-pods means what it says once the pods run: placement only prefers the node chosen
     // above, and the scheduler may have spread some pods elsewhere.
-    const after = await loadTargetCandidates(cluster);
+    const after = await loadTargetCandidates(cluster, selectors);
     const targets = resolveTargets(experiment.fault, after.nodes, after.pods);
     const markers = new Map<string, string>();
     for (const w of experiment.workloads.filter((w) => w.dataProbe)) markers.set(w.name, await writeDataMarker(kc, w.name));

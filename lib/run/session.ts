@@ -117,7 +117,7 @@ export class RunSession {
 
   /**
    * Observes one run: opens observations.jsonl, writes run.json, marks `run-started` and `cluster-ready`,
-   * starts the observer (namespaces rebootlab and kube-system) and, once it synced, calls `body`. Whatever
+   * starts the observer (namespaces rebootlab, kube-system and those of selected pods) and, once it synced, calls `body`. Whatever
    * happens then, every restore added and the guard's are run, the stops run, the observer stops, the journal
    * gets `interrupted` (if aborted) and `run-finished` and is closed. An error of the body after an interrupt
    * is logged, not thrown (unless `reportsInterrupt()` says otherwise). Resolves to the result rebuilt from
@@ -136,7 +136,7 @@ export class RunSession {
     journal.mark('run-started', { detail: input.startedDetail });
     journal.mark('cluster-ready', { detail: { cluster: cluster.name, provider: cluster.provider, settings } });
     const observer = await startObserver({
-      kubeconfigPath: cluster.kubeconfigPath, journal, namespaces: [WORKLOAD_NAMESPACE, 'kube-system'], log: (level, message) => progress.log(level, message),
+      kubeconfigPath: cluster.kubeconfigPath, journal, namespaces: [WORKLOAD_NAMESPACE, 'kube-system', ...info.workloads.flatMap((w) => (w.selector ? [w.selector.namespace] : []))], log: (level, message) => progress.log(level, message),
     });
     const restores: (() => Promise<unknown[]>)[] = [];
     const stops: (() => Promise<void>)[] = [];

@@ -10,6 +10,8 @@ import {
   createProgress, exitCodeFor, rebootlabVersion, silentProgress, summaryLine, withRunSession, workloadRefs,
 } from '../run/index.js';
 import { API_VERSION, loadExperimentText, type Experiment } from '../spec/index.js';
+import { resolveSelectedWorkloads } from '../workloads/index.js';
+import { loadKubeConfig } from '../cluster/kube-client.js';
 import { Lab } from './lab.js';
 import { recordScriptOutcome, scriptOptions, startedByCli, type ScriptRunOptions } from './options.js';
 import type { ScriptExperiment } from './types.js';
@@ -87,7 +89,7 @@ async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<voi
       cluster: { name: cluster.name, provider: cluster.provider, kubernetesVersion: resolved.cluster.kubernetesVersion },
       fault: { type: 'script', target: options.scriptFile, durationSeconds: null },
       settings,
-      workloads: workloadRefs(resolved.workloads),
+      workloads: workloadRefs(resolved.workloads, await resolveSelectedWorkloads(loadKubeConfig(cluster.kubeconfigPath), resolved.workloads)),
       expectations: resolved.expect,
       interrupted: false,
       rebootlabVersion: rebootlabVersion(),

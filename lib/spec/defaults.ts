@@ -134,6 +134,7 @@ export function resolveSettings(cluster: v1.Cluster | v1.AssumedSettings): Timeo
 
 function resolveWorkload(workload: v1.Workload): WorkloadSpec {
   if (workload.manifest !== undefined) return manifestPlaceholder(workload.name, workload.manifest);
+  if (workload.selector !== undefined) return selectedPods(workload.name, workload.namespace!, workload.selector);
   const replicas = workload.kind === 'DaemonSet' ? null : workload.kind === 'Pod' ? 1 : (workload.replicas ?? 1);
   const pdb = workload.podDisruptionBudget;
   return {
@@ -151,6 +152,7 @@ function resolveWorkload(workload: v1.Workload): WorkloadSpec {
     livenessProbe: workload.livenessProbe ? resolveProbe(workload.livenessProbe) : null,
     terminationGracePeriodSeconds: workload.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
     manifest: null,
+    selected: null,
   };
 }
 
@@ -162,8 +164,31 @@ function manifestPlaceholder(name: string, file: string): WorkloadSpec {
   return {
     name, kind: 'Deployment', replicas: null, placement: 'any', image: '', tolerations: null, volume: null, dataProbe: false,
     podDisruptionBudget: null, service: null, readinessProbe: null, livenessProbe: null,
-    terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: { file, objects: [] },
+    terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: { file, objects: [] }, selected: null,
   };
+}
+
+/**
+ * Pods already running, chosen by `namespace` and equality-based `selector` (`k=v,k2=v2`, validated). Kind and
+ * replicas are placeholders: the pods' controllers give them at the start of a run (lib/workloads/selected.ts).
+ */
+function selectedPods(name: string, namespace: string, selector: string): WorkloadSpec {
+  return {
+    name, kind: 'Deployment', replicas: null, placement: 'any', image: '', tolerations: null, volume: null, dataProbe: false,
+    podDisruptionBudget: null, service: null, readinessProbe: null, livenessProbe: null,
+    terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: null,
+    selected: { namespace, matchLabels: parseEqualitySelector(selector) },
+  };
+}
+
+/** `k=v,k2==v2` → `{k: 'v', k2: 'v2'}` (blanks trimmed); the text was validated (semantic-check.ts). */
+export function parseEqualitySelector(text: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const part of text.split(',')) {
+    const [key, value] = part.split(/==?/, 2).map((x) => x.trim());
+    if (key) labels[key] = value ?? '';
+  }
+  return labels;
 }
 
 /**
@@ -221,12 +246,7 @@ function resolveSteps(steps: v1.Step[]): StepSpec[] {
 export function resolveTarget(target: v1.Fault['target']): FaultTarget {
   if (target === undefined || target === 'worker-with-most-pods') return { kind: 'worker-with-most-pods' };
   if (typeof target === 'string') return { kind: 'node', node: target };
-  const selector: Record<string, string> = {};
-  for (const part of target.selector.split(',')) {
-    const [key, value] = part.split(/==?/, 2).map((s) => s.trim());
-    if (key) selector[key] = value ?? '';
-  }
-  return { kind: 'selector', selector };
+  return { kind: 'selector', selector: parseEqualitySelector(target.selector) };
 }
 
 function resolveObserve(observe: v1.Observe): ObserveSpec {

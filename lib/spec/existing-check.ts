@@ -80,20 +80,44 @@ function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Fields of a built-in workload; a manifest workload takes its pods' shape from the manifest. */
+/** Fields of a built-in workload; a manifest workload takes its pods' shape from the manifest, selected pods from their controllers. */
 const BUILTIN_WORKLOAD_FIELDS = ['kind', 'replicas', 'placement', 'image', 'tolerations', 'volume', 'dataProbe', 'podDisruptionBudget', 'service', 'readinessProbe', 'livenessProbe', 'terminationGracePeriodSeconds'];
 
-/** Each workload is either built in (`kind`) or the user's (`manifest`), never both. */
+/** One part of an equality-based label selector: `key=value` or `key==value` (value may be empty). */
+const SELECTOR_PART = /^\s*[A-Za-z0-9._/-]+\s*(=|==)\s*[A-Za-z0-9._-]*\s*$/;
+
+/**
+ * Each workload is built in (`kind`), the user's (`manifest`), or pods already running (`namespace` + `selector`):
+ * exactly one of the three, and with a selector only the name besides. The namespace `rebootlab` is refused for
+ * selected pods: rebootlab deletes it at the start and at the end of a run, and must never delete pods it did not create.
+ */
 export function checkManifestWorkloads(workloads: unknown, report: Report): void {
   if (!Array.isArray(workloads)) return;
   workloads.forEach((w, index) => {
     if (!isObj(w)) return;
-    if (w.manifest === undefined) {
-      if (w.kind === undefined) report(['workloads', index], 'give kind (a built-in workload) or manifest (your own YAML file or kustomize directory)');
+    const selected = w.selector !== undefined || w.namespace !== undefined;
+    if (w.manifest === undefined && !selected) {
+      if (w.kind === undefined) report(['workloads', index], 'give kind (a built-in workload), manifest (your own YAML file or kustomize directory) or namespace and selector (pods already running)');
       return;
     }
+    if (selected) {
+      if (w.manifest !== undefined) report(['workloads', index, 'manifest'], 'is for your own manifest; with namespace and selector, rebootlab follows pods already running', true);
+      if (w.selector === undefined) report(['workloads', index], 'namespace needs selector: the labels of the pods to follow, e.g. selector: "app=web"');
+      if (w.namespace === undefined) report(['workloads', index], 'selector needs namespace: the namespace the pods run in');
+      if (typeof w.selector === 'string') {
+        const bad = w.selector.split(',').find((part) => !SELECTOR_PART.test(part));
+        if (bad !== undefined) report(['workloads', index, 'selector'], `"${bad}" is not key=value; write e.g. "app=web" or "app=web,tier=front"`);
+      }
+      if (w.namespace === 'rebootlab') {
+        report(['workloads', index, 'namespace'], 'rebootlab is the namespace rebootlab creates and deletes with everything in it; follow pods of another namespace');
+      }
+    }
     for (const field of BUILTIN_WORKLOAD_FIELDS) {
-      if (w[field] !== undefined) report(['workloads', index, field], 'is for built-in workloads; with manifest, write it in your manifest', true);
+      if (w[field] !== undefined) {
+        report(['workloads', index, field], selected
+          ? 'is for built-in workloads; pods already running take their shape from their controller'
+          : 'is for built-in workloads; with manifest, write it in your manifest', true);
+      }
     }
   });
 }

@@ -140,6 +140,18 @@ export interface WorkloadSpec {
    * then describes the controller as read (kind, replicas) or is unused. Null for built-in workloads.
    */
   manifest: { file: string; objects: Record<string, unknown>[] } | null;
+  /**
+   * Set for pods already running (`namespace` + `selector`): rebootlab reads their controllers at the start of a run
+   * (lib/workloads/selected.ts) and never creates, changes or deletes them. Every other field is then unused.
+   * Null for built-in and manifest workloads.
+   */
+  selected: SelectedPods | null;
+}
+
+/** Pods already running that make a workload: those in `namespace` carrying every label of `matchLabels`. */
+export interface SelectedPods {
+  namespace: string;
+  matchLabels: Record<string, string>;
 }
 
 /** A ClusterIP Service selecting a workload's pods. */

@@ -7,4 +7,5 @@ export {
 export { applyObjects, applyWorkloads, deleteObjects, FIELD_MANAGER } from './apply.js';
 export { isWorkloadReady, collectionPath, type WorkloadObjectState } from './readiness.js';
 export { waitForWorkloadReady, waitForWorkloadsReady, type WaitReadyOptions } from './wait-ready.js';
+export { resolveSelectedWorkloads, listSelectedPods, labelSelectorText, type SelectedWorkload } from './selected.js';
 export { writeDataMarker, readDataMarker, MARKER_PATH, type DataProbeOutcome, type DataProbeResult } from './data-probe.js';

@@ -115,6 +115,8 @@ export function renderService(spec: WorkloadSpec): RenderedObject | null {
  */
 export function renderWorkload(spec: WorkloadSpec, input: PlacementInput): RenderedObject[] {
   if (spec.manifest) return renderManifestWorkload(spec);
+  // Pods already running: rebootlab creates nothing for them (lib/workloads/selected.ts reads them).
+  if (spec.selected) return [];
   const objects: RenderedObject[] = [];
   const claimed = spec.volume?.type === 'pvc' || spec.volume?.type === 'local-pv';
   if (spec.volume?.type === 'local-pv') objects.push(...renderLocalVolumes(spec, input));

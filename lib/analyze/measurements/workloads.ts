@@ -1,7 +1,5 @@
 // Measurement: each workload's availability (clients' and API view), recovery and data probe, and `workloads.<name>.<field>`.
 import type { WorkloadField } from '../../spec/expectation.js';
-import { WORKLOAD_LABEL } from '../pod-timeline.js';
-import { label } from '../objects.js';
 import { part, type Measurement, type MeasurementTable, type MeasuredView } from '../measurement.js';
 import type { WorkloadTimeline } from '../types.js';
 import { buildWorkloadTimelines } from '../workload-timeline.js';
@@ -67,7 +65,7 @@ function endpointsTable(v: MeasuredView): MeasurementTable[] {
   }];
 }
 
-/** Workload timelines (Pod records by label rebootlab.dev/workload) with their Service's endpoint figures; answers `workloads.<name>.<field>`. */
+/** Workload timelines (Pod records by label rebootlab.dev/workload, or by a workload's selector) with their Service's endpoint figures; answers `workloads.<name>.<field>`. */
 export const workloadsMeasurement: Measurement = {
   name: 'workloads',
   describes: 'per workload: Ready pods at the fault and at the end, minimum, unavailable seconds (clients and API), recovery, data probe, endpoints',
@@ -77,7 +75,7 @@ export const workloadsMeasurement: Measurement = {
     const endpoints = part(earlier, 'endpointsByWorkload');
     const workloads = buildWorkloadTimelines(ctx, options.workloads).map((w) => ({ ...w, endpoints: endpoints.get(w.name) ?? null }));
     for (const w of workloads) {
-      if (!ctx.pods.some((p) => label(p.object, WORKLOAD_LABEL) === w.name)) warn(`workload ${w.name} has no pods in the journal`);
+      if (!ctx.pods.some((p) => ctx.workloadOf(p) === w.name)) warn(`workload ${w.name} has no pods in the journal`);
     }
     return { workloads };
   },

@@ -33,7 +33,8 @@ const q = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 
 /**
  * The host shell commands of `action`: `act` (run once), `undo` (scheduled on the node, or null for an instant
- * action). `peers` are the addresses a partition cuts the node off from: the API server endpoints and the other nodes.
+ * action). `peers` are the addresses a partition cuts the node off from: the API server endpoints and the other nodes,
+ * IPv4 (iptables) and IPv6 (ip6tables, a chain of the same name, only when there is an IPv6 peer).
  */
 export function agentCommands(action: NodeAction, peers: readonly string[]): { act: string; undo: string | null } {
   switch (action) {
@@ -46,10 +47,16 @@ export function agentCommands(action: NodeAction, peers: readonly string[]): { a
     case 'restart':
       return { act: 'systemctl reboot', undo: null };
     case 'disconnect': {
-      const rules = peers.flatMap((ip) => [`iptables -A ${PARTITION_CHAIN} -s ${ip} -j DROP`, `iptables -A ${PARTITION_CHAIN} -d ${ip} -j DROP`]);
-      const undo = `iptables -D INPUT -j ${PARTITION_CHAIN}; iptables -D OUTPUT -j ${PARTITION_CHAIN}; iptables -F ${PARTITION_CHAIN}; iptables -X ${PARTITION_CHAIN}; true`;
+      const families = [{ tool: 'iptables', ips: peers.filter((ip) => !ip.includes(':')) }, { tool: 'ip6tables', ips: peers.filter((ip) => ip.includes(':')) }]
+        .filter((f, i) => i === 0 || f.ips.length > 0);
+      const undo = [...families.flatMap(({ tool }) => [`${tool} -D INPUT -j ${PARTITION_CHAIN}`, `${tool} -D OUTPUT -j ${PARTITION_CHAIN}`, `${tool} -F ${PARTITION_CHAIN}`, `${tool} -X ${PARTITION_CHAIN}`]), 'true'].join('; ');
+      const act = families.flatMap(({ tool, ips }) => [
+        `${tool} -N ${PARTITION_CHAIN}`,
+        ...ips.flatMap((ip) => [`${tool} -A ${PARTITION_CHAIN} -s ${ip} -j DROP`, `${tool} -A ${PARTITION_CHAIN} -d ${ip} -j DROP`]),
+        `${tool} -I INPUT -j ${PARTITION_CHAIN}`, `${tool} -I OUTPUT -j ${PARTITION_CHAIN}`,
+      ]);
       // Start from a clean chain (a partition left by a killed run is healed by its own timer, but be idempotent).
-      return { act: [undo, `iptables -N ${PARTITION_CHAIN}`, ...rules, `iptables -I INPUT -j ${PARTITION_CHAIN}`, `iptables -I OUTPUT -j ${PARTITION_CHAIN}`].join(' && '), undo };
+      return { act: [undo, ...act].join(' && '), undo };
     }
     default:
       throw new InputError(`fault.backend agent cannot do ${action}; it does ${[...AGENT_NODE_ACTIONS].join(', ')}`);
@@ -63,15 +70,23 @@ export function agentCommands(action: NodeAction, peers: readonly string[]): { a
 export const ACT_DELAY_SECONDS = 1;
 
 /**
+ * How late the node-side undo timer may fire. systemd coalesces timer wake-ups within `AccuracySec=`, default 1 min
+ * (systemd.timer(5)), at a per-machine offset inside that window: without this, a partition healed 0 to 60 s after
+ * its duration (measured on kind: 8 s in one run, more than 30 s in another). 100 ms keeps the heal on time.
+ */
+export const UNDO_TIMER_ACCURACY = '100ms';
+
+/**
  * The script the agent runs on the node through `nsenter -t 1 -m -u -i -n -p`: schedule the undo first
- * (`systemd-run --on-active=<heal + delay>s`), then start the action as a transient unit that waits
- * {@link ACT_DELAY_SECONDS} (the script returns at once).
+ * (`systemd-run --on-active=<heal + delay>s`, accurate to {@link UNDO_TIMER_ACCURACY}), then start the action as a
+ * transient unit that waits {@link ACT_DELAY_SECONDS} (the script returns at once).
  */
 export function agentScript(unit: string, commands: { act: string; undo: string | null }, healAfterSeconds: number | null): string {
   const lines: string[] = [];
   if (commands.undo !== null) {
     if (healAfterSeconds === null) throw new InputError('fault.duration is required for an agent fault that has an undo');
-    lines.push(`systemd-run --unit ${unit}-undo --on-active=${Math.max(1, Math.ceil(healAfterSeconds)) + ACT_DELAY_SECONDS}s sh -c ${q(commands.undo)}`);
+    const onActive = Math.max(1, Math.ceil(healAfterSeconds)) + ACT_DELAY_SECONDS;
+    lines.push(`systemd-run --unit ${unit}-undo --on-active=${onActive}s --timer-property=AccuracySec=${UNDO_TIMER_ACCURACY} sh -c ${q(commands.undo)}`);
   }
   lines.push(`systemd-run --unit ${unit}-act sh -c ${q(`sleep ${ACT_DELAY_SECONDS}; ${commands.act}`)}`);
   return lines.join(' && ');
@@ -103,17 +118,22 @@ export function createAgentBackend(backend: Extract<FaultBackend, { kind: 'agent
     actions: AGENT_NODE_ACTIONS,
     async plan(node: V1Node, action: NodeAction): Promise<NodeActionPlan> {
       const name = node.metadata!.name!;
-      const peers = action === 'disconnect' ? await partitionPeers(cluster, name) : [];
-      const commands = agentCommands(action, peers);
+      const peers = action === 'disconnect' ? await partitionPeers(cluster, name) : null;
+      const commands = agentCommands(action, peers?.addresses ?? []);
       const healAfterMs = backend.healAfterMs;
       const unit = `${UNIT_PREFIX}-${action}-${Date.now().toString(36)}`;
-      const script = agentScript(unit, commands, healAfterMs === null ? null : healAfterMs / 1000);
       let healsAtMs: number | null = null;
       return {
         // Nothing to run by hand: the node heals itself when the scheduled unit fires.
         restoreCommands: [],
         act: async () => {
           const pod = await startAgentPod(cluster, name, backend.image);
+          // The node reaches its peers by name as well (a kubelet's kubeconfig names the API server's host), and a
+          // name may resolve to an IPv6 address the Node objects do not list (kind's Docker network is dual-stack):
+          // resolve the names on the node, so the partition drops those addresses too.
+          const resolved = peers && peers.names.length > 0 ? parseHostAddresses(await execOnNode(cluster, pod, `getent ahosts ${peers.names.join(' ')}; true`)) : [];
+          const all = [...new Set([...(peers?.addresses ?? []), ...resolved])].filter((ip) => ip !== peers?.self);
+          const script = agentScript(unit, peers ? agentCommands(action, all) : commands, healAfterMs === null ? null : healAfterMs / 1000);
           await execOnNode(cluster, pod, script);
           healsAtMs = Date.now() + (healAfterMs ?? 0) + ACT_DELAY_SECONDS * 1000;
         },
@@ -126,8 +146,21 @@ export function createAgentBackend(backend: Extract<FaultBackend, { kind: 'agent
   };
 }
 
-/** InternalIPs of every other node and the API server's endpoints (EndpointSlices of default/kubernetes). */
-async function partitionPeers(cluster: ExistingCluster, node: string): Promise<string[]> {
+/**
+ * Addresses of `getent ahosts` output (`<address> <STREAM|DGRAM|RAW> [name]` per line), without IPv4-mapped IPv6
+ * (`::ffff:a.b.c.d`, the IPv4 peer again) and link-local (`fe80::/10`, not routed between machines), sorted, distinct.
+ */
+export function parseHostAddresses(getentOutput: string): string[] {
+  const addresses = getentOutput.split('\n').map((line) => line.trim().split(/\s+/)[0] ?? '').filter((a) => /^[0-9a-f.:]+$/i.test(a) && a.length > 0);
+  return [...new Set(addresses.filter((a) => !/^::ffff:/i.test(a) && !/^fe[89ab][0-9a-f]:/i.test(a)))].sort();
+}
+
+/**
+ * What a partition of `node` cuts it off from: `addresses`, the InternalIPs of every other node and the API server's
+ * endpoints (default/kubernetes); `names`, the other nodes' names, resolved on the node itself; `self`, its own
+ * InternalIP (never dropped).
+ */
+async function partitionPeers(cluster: ExistingCluster, node: string): Promise<{ addresses: string[]; names: string[]; self: string | null }> {
   const nodes = await cluster.nodes();
   const ips = new Set(nodes.filter((n) => n.name !== node && n.internalIP !== null).map((n) => n.internalIP!));
   try {
@@ -136,10 +169,10 @@ async function partitionPeers(cluster: ExistingCluster, node: string): Promise<s
   } catch (error) {
     throw apiError('read the API server endpoints (default/kubernetes)', error);
   }
-  const self = nodes.find((n) => n.name === node)?.internalIP;
+  const self = nodes.find((n) => n.name === node)?.internalIP ?? null;
   if (self) ips.delete(self);
   if (ips.size === 0) throw new InfraError(`network-partition of ${node}: no other node or API server address to cut it off from`);
-  return [...ips].sort();
+  return { addresses: [...ips].sort(), names: nodes.map((n) => n.name).filter((n) => n !== node && /^[a-z0-9.-]+$/.test(n)).sort(), self };
 }
 
 /** Creates the agent pod on `node` and waits until its container runs. @throws InfraError. */
@@ -174,10 +207,11 @@ async function startAgentPod(cluster: ExistingCluster, node: string, image: stri
   }
 }
 
-/** Runs `script` on the node of agent pod `pod` through nsenter into PID 1. @throws InfraError with its stderr. */
-async function execOnNode(cluster: ExistingCluster, pod: string, script: string): Promise<void> {
+/** Runs `script` on the node of agent pod `pod` through nsenter into PID 1; resolves to its stdout. @throws InfraError with its stderr. */
+async function execOnNode(cluster: ExistingCluster, pod: string, script: string): Promise<string> {
   const kc = loadKubeConfig(cluster.kubeconfigPath);
   let stderr = '';
+  let stdout = '';
   const sink = (append: (text: string) => void) => new Writable({ write(chunk, _encoding, done) { append(String(chunk)); done(); } });
   const command = ['nsenter', '-t', '1', '-m', '-u', '-i', '-n', '-p', '--', 'sh', '-c', script];
   await new Promise<void>((resolve, reject) => {
@@ -185,10 +219,11 @@ async function execOnNode(cluster: ExistingCluster, pod: string, script: string)
     const timer = setTimeout(() => reject(new InfraError(`agent on pod ${pod}: no answer from exec within ${EXEC_TIMEOUT_MS} ms`)), EXEC_TIMEOUT_MS);
     const settle = (fn: () => void) => () => (clearTimeout(timer), fn());
     new Exec(kc)
-      .exec(REBOOTLAB_NAMESPACE, pod, 'agent', command, sink(() => {}), sink((t) => (stderr += t)), null, false, (status) => {
+      .exec(REBOOTLAB_NAMESPACE, pod, 'agent', command, sink((t) => (stdout += t)), sink((t) => (stderr += t)), null, false, (status) => {
         if (status.status === 'Success') settle(resolve)();
         else settle(() => reject(new InfraError(`agent on pod ${pod}: ${script.slice(0, 80)}... failed: ${(stderr.trim().split('\n').pop() ?? '') || status.message || 'unknown error'}`)))();
       })
       .catch((error: unknown) => settle(() => reject(apiError(`exec in agent pod ${pod}`, error)))());
   });
+  return stdout;
 }

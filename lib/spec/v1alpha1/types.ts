@@ -213,13 +213,24 @@ export interface Scheduler {
  * A workload deployed before the fault: a built-in one (`kind`), or your own objects (`manifest`: a multi-document
  * YAML file or a kustomize directory, relative to the experiment file), applied into namespace `rebootlab`; each
  * Deployment, StatefulSet, DaemonSet, Job and Pod in it is a workload of its own name, its pods grouped under it.
+ * Or pods already running (`namespace` + `selector`): rebootlab follows them and never creates, changes or deletes them.
  */
 export interface Workload {
   name: DnsLabel;
-  /** A built-in workload; give either `kind` or `manifest`. */
+  /** A built-in workload; give one of `kind`, `manifest` or `selector`. */
   kind?: 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 'Job';
   /** Your own manifest: a YAML file (documents separated by `---`) or a kustomize directory (`kubectl kustomize`). */
   manifest?: string;
+  /**
+   * Pods already running: the namespace they run in, with `selector`. Not `rebootlab`, the namespace rebootlab
+   * creates and deletes.
+   */
+  namespace?: DnsLabel;
+  /**
+   * Pods already running: an equality-based label selector, `k=v,k2=v2`, of the pods in `namespace` that make the
+   * workload. Their controllers (ownerReferences) give its kind and desired pods.
+   */
+  selector?: string;
   /**
    * Desired pods, default 1; not for DaemonSet or Pod.
    * @minimum 1

@@ -142,41 +142,65 @@ describe('provider existing on a kind cluster used through its kubeconfig only (
     expect(existsSync(dockerLog) ? readFileSync(dockerLog, 'utf8') : '', 'docker calls by rebootlab').to.equal('');
   });
 
-  // Pending (issue 14 acceptance not met yet): in its only run (session 4, load average above 10) the node went
-  // NotReady but was not Ready again within duration + 10 s; whether the node-side timer did not fire or the kubelet
-  // reconnected late was not diagnosed. Ready again also waits for the kubelet's next status update after the heal
-  // (nodeStatusUpdateFrequency), so this deadline may be tighter than the mechanism allows: check the iptables chain
-  // is gone by duration + 10 s first, then Ready within one status update after it.
-  it.skip('kill -9 during an agent network-partition: the node heals by itself within duration + 10 s', async function () {
+  // Diagnosed on kind (session 5): the undo timer fired up to a minute late, because systemd coalesces timers within
+  // AccuracySec= (default 1 min); the agent now asks for 100 ms. With it the chain went 21 s after the agent's exec
+  // (23.4 s after time zero, the agent pod's start included) and the node was Ready 1.5 s later. Also found: 45 s into
+  // the partition the kubelet's HTTP/2 health check dropped its connection and it redialled the API server by name,
+  // which resolves to an IPv6 address on kind's dual-stack network that the IPv4 rules did not drop (Ready again with
+  // the chain in place); the agent now resolves the peers' names on the node and drops those addresses too. 60 s is
+  // past that redial, so a leak would show as Ready before the heal.
+  it('kill -9 during an agent network-partition: the node heals by itself within duration + 10 s', async function () {
+    const durationMs = 60_000;
+    const statusUpdateMs = 2_000; // kubelet nodeStatusUpdateFrequency of kindCluster
     const out = join(dir, 'partition-out');
-    const file = existingFile('agent-partition', agentFault('network-partition', '20s'));
+    const file = existingFile('agent-partition', agentFault('network-partition', `${durationMs / 1000}s`));
     const child = spawn(process.execPath, ['bin/rebootlab.js', 'run', file, '--allow-faults-on', CONTEXT, '--out', out], { cwd: REPO_ROOT, stdio: 'ignore', env: { ...process.env, ...noDocker } });
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     await waitForPhase(out, 'fault-injected', 4 * MINUTE_MS);
-    const injectedAtMs = readJournal(join(runDirIn(out), 'observations.jsonl')).find((r) => r.type === 'phase' && r.phase === 'fault-injected')!.receivedAtMs;
-    const target = (readJournal(join(runDirIn(out), 'observations.jsonl')).find((r) => r.type === 'phase' && r.phase === 'fault-injected') as { nodes: string[] }).nodes[0]!;
     child.kill('SIGKILL');
     await exited;
-    // Cut off: the node goes NotReady (grace 8 s), then heals through the timer the agent scheduled on it.
-    const notReadyAtMs = await waitForNodeReady(target, false, injectedAtMs + 30_000);
-    expect(notReadyAtMs, `${target} went NotReady`).to.not.equal(null);
-    const readyAtMs = await waitForNodeReady(target, true, injectedAtMs + 30_000);
-    expect(readyAtMs, `${target} Ready again within duration + 10 s`).to.not.equal(null);
-    expect(execaSync('docker', ['exec', target, 'iptables', '-S']).stdout).to.not.contain('REBOOTLAB-PARTITION');
+    const journal = readJournal(join(runDirIn(out), 'observations.jsonl'));
+    const timeZeroMs = journal.find((r) => r.type === 'phase' && r.phase === 'fault-injecting')!.receivedAtMs;
+    const target = (journal.find((r) => r.type === 'phase' && r.phase === 'fault-injected') as { nodes: string[] }).nodes[0]!;
+    const samples = await sampleNode(target, timeZeroMs + durationMs + 20_000);
+    const after = (s: NodeSample | undefined) => (s === undefined ? null : (s.atMs - timeZeroMs) / 1000);
+    const lastWithChain = samples.map((s) => s.chain).lastIndexOf(true);
+    expect(lastWithChain, 'the partition chain was seen on the node').to.be.greaterThan(-1);
+    const healed = samples[lastWithChain + 1];
+    const notReady = samples.find((s) => s.ready === false);
+    const readyAgain = samples.find((s) => notReady !== undefined && s.atMs > notReady.atMs && s.ready === true);
+    const sampleGapMs = Math.max(...samples.slice(1).map((s, i) => s.atMs - samples[i]!.atMs));
+    console.log(`      chain gone by ${after(healed)} s, NotReady ${after(notReady)} s, Ready again ${after(readyAgain)} s after time zero (samples every ≤ ${sampleGapMs} ms)`);
+    // The node-side timer removed the rules by duration + 10 s, with rebootlab dead since the fault-injected marker.
+    expect(healed, 'partition chain removed').to.not.equal(undefined);
+    expect(after(healed), 'partition chain removed within duration + 10 s').to.be.at.most((durationMs + 10_000) / 1000);
+    expect(notReady, `${target} went NotReady while cut off`).to.not.equal(undefined);
+    expect(notReady!.atMs, 'NotReady while the chain was in place').to.be.below(healed!.atMs);
+    // The partition held: no Ready again while the rules were in place, then Ready at the kubelet's next status update.
+    expect(readyAgain, `${target} Ready again`).to.not.equal(undefined);
+    expect(readyAgain!.atMs, 'not Ready before the heal').to.be.at.least(healed!.atMs);
+    expect(readyAgain!.atMs - healed!.atMs, 'Ready within one status update (plus one sample) of the heal').to.be.at.most(statusUpdateMs + sampleGapMs);
   });
 });
 
+/** One sample of the target node: its partition chain present (docker exec iptables), its Ready condition (API). */
+interface NodeSample { atMs: number; chain: boolean; ready: boolean | null }
+
 /**
- * The first client time (Unix epoch ms) the Node `name` is seen with Ready == `ready`, polling once a second until
- * `deadlineMs`; null when it never was.
+ * Samples the node every 250 ms (plus the two calls' time) until `untilMs`: whether its iptables hold the partition
+ * chain (docker exec: the test looks at the node container; rebootlab never does) and its Ready condition (API).
  */
-async function waitForNodeReady(name: string, ready: boolean, deadlineMs: number): Promise<number | null> {
-  while (Date.now() < deadlineMs) {
-    const res = await execa('kubectl', ['--kubeconfig', join(cacheDir(), 'clusters', `${CLUSTER}.kubeconfig`), 'get', 'node', name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'], { reject: false });
-    if ((res.stdout.trim() === 'True') === ready && res.exitCode === 0) return Date.now();
-    await new Promise((r) => setTimeout(r, 1_000));
+async function sampleNode(name: string, untilMs: number): Promise<NodeSample[]> {
+  const samples: NodeSample[] = [];
+  while (Date.now() < untilMs) {
+    const [chain, ready] = await Promise.all([
+      execa('docker', ['exec', name, 'iptables', '-S', 'REBOOTLAB-PARTITION'], { reject: false }),
+      execa('kubectl', ['--kubeconfig', join(cacheDir(), 'clusters', `${CLUSTER}.kubeconfig`), 'get', 'node', name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'], { reject: false }),
+    ]);
+    samples.push({ atMs: Date.now(), chain: chain.exitCode === 0, ready: ready.exitCode === 0 ? ready.stdout.trim() === 'True' : null });
+    await new Promise((r) => setTimeout(r, 250));
   }
-  return null;
+  return samples;
 }
 
 /** The distinct outcomes of workload pods that ran on the fault target, sorted. */

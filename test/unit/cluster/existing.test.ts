@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { fillPlaceholders, nodeFacts, REBOOTLAB_NAMESPACE, writeContextKubeconfig } from '../../../lib/cluster/index.js';
 import { createCommandBackend } from '../../../lib/cluster/existing/command-backend.js';
-import { agentCommands, agentScript, renderAgentPod } from '../../../lib/cluster/existing/agent-backend.js';
+import { agentCommands, agentScript, parseHostAddresses, renderAgentPod } from '../../../lib/cluster/existing/agent-backend.js';
 import { InputError } from '../../../lib/common/errors.js';
 import { WORKLOAD_NAMESPACE } from '../../../lib/workloads/index.js';
 
@@ -68,9 +68,9 @@ describe('cluster/existing', () => {
 });
 
 describe('cluster/existing: the agent backend\'s node commands', () => {
-  it('schedules the undo on the node before the action, the action delayed so the exec answer gets back', () => {
+  it('schedules the undo on the node before the action (accurate to 100 ms, not systemd\'s 1 min default), the action delayed so the exec answer gets back', () => {
     const script = agentScript('rebootlab-x', agentCommands('stop-kubelet', []), 20);
-    expect(script).to.equal("systemd-run --unit rebootlab-x-undo --on-active=21s sh -c 'systemctl start kubelet' && systemd-run --unit rebootlab-x-act sh -c 'sleep 1; systemctl stop kubelet'");
+    expect(script).to.equal("systemd-run --unit rebootlab-x-undo --on-active=21s --timer-property=AccuracySec=100ms sh -c 'systemctl start kubelet' && systemd-run --unit rebootlab-x-act sh -c 'sleep 1; systemctl stop kubelet'");
   });
 
   it('a partition drops traffic to and from every peer in its own chain, and the undo removes the chain', () => {
@@ -78,6 +78,22 @@ describe('cluster/existing: the agent backend\'s node commands', () => {
     expect(act).to.contain('iptables -A REBOOTLAB-PARTITION -s 172.18.0.2 -j DROP && iptables -A REBOOTLAB-PARTITION -d 172.18.0.2 -j DROP');
     expect(act).to.match(/iptables -I INPUT -j REBOOTLAB-PARTITION && iptables -I OUTPUT -j REBOOTLAB-PARTITION$/);
     expect(undo).to.equal('iptables -D INPUT -j REBOOTLAB-PARTITION; iptables -D OUTPUT -j REBOOTLAB-PARTITION; iptables -F REBOOTLAB-PARTITION; iptables -X REBOOTLAB-PARTITION; true');
+  });
+
+  it('a partition with IPv6 peers drops them in an ip6tables chain of the same name, removed by the same undo', () => {
+    const { act, undo } = agentCommands('disconnect', ['172.18.0.8', 'fc00:f853:ccd:e793::8']);
+    expect(act).to.contain('iptables -A REBOOTLAB-PARTITION -s 172.18.0.8 -j DROP');
+    expect(act).to.contain('ip6tables -N REBOOTLAB-PARTITION && ip6tables -A REBOOTLAB-PARTITION -s fc00:f853:ccd:e793::8 -j DROP && ip6tables -A REBOOTLAB-PARTITION -d fc00:f853:ccd:e793::8 -j DROP');
+    expect(act).to.not.match(/iptables -A \S+ -[sd] fc00/);
+    expect(act).to.match(/ip6tables -I INPUT -j REBOOTLAB-PARTITION && ip6tables -I OUTPUT -j REBOOTLAB-PARTITION$/);
+    expect(undo).to.equal('iptables -D INPUT -j REBOOTLAB-PARTITION; iptables -D OUTPUT -j REBOOTLAB-PARTITION; iptables -F REBOOTLAB-PARTITION; iptables -X REBOOTLAB-PARTITION; '
+      + 'ip6tables -D INPUT -j REBOOTLAB-PARTITION; ip6tables -D OUTPUT -j REBOOTLAB-PARTITION; ip6tables -F REBOOTLAB-PARTITION; ip6tables -X REBOOTLAB-PARTITION; true');
+  });
+
+  it('reads the addresses a kind node resolves its peers to (getent ahosts, recorded on a kind node), without mapped or link-local ones', () => {
+    const recorded = ['fc00:f853:ccd:e793::8 STREAM rbl-existing-control-plane', 'fc00:f853:ccd:e793::8 DGRAM  ', 'fc00:f853:ccd:e793::8 RAW    ',
+      '172.18.0.8      STREAM rbl-existing-control-plane', '::ffff:172.18.0.7 STREAM rbl-existing-worker2', 'fe80::42:acff:fe12:7 STREAM x', ''].join('\n');
+    expect(parseHostAddresses(recorded)).to.deep.equal(['172.18.0.8', 'fc00:f853:ccd:e793::8']);
   });
 
   it('an instant action has no undo to schedule; a timed one needs the duration', () => {

@@ -73,3 +73,33 @@ describe('spec: provider existing and fault.backend', () => {
     ]);
   });
 });
+
+describe('spec: workloads of pods already running (namespace + selector)', () => {
+  const fault = 'fault: {type: kubelet-stop, duration: 20s, backend: agent}';
+
+  it('resolves to the namespace and labels, with nothing for rebootlab to create', () => {
+    const loaded = loadExperimentText('dir/e.yaml', [...head, cluster, fault, 'workloads:', '  - {name: shop, namespace: shop, selector: "app=web, tier==front"}',
+      'expect: ["pods[workload=shop].outcome == unaffected", "workloads.shop.recovered == true"]'].join('\n'));
+    const [w] = loaded.experiment.workloads;
+    expect(w!.selected).to.deep.equal({ namespace: 'shop', matchLabels: { app: 'web', tier: 'front' } });
+    expect(w!.manifest).to.equal(null);
+  });
+
+  it('one line per bad field: selector without namespace, namespace rebootlab, a part that is not key=value, built-in fields, manifest as well', () => {
+    expect(issuesOf([cluster, fault, 'workloads:',
+      '  - {name: a, selector: "app=a"}',
+      '  - {name: b, namespace: rebootlab, selector: "app=b"}',
+      '  - {name: c, namespace: shop, selector: "app in (c)"}',
+      '  - {name: d, namespace: shop, selector: "app=d", replicas: 2}',
+      '  - {name: e, namespace: shop, selector: "app=e", manifest: e.yaml}',
+      '  - {name: f, namespace: shop}',
+    ])).to.deep.equal([
+      'dir/e.yaml:7:5: workloads[0]: selector needs namespace: the namespace the pods run in',
+      'dir/e.yaml:8:26: workloads[1].namespace: rebootlab is the namespace rebootlab creates and deletes with everything in it; follow pods of another namespace',
+      'dir/e.yaml:9:42: workloads[2].selector: "app in (c)" is not key=value; write e.g. "app=web" or "app=web,tier=front"',
+      'dir/e.yaml:10:51: workloads[3].replicas: is for built-in workloads; pods already running take their shape from their controller',
+      'dir/e.yaml:11:51: workloads[4].manifest: is for your own manifest; with namespace and selector, rebootlab follows pods already running',
+      'dir/e.yaml:12:5: workloads[5]: namespace needs selector: the labels of the pods to follow, e.g. selector: "app=web"',
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 // CI fan-out: --shard i/n runs a deterministic slice of matrix × repeat; compare merges the runners' directories
 // into the same table one runner's directory gives.
 import { expect } from 'chai';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../../lib/common/errors.js';
@@ -49,5 +49,57 @@ describe('spec/matrix: --shard i/n', () => {
     const merged = renderComparison(compareRuns(shards), 'markdown');
     expect(merged).to.equal(renderComparison(compareRuns([one]), 'markdown'));
     expect(merged).to.contain('2 variant(s), 4 run(s)');
+  });
+
+  it('the four recorded kind runs of grace-matrix.yaml, split as --shard 1/2 and 2/2 lay them out, merge into the table of the unsharded run', async () => {
+    // reports/examples/grace-matrix-kind: one runner's real matrix run (4 runs). Each shard gets the runs shardVariants
+    // gives it, under <out>/<experiment>-<UTC time>/<variant>-r<k>/ as `rebootlab run --shard i/2` writes them.
+    const example = join(REPO_ROOT, 'reports/examples/grace-matrix-kind');
+    const loaded = await loadExperiment(join(REPO_ROOT, 'experiments/grace-matrix.yaml'));
+    const shardDirs = [1, 2].map((index) => {
+      const out = mkdtempSync(join(tmpdir(), `rebootlab-shard-${index}-`));
+      for (const v of shardVariants(loaded.variants, { index, count: 2 })) {
+        const run = `${v.variantName}-r${v.repeatIndex}`;
+        for (const file of ['result.json', 'run.json']) cpSync(join(example, run, file), join(out, `grace-matrix-2026120${index}T000000Z`, run, file));
+      }
+      return out;
+    });
+    const whole = compareRuns([example]);
+    const merged = compareRuns(shardDirs.reverse());
+    expect(merged.variants.map((v) => [v.name, v.runs.map((r) => r.repeatIndex)])).to.deep.equal([
+      ['grace-matrix--nodeMonitorGracePeriod-20s', [0, 1]], ['grace-matrix--nodeMonitorGracePeriod-40s', [0, 1]],
+    ]);
+    const withoutDirs = (c: typeof whole) => ({ ...c, variants: c.variants.map((v) => ({ ...v, runs: v.runs.map(({ dir: _dir, ...r }) => r) })) });
+    expect(withoutDirs(merged)).to.deep.equal(withoutDirs(whole));
+    for (const format of ['markdown', 'text'] as const) expect(renderComparison(merged, format)).to.equal(renderComparison(whole, format));
+    // The table that unsharded run wrote itself (compare.md; written with a trailing blank line then).
+    expect(renderComparison(merged, 'markdown').trimEnd()).to.equal(readFileSync(join(example, 'compare.md'), 'utf8').trimEnd());
+    for (const dir of shardDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the two shards run for real on kind (two processes, two clusters) merge into the table one directory holding their four runs gives, with the rows, order and pooling of the unsharded run', () => {
+    // test/fixtures/shards/grace-matrix: result.json and run.json of `rebootlab run experiments/grace-matrix.yaml
+    // --shard 1/2` and `--shard 2/2` on kind (1 Dec 2026), as each runner wrote them.
+    const shards = ['shard-1', 'shard-2'].map((s) => join(REPO_ROOT, 'test/fixtures/shards/grace-matrix', s));
+    const one = mkdtempSync(join(tmpdir(), 'rebootlab-shard-one-'));
+    for (const shard of shards) {
+      for (const stamp of readdirSync(shard)) {
+        for (const run of readdirSync(join(shard, stamp))) cpSync(join(shard, stamp, run), join(one, 'grace-matrix-20261201T090000Z', run), { recursive: true });
+      }
+    }
+    const merged = compareRuns(shards);
+    const single = compareRuns([one]);
+    const withoutDirs = (c: typeof merged) => ({ ...c, variants: c.variants.map((v) => ({ ...v, runs: v.runs.map(({ dir: _dir, ...r }) => r) })) });
+    expect(withoutDirs(merged)).to.deep.equal(withoutDirs(single));
+    expect(renderComparison(merged, 'markdown')).to.equal(renderComparison(single, 'markdown'));
+    // The unsharded run's table (reports/examples/grace-matrix-kind): same variants in the same order, same repeats
+    // pooled, same metric rows and differing settings; only the timings of other runs differ.
+    const unsharded = compareRuns([join(REPO_ROOT, 'reports/examples/grace-matrix-kind')]);
+    const shape = (c: typeof merged) => ({
+      baseline: c.baseline, metrics: c.metrics.map((m) => m.id),
+      variants: c.variants.map((v) => ({ name: v.name, repeats: v.runs.map((r) => r.repeatIndex), settings: v.settings, passed: v.passed, counts: Object.values(v.metrics).map((m) => m.count) })),
+    });
+    expect(shape(merged)).to.deep.equal(shape(unsharded));
+    rmSync(one, { recursive: true, force: true });
   });
 });

@@ -7,7 +7,7 @@ function workload(overrides: Partial<WorkloadSpec> = {}): WorkloadSpec {
   return {
     name: 'web', kind: 'Deployment', replicas: 3, placement: 'any', image: 'rebootlab/workload:v1',
     tolerations: null, volume: null, dataProbe: false, podDisruptionBudget: null,
-    service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 30, manifest: null, ...overrides,
+    service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 30, manifest: null, selected: null, ...overrides,
   };
 }
 const TARGET = { targetNodes: ['kind-worker2'] };
