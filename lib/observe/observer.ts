@@ -48,11 +48,11 @@ export interface Observer {
  * every watch after 30 s (kubernetes-client/javascript#3020); 2.0.1 turns that into an inactivity timeout
  * after which ListWatch silently resumes from its resourceVersion, so a quiet collection is not a gap.
  */
-function listWatchFactory(kc: KubeConfig): InformerFactory {
+function listWatchFactory(kc: KubeConfig, journal: Journal): InformerFactory {
   return (source, list) =>
     new ListWatch<KubernetesObject>(
       source.path,
-      new ProjectingWatch(kc, (obj) => projectObject(source.kind, obj)),
+      new ProjectingWatch(kc, (obj) => projectObject(source.kind, obj), (fn) => journal.group(fn)),
       list as unknown as () => Promise<KubernetesListObject<KubernetesObject>>,
       false,
       undefined,
@@ -75,7 +75,7 @@ export async function startObserver(options: ObserverOptions): Promise<Observer>
     throw new InfraError(`cannot load kubeconfig ${options.kubeconfigPath}: ${(err as Error).message}`, 'recreate the cluster', { cause: err });
   }
   const sources = options.sources ?? makeSources(kc, options.namespaces);
-  const makeInformer = options.makeInformer ?? listWatchFactory(kc);
+  const makeInformer = options.makeInformer ?? listWatchFactory(kc, options.journal);
   const watches = sources.map((source) =>
     watchSource(source, { journal: options.journal, makeInformer, log, delayFn: options.delayFn }),
   );
