@@ -2,6 +2,7 @@
 import { KubeConfig, ListWatch } from '@kubernetes/client-node';
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import type { Journal, LogFn } from './journal.js';
+import { limitHeapGrowth } from './heap.js';
 import { projectObject } from './project.js';
 import { makeSources, type WatchSource } from './sources.js';
 import { ProjectingWatch } from './watch-stream.js';
@@ -63,11 +64,12 @@ function listWatchFactory(kc: KubeConfig, journal: Journal): InformerFactory {
 /**
  * Start watching Nodes, Leases (kube-node-lease), Pods (all namespaces), and Events and EndpointSlices in
  * `namespaces` (+ `default`), appending each list entry and watch event to `journal`.
- * Await `synced` before injecting a fault.
+ * Await `synced` before injecting a fault. Sets V8's heap growing factor for the process (lib/observe/heap.ts).
  * @throws InfraError if the kubeconfig cannot be loaded.
  */
 export async function startObserver(options: ObserverOptions): Promise<Observer> {
   const log = options.log ?? (() => {});
+  limitHeapGrowth();
   const kc = new KubeConfig();
   try {
     kc.loadFromFile(options.kubeconfigPath);
