@@ -1,4 +1,5 @@
-// The journal file observations.jsonl: appends one JSON record per line, flushed per record, and reads it back.
+// The journal file observations.jsonl: appends one JSON record per line, written before the append returns (or, inside
+// `group`, before the group returns), and reads it back.
 import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { InfraError } from '../common/errors.js';
 import type {
