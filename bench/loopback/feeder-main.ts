@@ -19,6 +19,8 @@ export interface DoneMessage {
   type: 'done';
   /** Flat triples [firstRv, lastRv, emittedAtMs]: the resourceVersions given out in one tick, and when. */
   ticks: number[];
+  /** Kind of the object each resourceVersion changed (Pod, Node, Lease, Event, …), by resourceVersion - 1001. */
+  kinds: string[];
   /** [uid, resourceVersion] of every object at the end. */
   finalVersions: [string, number][];
   /** Most bytes ever waiting in the watch sockets (sampled every tick). */
@@ -30,6 +32,13 @@ export interface DoneMessage {
 }
 
 const TICK_MS = 10;
+
+/** `api/v1/pods` → `Pod`, `apis/coordination.k8s.io/v1/leases` → `Lease`: the kind the observer journals. */
+function kindOfResource(resource: string): string {
+  const plural = resource.slice(resource.lastIndexOf('/') + 1);
+  const singular = plural.endsWith('ies') ? `${plural.slice(0, -3)}y` : plural.replace(/s$/, '');
+  return ({ endpointslice: 'EndpointSlice' } as Record<string, string>)[singular] ?? singular[0].toUpperCase() + singular.slice(1);
+}
 
 async function main(): Promise<void> {
   const args = JSON.parse(process.argv[2]) as ClusterShape & { dir: string; bookmarkIntervalMs: number };
@@ -67,7 +76,7 @@ async function main(): Promise<void> {
       if (elapsedMs >= message.seconds * 1000) {
         clearInterval(timer);
         const done: DoneMessage = {
-          type: 'done', ticks, finalVersions: [...server.currentVersions()], pendingBytesMax,
+          type: 'done', ticks, kinds: server.changedResources.map(kindOfResource), finalVersions: [...server.currentVersions()], pendingBytesMax,
           gone: server.requests.gone, lists: server.requests.list, watches: server.requests.watch,
         };
         process.send!(done);

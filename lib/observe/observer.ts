@@ -2,6 +2,7 @@
 import { KubeConfig, ListWatch } from '@kubernetes/client-node';
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import type { Journal, LogFn } from './journal.js';
+import { limitHeapGrowth } from './heap.js';
 import { projectObject } from './project.js';
 import { makeSources, type WatchSource } from './sources.js';
 import { ProjectingWatch } from './watch-stream.js';
@@ -48,11 +49,11 @@ export interface Observer {
  * every watch after 30 s (kubernetes-client/javascript#3020); 2.0.1 turns that into an inactivity timeout
  * after which ListWatch silently resumes from its resourceVersion, so a quiet collection is not a gap.
  */
-function listWatchFactory(kc: KubeConfig): InformerFactory {
+function listWatchFactory(kc: KubeConfig, journal: Journal): InformerFactory {
   return (source, list) =>
     new ListWatch<KubernetesObject>(
       source.path,
-      new ProjectingWatch(kc, (obj) => projectObject(source.kind, obj)),
+      new ProjectingWatch(kc, (obj) => projectObject(source.kind, obj), (fn) => journal.group(fn)),
       list as unknown as () => Promise<KubernetesListObject<KubernetesObject>>,
       false,
       undefined,
@@ -63,11 +64,12 @@ function listWatchFactory(kc: KubeConfig): InformerFactory {
 /**
  * Start watching Nodes, Leases (kube-node-lease), Pods (all namespaces), and Events and EndpointSlices in
  * `namespaces` (+ `default`), appending each list entry and watch event to `journal`.
- * Await `synced` before injecting a fault.
+ * Await `synced` before injecting a fault. Sets V8's heap growing factor for the process (lib/observe/heap.ts).
  * @throws InfraError if the kubeconfig cannot be loaded.
  */
 export async function startObserver(options: ObserverOptions): Promise<Observer> {
   const log = options.log ?? (() => {});
+  limitHeapGrowth();
   const kc = new KubeConfig();
   try {
     kc.loadFromFile(options.kubeconfigPath);
@@ -75,7 +77,7 @@ export async function startObserver(options: ObserverOptions): Promise<Observer>
     throw new InfraError(`cannot load kubeconfig ${options.kubeconfigPath}: ${(err as Error).message}`, 'recreate the cluster', { cause: err });
   }
   const sources = options.sources ?? makeSources(kc, options.namespaces);
-  const makeInformer = options.makeInformer ?? listWatchFactory(kc);
+  const makeInformer = options.makeInformer ?? listWatchFactory(kc, options.journal);
   const watches = sources.map((source) =>
     watchSource(source, { journal: options.journal, makeInformer, log, delayFn: options.delayFn }),
   );

@@ -92,6 +92,13 @@ export function watchSource(source: WatchSource, options: WatchSourceOptions): S
       gapFromMs = lastActivityMs;
       gapReason = 'watch expired (410 Gone), re-listed';
     }
+    // One synchronous batch: its records share the journal's writes (Journal.group says why that keeps the guarantee).
+    journal.group(() => recordList(result));
+    markSynced();
+    return result;
+  };
+
+  const recordList = (result: RawList): void => {
     const seen = new Set<string>();
     for (const item of result.items ?? []) {
       const uid = item.metadata?.uid ?? '';
@@ -109,8 +116,6 @@ export function watchSource(source: WatchSource, options: WatchSourceOptions): S
       journal.appendGap({ kind: source.kind, fromMs: gapFromMs, toMs: nowMs(), reason: `${source.label}: ${gapReason}` });
       gapFromMs = undefined;
     }
-    markSynced();
-    return result;
   };
 
   const onChange = (verb: 'ADDED' | 'MODIFIED') => (obj: RawObject) => {

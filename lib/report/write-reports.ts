@@ -31,16 +31,27 @@ export interface WriteReportsOptions {
  * @throws InputError for an unknown reporter name.
  */
 export async function writeReports(runDir: string, analysis: RunAnalysis, runInfo: RunInfo, options: WriteReportsOptions = {}): Promise<Result> {
+  const { mux, startedAtMs } = replay(analysis, runInfo, options);
+  return finishReports(runDir, analysis, runInfo, mux, startedAtMs);
+}
+
+/** The reporters of `options`, begun and fed every journal record; `startedAtMs` as writeReports documents it. */
+function replay(analysis: RunAnalysis, runInfo: RunInfo, options: WriteReportsOptions): { mux: Multiplexer; startedAtMs: number } {
   const log = options.log ?? (() => {});
   const names = options.reporters ?? DEFAULT_REPORTERS;
   const mux = new Multiplexer(names.map((name) => ({ name, reporter: reporterFactory(name)({ log }) })), log);
   const observations = options.observations ?? [];
-  const startedAtMs = observations.reduce((min, o) => Math.min(min, o.receivedAtMs), analysis.faultInjectedAtMs);
+  let startedAtMs = analysis.faultInjectedAtMs;
+  for (const o of observations) startedAtMs = Math.min(startedAtMs, o.receivedAtMs);
   mux.onBegin(runInfo);
   for (const obs of observations) {
     if (obs.type === 'phase') mux.onPhase(obs as PhaseObservation);
     mux.onObservation(obs);
   }
+  return { mux, startedAtMs };
+}
+
+async function finishReports(runDir: string, analysis: RunAnalysis, runInfo: RunInfo, mux: Multiplexer, startedAtMs: number): Promise<Result> {
   const result = buildResult(analysis, runInfo, startedAtMs);
   await mux.onEnd({ runDir, result, analysis });
   return result;
@@ -74,11 +85,16 @@ export function readRunInfo(runDir: string): RunInfo {
  */
 export async function rebuildReports(runDir: string, options: Omit<WriteReportsOptions, 'observations'> = {}): Promise<Result> {
   const recorded = readRunInfo(runDir);
-  const observations = readJournal(join(runDir, RUN_FILES.journal), options.log);
+  let observations: Observation[] | null = readJournal(join(runDir, RUN_FILES.journal), options.log);
   // A journal without run-finished belongs to a run that was killed (kill -9, power loss): whatever it
   // shows stopped early, so it is reported as interrupted, never as passed or failed.
   const finished = observations.some((r) => r.type === 'phase' && r.phase === 'run-finished');
   const info = finished ? recorded : { ...recorded, interrupted: true };
   const analysis = analyze(observations, { settings: info.settings, workloads: info.workloads });
-  return writeReports(runDir, analysis, info, { ...options, observations });
+  const { mux, startedAtMs } = replay(analysis, info, { ...options, observations });
+  // The records are a few hundred MB of objects at 10,000 pods and no reporter needs them past the replay: let
+  // them go before rendering, or every collection while the reports are built walks them (half of summary.md's
+  // and report.html's CPU on the bench journal).
+  observations = null;
+  return finishReports(runDir, analysis, info, mux, startedAtMs);
 }

@@ -73,12 +73,25 @@ function resolveCluster(cluster: v1.Cluster): ClusterSpec {
     zones: [...(cluster.zones ?? [])],
     settings: resolveSettings(cluster),
     extraArgs: {
-      controllerManager: { ...cluster.controllerManager?.extraArgs },
+      controllerManager: { ...clientRateFlags(cluster.controllerManager), ...cluster.controllerManager?.extraArgs },
       apiServer: { ...cluster.apiServer?.extraArgs },
       scheduler: { ...cluster.scheduler?.extraArgs },
     },
     kubeletExtraConfig: { ...cluster.kubelet?.extraConfig },
     existing: null,
+  };
+}
+
+/**
+ * kube-controller-manager's client rate limits as flags (`kube-api-qps`, `kube-api-burst`), from the named
+ * settings kubeAPIQPS and kubeAPIBurst; absent ones stay unset (the component's defaults, 20 and 30). They travel
+ * with extraArgs because both providers already pass those to the component and they are no timing setting the
+ * analysis reads.
+ */
+function clientRateFlags(cm: v1.ControllerManager | undefined): Record<string, string> {
+  return {
+    ...(cm?.kubeAPIQPS !== undefined ? { 'kube-api-qps': String(cm.kubeAPIQPS) } : {}),
+    ...(cm?.kubeAPIBurst !== undefined ? { 'kube-api-burst': String(cm.kubeAPIBurst) } : {}),
   };
 }
 

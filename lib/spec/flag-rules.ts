@@ -37,6 +37,8 @@ export const NAMED_SETTING_FLAGS: Record<'controllerManager' | 'apiServer' | 'sc
     'secondary-node-eviction-rate': 'cluster.controllerManager.secondaryNodeEvictionRate',
     'unhealthy-zone-threshold': 'cluster.controllerManager.unhealthyZoneThreshold',
     'large-cluster-size-threshold': 'cluster.controllerManager.largeClusterSizeThreshold',
+    'kube-api-qps': 'cluster.controllerManager.kubeAPIQPS',
+    'kube-api-burst': 'cluster.controllerManager.kubeAPIBurst',
   },
   apiServer: {
     'default-not-ready-toleration-seconds': 'cluster.apiServer.defaultNotReadyTolerationSeconds',

@@ -126,7 +126,7 @@ export interface Cluster {
 
 /** Timing settings of a cluster rebootlab does not configure (provider existing), as the cluster runs them. */
 export interface AssumedSettings {
-  controllerManager?: Omit<ControllerManager, 'extraArgs'>;
+  controllerManager?: Omit<ControllerManager, 'extraArgs' | 'kubeAPIQPS' | 'kubeAPIBurst'>;
   apiServer?: Omit<ApiServer, 'extraArgs'>;
   kubelet?: Omit<Kubelet, 'extraConfig'>;
 }
@@ -161,6 +161,22 @@ export interface ControllerManager {
    * @asType integer
    */
   largeClusterSizeThreshold?: number;
+  /**
+   * `--kube-api-qps`: requests per second kube-controller-manager's clients may send to kube-apiserver, default 20
+   * (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-controller-manager/). Not a timing
+   * setting of the node lifecycle controller (its taints are paced by nodeEvictionRate), but with hundreds of nodes
+   * the default throttles the controllers that create and replace pods; raise it with kubeAPIBurst for large kwok
+   * clusters. kind and kwok only.
+   * @exclusiveMinimum 0
+   */
+  kubeAPIQPS?: number;
+  /**
+   * `--kube-api-burst`: requests kube-controller-manager's clients may send at once above kubeAPIQPS, default 30
+   * (same reference). kind and kwok only.
+   * @minimum 1
+   * @asType integer
+   */
+  kubeAPIBurst?: number;
   /** Further flags, name without `--` → value. */
   extraArgs?: { [flag: string]: string };
 }

@@ -1,9 +1,10 @@
-// Tests for lib/observe/journal.ts: per-record flush, torn last line, 10k records.
+// Tests for lib/observe/journal.ts: per-record flush, grouped writes (and a kill -9 during them), torn last line, 10k records.
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openJournal, parseJournal, readJournal } from '../../../lib/observe/journal.js';
+import { GROUP_MAX_BYTES, openJournal, parseJournal, readJournal } from '../../../lib/observe/journal.js';
 import type { ObjectObservation, PhaseObservation } from '../../../lib/observe/types.js';
 
 describe('observe/journal', () => {
@@ -62,6 +63,89 @@ describe('observe/journal', () => {
     journal.appendObject(node('b'));
     journal.close();
     expect(seen).to.deep.equal([0, 1]);
+  });
+
+  it('group writes its records together when fn returns, and calls listeners only after that write', () => {
+    const journal = openJournal(join(dir, 'observations.jsonl'));
+    journal.appendObject(node('before'));
+    const seenByListener: { seq: number; onDisk: number }[] = [];
+    journal.subscribe((r) => seenByListener.push({ seq: r.seq, onDisk: readJournal(journal.path).length }));
+    const returned = journal.group(() => {
+      const a = journal.appendObject(node('a'));
+      journal.group(() => journal.appendObject(node('b'))); // nested: joins the outer group
+      // Stamped and returned at once, but not written yet: nothing outside the group can have seen it.
+      expect(readJournal(journal.path).map((r) => r.seq)).to.deep.equal([0]);
+      expect(seenByListener.map((x) => x.seq)).to.deep.equal([]);
+      return a.seq;
+    });
+    expect(returned).to.equal(1);
+    expect(readJournal(journal.path).map((r) => r.seq)).to.deep.equal([0, 1, 2]);
+    // Every listener call found the whole group on disk.
+    expect(seenByListener).to.deep.equal([{ seq: 1, onDisk: 3 }, { seq: 2, onDisk: 3 }]);
+    journal.close();
+  });
+
+  it('group writes early once GROUP_MAX_BYTES are pending, and still writes what fn appended when fn throws', () => {
+    const journal = openJournal(join(dir, 'observations.jsonl'));
+    const big = { ...node('big'), object: { metadata: { name: 'big' }, padding: 'x'.repeat(GROUP_MAX_BYTES / 4) } };
+    let onDiskAfterFour = -1;
+    expect(() =>
+      journal.group(() => {
+        for (let i = 0; i < 4; i++) journal.appendObject(big);
+        onDiskAfterFour = readJournal(journal.path).length; // 4 × ¼ MiB (plus the envelope) passed the bound
+        journal.appendObject(node('last'));
+        throw new Error('boom');
+      }),
+    ).to.throw('boom');
+    expect(onDiskAfterFour).to.equal(4);
+    expect(readJournal(journal.path).map((r) => r.seq)).to.deep.equal([0, 1, 2, 3, 4]);
+    journal.close();
+  });
+
+  it('a kill -9 while a writer appends in groups leaves every record it had acknowledged outside the group, in order', async () => {
+    // The child appends groups of 1 to 40 records (some large enough to pass GROUP_MAX_BYTES inside a group) and,
+    // after each group returns, tells the parent the last seq: that message is I/O outside the group, the first
+    // thing that could act on the records. It is killed with SIGKILL at an arbitrary point of that loop.
+    const journalUrl = new URL('../../../lib/observe/journal.js', import.meta.url).href;
+    const path = join(dir, 'observations.jsonl');
+    const child = spawn(process.execPath, ['--input-type=module', '-e', `
+      import { writeSync } from 'node:fs';
+      import { openJournal } from ${JSON.stringify(journalUrl)};
+      const journal = openJournal(${JSON.stringify(path)});
+      for (let g = 0; ; g++) {
+        const size = 1 + (g * 7919) % 40;
+        const last = journal.group(() => {
+          let seq = -1;
+          for (let i = 0; i < size; i++) {
+            const padding = 'p'.repeat((g * 31 + i * 17) % 25 === 0 ? 600000 : 200);
+            seq = journal.appendObject({ kind: 'Pod', verb: 'MODIFIED', name: 'p' + i, uid: 'u' + i, resourceVersion: String(g), object: { padding } }).seq;
+          }
+          return seq;
+        });
+        writeSync(1, 'acked ' + last + '\\n');
+      }
+    `], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    let killed = false;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (!killed && output.split('\n').length > 100) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    });
+    const signal = await new Promise((resolve) => child.on('close', (_code, sig) => resolve(sig)));
+    expect(signal).to.equal('SIGKILL');
+    const acked = output.split('\n').filter((l) => l.startsWith('acked ')).map((l) => Number(l.slice(6)));
+    expect(acked.length).to.be.at.least(100);
+    const warnings: string[] = [];
+    const seqs = readJournal(path, (_l, m) => warnings.push(m)).map((r) => r.seq);
+    // Contiguous from 0 (nothing lost in the middle), and every acknowledged record is there.
+    expect(seqs).to.deep.equal(seqs.map((_s, i) => i));
+    expect(seqs.length - 1).to.be.at.least(Math.max(...acked));
+    // At most the last line torn by the kill.
+    expect(warnings.filter((w) => !/torn last line/.test(w))).to.deep.equal([]);
   });
 
   it('parseJournal ignores blank lines and reports a line that is not a record', () => {

@@ -29,8 +29,22 @@ describe('spec/validate', () => {
       'e.yaml:3:18: metadata.name: "Bad_Name" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)',
       'e.yaml:5:12: cluster.workers: must be ≥ 1, got 0',
       'e.yaml:6:47: cluster.controllerManager.nodeMonitorGracePeriod: 40 has no unit; add a unit, e.g. "40s"',
-      'e.yaml:6:51: cluster.controllerManager.bogus: unknown field; allowed: extraArgs, largeClusterSizeThreshold, nodeEvictionRate, nodeMonitorGracePeriod, nodeMonitorPeriod, nodeStartupGracePeriod, secondaryNodeEvictionRate, unhealthyZoneThreshold',
+      'e.yaml:6:51: cluster.controllerManager.bogus: unknown field; allowed: extraArgs, kubeAPIBurst, kubeAPIQPS, largeClusterSizeThreshold, nodeEvictionRate, nodeMonitorGracePeriod, nodeMonitorPeriod, nodeStartupGracePeriod, secondaryNodeEvictionRate, unhealthyZoneThreshold',
       'e.yaml:7:8: fault.duration: is required for power-off',
+    ]);
+  });
+
+  it('validates the controller-manager client rate limits and refuses them as extraArgs (named settings)', () => {
+    const doc = (cm: string): string => `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  controllerManager: ${cm}\nfault: {type: reboot}\n`;
+    expect(issuesOf(doc('{kubeAPIQPS: 200.5, kubeAPIBurst: 400}'))).to.deep.equal([]);
+    expect(issuesOf(doc('{kubeAPIQPS: 0, kubeAPIBurst: 0}'))).to.deep.equal([
+      'e.yaml:5:35: cluster.controllerManager.kubeAPIQPS: must be > 0, got 0',
+      'e.yaml:5:52: cluster.controllerManager.kubeAPIBurst: must be ≥ 1, got 0',
+    ]);
+    expect(issuesOf(doc('{kubeAPIBurst: 2.5}'))).to.have.length(1);
+    expect(issuesOf(doc('{extraArgs: {kube-api-qps: "100", kube-api-burst: "200"}}'))).to.deep.equal([
+      'e.yaml:5:35: cluster.controllerManager.extraArgs.kube-api-qps: --kube-api-qps has a named setting; use cluster.controllerManager.kubeAPIQPS',
+      'e.yaml:5:56: cluster.controllerManager.extraArgs.kube-api-burst: --kube-api-burst has a named setting; use cluster.controllerManager.kubeAPIBurst',
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { apiServerArgs, controllerManagerArgs, etcdArgs, kwokArgs, schedulerArgs } from '../../../../lib/cluster/kwok/flags.js';
+import { loadExperimentText } from '../../../../lib/spec/load.js';
 import { files, kwokSpec } from './fixtures.js';
 
 const ports = { etcdClient: 2379, etcdPeer: 2380, apiServer: 6443 };
@@ -33,6 +34,14 @@ describe('kwok component flags', () => {
   it('lifts QPS limits only when asked', () => {
     expect(schedulerArgs(kwokSpec(), files, { unlimitedQps: true })).to.include('--kube-api-qps=5000');
     expect(apiServerArgs(kwokSpec(), files, ports, { unlimitedQps: true })).to.include('--enable-priority-and-fairness=false');
+  });
+
+  it('passes cluster.controllerManager.kubeAPIQPS/kubeAPIBurst as --kube-api-qps/--kube-api-burst, over the lifted limits', () => {
+    const spec = loadExperimentText('e.yaml', 'apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  provider: kwok\n  nodes: 1000\n  controllerManager: {kubeAPIQPS: 300, kubeAPIBurst: 600}\nfault: {type: node-delete}\n').experiment.cluster;
+    for (const scale of [noScale, { unlimitedQps: true }]) {
+      const args = controllerManagerArgs(spec, files, scale);
+      expect(args.filter((a) => a.startsWith('--kube-api-'))).to.deep.equal(['--kube-api-qps=300', '--kube-api-burst=600']);
+    }
   });
 
   it('gives kwok the lease duration and the label selector it manages nodes by', () => {
