@@ -14,12 +14,17 @@ import type { NodeTimeline } from './types.js';
  * - `no-ready-endpoint`: the Service had no ready endpoint (now, or within the last PROXY_LAG_MS: a proxy applies the
  *   endpoints' return that much later): every pod whose endpoint was ready before is not ready (its node NotReady,
  *   its readinessProbe failing, e.g. after a kubelet restart on ≤ 1.34), terminating or removed.
+ * - `reused-conntrack-entry`: the request left from the same source port as an earlier request that failed toward a
+ *   down node less than CONNTRACK_SYN_SENT_TIMEOUT_MS before. Its packets match that connection's unreplied conntrack
+ *   entry on the probing node, whose DNAT still points at the dead pod: they skip the Service's rules and time out,
+ *   whatever the endpoints are by then (kube-proxy clears stale conntrack entries for UDP only). Needs the probe
+ *   records' `localPort`. Named pods are those of the earlier failure.
  * - `stale-endpoint-on-down-node`: every ready endpoint was on a live node, but pods on a node still down had ready
  *   endpoints earlier: a proxy that has not caught up (kube-proxy on the probing node) still sends connections to
  *   them, which time out or find no host (`unreachable`). Named pods are those on down nodes.
  * - `unexplained`: every ready endpoint was on a live node and no node was down.
  */
-export type ProbeFailureCause = 'endpoint-ready-on-down-node' | 'stale-endpoint-on-down-node' | 'no-ready-endpoint' | 'unexplained';
+export type ProbeFailureCause = 'endpoint-ready-on-down-node' | 'reused-conntrack-entry' | 'stale-endpoint-on-down-node' | 'no-ready-endpoint' | 'unexplained';
 
 /**
  * Failed requests of one prober with one cause over one interval (result.json `probes[].failingBackends[]`): a new
@@ -60,6 +65,25 @@ export const QUIET_SPLIT_MS = 5_000;
  * 2 s still counts as a possible destination.
  */
 export const PROXY_LAG_MS = 2_000;
+
+/**
+ * How long an unreplied TCP connection keeps its conntrack entry, milliseconds: the kernel's
+ * nf_conntrack_tcp_timeout_syn_sent, 120 s by default (https://docs.kernel.org/networking/nf_conntrack-sysctl.html);
+ * kube-proxy tunes the established and close-wait timeouts, not this one
+ * (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-proxy/). Counted from the failed
+ * request's send time plus its latency (its last SYN).
+ */
+export const CONNTRACK_SYN_SENT_TIMEOUT_MS = 120_000;
+
+/** Causes whose failed requests went to a pod on a down node: their unreplied conntrack entries outlive the endpoint. */
+const TOWARD_DOWN_NODE: ReadonlySet<ProbeFailureCause> = new Set(['endpoint-ready-on-down-node', 'reused-conntrack-entry', 'stale-endpoint-on-down-node']);
+
+/** An earlier failed request by its source port: when it was sent, its last SYN, and where it went. */
+interface PortUse {
+  sentAtMs: number;
+  lastSynAtMs: number;
+  attribution: Attribution;
+}
 
 /** What the failing-backend join needs besides the probe records; instants are Unix epoch milliseconds (client clock). */
 export interface FailingBackendInput {
@@ -130,7 +154,7 @@ interface Attribution {
   because: string;
 }
 
-function attribute(r: ProbeObservation, all: readonly Snapshot[], input: FailingBackendInput): Attribution {
+function attribute(r: ProbeObservation, all: readonly Snapshot[], input: FailingBackendInput, failedByPort: ReadonlyMap<number, PortUse>): Attribution {
   const at = r.sentAtMs;
   const index = lastAtOrBefore(all, at);
   const current = index >= 0 ? all[index]! : null;
@@ -147,6 +171,15 @@ function attribute(r: ProbeObservation, all: readonly Snapshot[], input: Failing
     return {
       cause: 'endpoint-ready-on-down-node', pods, nodes: sorted(down.map((e) => e.node)),
       because: `endpoint still ready for ${pods.join(', ')} on a down node (${faults.join('; ')}): its kubelet cannot report, so the pod stays Ready until the node lifecycle controller detects the node`,
+    };
+  }
+  // Same source port as an earlier failure toward a down node whose conntrack entry still lives: routed by that entry.
+  const prior = r.localPort === undefined ? undefined : failedByPort.get(r.localPort);
+  if (prior && TOWARD_DOWN_NODE.has(prior.attribution.cause) && at - prior.lastSynAtMs <= CONNTRACK_SYN_SENT_TIMEOUT_MS) {
+    const pods = prior.attribution.pods;
+    return {
+      cause: 'reused-conntrack-entry', pods, nodes: prior.attribution.nodes,
+      because: `source port ${r.localPort} repeats a request that failed toward ${pods.join(', ')} at ${fmt(secondsSince(input.faultMs, prior.sentAtMs))}: its unreplied conntrack entry on the probing node (nf_conntrack_tcp_timeout_syn_sent, ${CONNTRACK_SYN_SENT_TIMEOUT_MS / 1000} s by default) still sends the connection to the dead pod, past the Service's rules`,
     };
   }
   // No ready endpoint now, or in a state in force within the last PROXY_LAG_MS: a proxy may not have the new
@@ -200,13 +233,20 @@ function attribute(r: ProbeObservation, all: readonly Snapshot[], input: Failing
  */
 export function buildFailingBackends(records: readonly ProbeObservation[], service: string | null, observations: readonly Observation[], input: FailingBackendInput): FailingBackend[] {
   if (service === null) return [];
-  const failed = records.filter((r) => r.outcome !== 'ok').sort((a, b) => a.sentAtMs - b.sentAtMs);
-  if (failed.length === 0) return [];
+  if (!records.some((r) => r.outcome !== 'ok')) return [];
+  const inOrder = [...records].sort((a, b) => a.sentAtMs - b.sentAtMs);
   const all = serviceSnapshots(observations, service, input.namespace);
   const groups: FailingBackend[] = [];
   const open = new Map<ProbeFailureCause, { group: FailingBackend; lastMs: number }>();
-  for (const r of failed) {
-    const a = attribute(r, all, input);
+  const failedByPort = new Map<number, PortUse>();
+  for (const r of inOrder) {
+    if (r.outcome === 'ok') {
+      // An answered request from that port went through: no stale entry on it any more.
+      if (r.localPort !== undefined) failedByPort.delete(r.localPort);
+      continue;
+    }
+    const a = attribute(r, all, input, failedByPort);
+    if (r.localPort !== undefined) failedByPort.set(r.localPort, { sentAtMs: r.sentAtMs, lastSynAtMs: r.sentAtMs + r.latencyMs, attribution: a });
     const at = secondsSince(input.faultMs, r.sentAtMs);
     const current = open.get(a.cause);
     if (current && r.sentAtMs - current.lastMs < QUIET_SPLIT_MS) {

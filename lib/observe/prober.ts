@@ -114,12 +114,14 @@ function probeOnce(url: string, timeoutMs: number, now: () => number): Promise<{
   const sentAtMs = now();
   return new Promise((resolve) => {
     let settled = false;
+    let boundPort: number | undefined;
     const finish = (result: { outcome: ProbeOutcome; status?: number; pod?: string; error?: string }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      // Read before destroy: the kernel bound the source port at connect(), also for a SYN never answered.
-      const localPort = req.socket?.localPort;
+      // Read before destroy: the kernel bound the source port at connect(), also for a SYN never answered. A socket
+      // an error already closed (EHOSTUNREACH, ECONNREFUSED) has none left: the port read just after connect() stands.
+      const localPort = req.socket?.localPort ?? boundPort;
       req.destroy();
       resolve({ sentAtMs, latencyMs: Math.max(0, now() - sentAtMs), ...result, ...(localPort !== undefined ? { localPort } : {}) });
     };
@@ -137,6 +139,12 @@ function probeOnce(url: string, timeoutMs: number, now: () => number): Promise<{
     // The whole request, connect included: a SYN to a frozen pod gets no answer at all.
     const timer = setTimeout(() => finish({ outcome: 'timeout', error: `no answer in ${timeoutMs} ms` }), timeoutMs);
     req.on('error', (error: NodeJS.ErrnoException) => finish({ outcome: ERROR_OUTCOMES[error.code ?? ''] ?? 'error', error: error.code ?? error.message }));
+    // net.connect to an IP address calls connect() on a tick queued before the one that emits 'socket', so the port
+    // is bound here (the read falls back to the next macrotask should that order change).
+    req.on('socket', (socket) => {
+      boundPort = socket.localPort;
+      if (boundPort === undefined) setImmediate(() => (boundPort ??= socket.localPort));
+    });
     req.end();
   });
 }

@@ -71,6 +71,8 @@ describe('traffic prober (integration, loopback)', function () {
     const { records } = await probe(url, 10, 250);
     expect(records.length).to.be.at.least(2);
     expect(records.every((r) => r.outcome === 'refused' && r.error === 'ECONNREFUSED')).to.equal(true);
+    // The error closed the socket before the record was made: its source port is still journaled.
+    for (const r of records) expect(r.localPort, JSON.stringify(r)).to.be.a('number').and.to.be.above(0);
   });
 
   it('reset: the server closes the connection without an answer', async () => {

@@ -382,6 +382,25 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-power-off-blackhole-recorded',
+    why: 'recorded on kind (experiments/catalog/power-off-blackhole.yaml): one of three web pods on a powered-off worker; its endpoint stays ready until the node is detected (Unknown received 22.919 s, endpoint not ready 23.016 s), so about a third of the requests fail meanwhile (the blackhole); evicted 30 s after the taint and replaced',
+    expected: {
+      'node:rl-bh-worker.notReadyReceivedAfterSeconds': 22.919,
+      'pod:web-6d649457bf-tfr5d.outcome': 'evicted-replaced',
+      'pod:web-6d649457bf-tfr5d.endpointNotReadyAfterSeconds': 23.016,
+      'pod:web-6d649457bf-tfr5d.evictedAfterSeconds': 53.138,
+      'pod:web-6d649457bf-76bv8.outcome': 'unaffected',
+      'run.probes.0.sent': 2186,
+      'run.probes.0.lostRecords': 0,
+      'run.probes.0.blackhole.fromSeconds': 0.411,
+      'run.probes.0.blackhole.toSeconds': 23.006,
+      'run.probes.0.blackhole.failed': 142,
+      'run.probes.0.blackhole.sent': 442,
+      'run.probes.0.failingBackends.2.cause': 'reused-conntrack-entry',
+      'run.predictions.missed.length': 0,
+    },
+  },
+  {
     scenario: 'node-delete-local-volume',
     why: 'case C7: Node object deleted while stopped; pod GC removes its pods ≈ 40 s later; the Deployment pod is replaced, the StatefulSet pod with a local PV stays Pending',
     expected: {

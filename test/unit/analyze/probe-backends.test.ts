@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { buildFailingBackends } from '../../../lib/analyze/probe-backends.js';
 import type { Observation, ProbeObservation } from '../../../lib/observe/types.js';
+import { analyze } from '../../../lib/analyze/analyze.js';
 import { loadFixtureRun } from './fixture-runs.js';
 
 describe('analyze/probe-backends on a recorded kind run (test/fixtures/runs/kind-service-probes-recorded)', () => {
@@ -82,5 +83,49 @@ describe('analyze/probe-backends: a pod not ready on a Ready node (kubelet resta
       ['unexplained', 1, 7.7, 7.7], // more than PROXY_LAG_MS after the endpoint was back
     ]);
     expect(groups[0]!.because).to.equal('no ready endpoint (until 5.639 s; a proxy applies a slice change up to 2 s later): web-1 not ready since 5.625 s (pod not ready on a Ready node: its readinessProbe or container)');
+  });
+});
+
+describe('analyze/probe-backends: reused conntrack entries (test/fixtures/runs/kind-power-off-blackhole-recorded)', () => {
+  // Power-off of rl-bh-worker (1 of 3 web pods) for 90 s; prober at 20/s through rl-bh-worker2's node port, each
+  // request's source port journaled. A `conntrack -L` on rl-bh-worker2 every 2 s during the run showed, for each late
+  // timeout's port, an unreplied SYN_SENT entry DNATed to the dead pod (10.244.2.2:8080) since its failure in the blackhole.
+  const { analysis } = loadFixtureRun('kind-power-off-blackhole-recorded');
+  const web = analysis.probes!.find((p) => p.name === 'web')!;
+
+  it('every timeout after the blackhole repeats the source port of a request that failed toward the dead pod then: reused-conntrack-entry, naming the port and the earlier failure', () => {
+    expect(web.failingBackends.map((f) => [f.cause, f.failed, f.firstAfterSeconds, f.lastAfterSeconds])).to.deep.equal([
+      ['no-ready-endpoint', 1, -0.029, -0.029],
+      ['endpoint-ready-on-down-node', 142, 0.411, 23.006],
+      ['reused-conntrack-entry', 1, 31.736, 31.736],
+      ['reused-conntrack-entry', 1, 49.736, 49.736],
+      ['reused-conntrack-entry', 11, 61.698, 67.306],
+      // Recorded before the prober kept the port of a socket an error had closed: these two cannot be matched.
+      ['stale-endpoint-on-down-node', 2, 64.431, 68.16],
+    ]);
+    const reused = web.failingBackends.filter((f) => f.cause === 'reused-conntrack-entry');
+    expect(reused.every((f) => f.outcomes.timeout === f.failed && f.pods.join() === 'web-6d649457bf-tfr5d')).to.equal(true);
+    expect(reused[0]!.because).to.match(/^source port 42620 repeats a request that failed toward web-6d649457bf-tfr5d at 8\.895 s/);
+    expect(web.failingBackends.reduce((sum, f) => sum + f.failed, 0)).to.equal(web.errors);
+  });
+
+  const run = loadFixtureRun('kind-power-off-blackhole-recorded');
+  const webBackends = (observations: Observation[]) =>
+    analyze(observations, { settings: run.info.settings, workloads: run.info.workloads }).probes!.find((p) => p.name === 'web')!.failingBackends;
+
+  it('the same journal without source ports (as recorded before they were journaled): those timeouts are stale-endpoint-on-down-node again', () => {
+    const groups = webBackends(run.observations.map((o) => (o.type === 'probe' ? (({ localPort: _port, ...rest }) => rest)(o) : o)));
+    expect(groups.filter((f) => f.cause === 'reused-conntrack-entry')).to.deep.equal([]);
+    expect(groups.filter((f) => f.cause === 'stale-endpoint-on-down-node').reduce((n, f) => n + f.failed, 0)).to.equal(15);
+  });
+
+  it('an answered request from the same port in between clears the entry: the later failure is not a reuse', () => {
+    const probes = run.observations.filter((o): o is ProbeObservation => o.type === 'probe');
+    const lateFailure = probes.filter((p) => p.localPort === 42620 && p.outcome !== 'ok').at(-1)!;
+    // An answered request sent 2 s before that failure gets port 42620.
+    const between = probes.find((p) => p.outcome === 'ok' && p.sentAtMs > lateFailure.sentAtMs - 2_000)!;
+    const groups = webBackends(run.observations.map((o) => (o === between ? { ...between, localPort: 42620 } : o)));
+    expect(groups.some((f) => f.cause === 'reused-conntrack-entry' && f.firstAfterSeconds === 31.736)).to.equal(false);
+    expect(groups.filter((f) => f.cause === 'reused-conntrack-entry').reduce((n, f) => n + f.failed, 0)).to.equal(12);
   });
 });
