@@ -1,5 +1,6 @@
 // Fault type → node primitives, injected on each target (staggered), restored after the duration,
 // with phase markers at each step. Every undo is registered with the guard before its action runs.
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { ActionRecord, Cluster, NodeAction } from '../cluster/provider.js';
 import { INSTANT_FAULT_TYPES, type FaultBackend, type FaultSpec, type FaultType } from '../spec/types.js';
 import { InputError } from '../common/errors.js';
@@ -156,6 +157,9 @@ export async function runFault(
   const cluster = actingCluster(provided, fault.backend);
   const sleep = options.sleep ?? abortableSleep;
   const stillFaulted: InjectedNodeFault[] = [];
+  // Each target listens on the run's signal twice (stagger sleep, duration wait): a zone outage of hundreds of
+  // nodes is expected, not a listener leak, so Node's warning above 10 listeners would be noise.
+  if (options.signal) setMaxListeners(Math.max(getMaxListeners(options.signal), 2 * targets.length + 10), options.signal);
   const results = await Promise.allSettled(
     targets.map(async (node, i) => {
       await sleep(i * fault.staggerMs, options.signal);

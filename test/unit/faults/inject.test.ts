@@ -41,6 +41,27 @@ describe('runFault', () => {
     expect(t.guard.pending).to.have.length(0);
   });
 
+  it('100 targets on one run signal: no MaxListenersExceededWarning (two listeners per target are expected)', async () => {
+    const t = setup();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const nodes = Array.from({ length: 100 }, (_, i) => `w${i}`);
+      // A sleep that really waits on the signal, so all the listeners are attached at once.
+      const sleep: Sleep = (ms, signal) => new Promise((resolve) => {
+        const timer = setTimeout(resolve, Math.min(ms, 20));
+        signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+      await runFault(t.cluster, fault('freeze', 1_000, 1), nodes, { ...t, sleep, signal: new AbortController().signal });
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).to.not.include('MaxListenersExceededWarning');
+    expect(t.guard.pending).to.have.length(0);
+  });
+
   it('registers the undo with the guard before acting', async () => {
     const t = setup();
     let pendingAtAct = -1;
