@@ -81,6 +81,7 @@ export class ClusterSession {
     if (!current || !current.created) return;
     if (this.options.keepCluster) {
       await this.provider.keep?.(current.cluster.name);
+      this.progress.phase(`kept ${this.provider.name} cluster ${current.cluster.name}; delete it with: rebootlab cluster delete ${current.cluster.name}`);
       return;
     }
     this.progress.phase(`deleting cluster ${current.cluster.name} (keep it with --keep-cluster)`);

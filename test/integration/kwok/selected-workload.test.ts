@@ -60,9 +60,9 @@ describe('a workload of pods already running (namespace + selector) on kwok', fu
   });
 
   after(async function () {
-    // --experiment gives the provider (kwok); without it `cluster delete` looks for a kind cluster of that name.
-    const deleted = await runCli(['cluster', 'delete', CLUSTER, '--experiment', file], { timeoutMs: 60_000 });
-    expect(deleted.stdout).to.contain(`deleted ${CLUSTER}`);
+    // By name alone, as the kept-cluster line tells a user: not a kind cluster, so found among the kwok ones.
+    const deleted = await runCli(['cluster', 'delete', CLUSTER], { timeoutMs: 60_000 });
+    expect(deleted.stdout).to.contain(`deleted ${CLUSTER} (kwok)`);
     rmSync(dir, { recursive: true, force: true });
   });
 
