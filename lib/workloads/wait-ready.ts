@@ -1,9 +1,9 @@
 // Waits, with a watch on each workload object (never polling kubectl), until every workload is ready.
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, Watch, type KubeConfig } from '@kubernetes/client-node';
 import { InfraError } from '../common/errors.js';
 import type { WorkloadSpec } from '../spec/types.js';
 import { WORKLOAD_NAMESPACE } from './pod-template.js';
-import { collectionPath, isWorkloadReady, type WorkloadObjectState } from './readiness.js';
+import { collectionPath, isWorkloadReady, summarizePodReadiness, type WorkloadObjectState } from './readiness.js';
 
 /** Options of {@link waitForWorkloadsReady}. */
 export interface WaitReadyOptions {
@@ -31,6 +31,7 @@ export function waitForWorkloadReady(kc: KubeConfig, workload: WorkloadSpec, opt
     let finished = false;
     let controller: AbortController | undefined;
     let lastStatus: unknown = 'not seen yet';
+    let lastObject: WorkloadObjectState | undefined;
     let lastError: string | undefined;
     const finish = (error?: Error) => {
       if (finished) return;
@@ -46,7 +47,11 @@ export function waitForWorkloadReady(kc: KubeConfig, workload: WorkloadSpec, opt
     };
     const timer = setTimeout(() => {
       const detail = lastError ? `; last watch error: ${lastError}` : '';
-      finish(new InfraError(`${workload.kind} ${WORKLOAD_NAMESPACE}/${workload.name} not ready after ${timeoutMs} ms: status ${JSON.stringify(lastStatus)}${detail}`, 'Check the pods: kubectl --kubeconfig <run kubeconfig> -n rebootlab get pods -o wide'));
+      // One list of its pods, made once at the timeout, says which are stuck and where (a scheduler, kubelet or
+      // simulator stall reads differently): the error is all a user sees of a setup that never finished.
+      void describePods(kc, workload, lastObject).then((pods) => {
+        finish(new InfraError(`${workload.kind} ${WORKLOAD_NAMESPACE}/${workload.name} not ready after ${timeoutMs} ms: status ${JSON.stringify(lastStatus)}${pods}${detail}`, 'Check the pods: kubectl --kubeconfig <run kubeconfig> -n rebootlab get pods -o wide'));
+      });
     }, timeoutMs);
     const onAbort = () => finish(new InfraError(`waiting for ${workload.kind} ${workload.name} aborted`));
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -59,6 +64,7 @@ export function waitForWorkloadReady(kc: KubeConfig, workload: WorkloadSpec, opt
           (phase: string, object: WorkloadObjectState) => {
             if (phase !== 'ADDED' && phase !== 'MODIFIED') return;
             lastStatus = object.status ?? {};
+            lastObject = object;
             if (isWorkloadReady(workload.kind, object)) finish();
           },
           (error: unknown) => {
@@ -77,6 +83,21 @@ export function waitForWorkloadReady(kc: KubeConfig, workload: WorkloadSpec, opt
     };
     open();
   });
+}
+
+/** `; <pod summary>` for a timeout's error, or '' when the pods cannot be listed (the error stays the timeout's). */
+async function describePods(kc: KubeConfig, workload: WorkloadSpec, object: WorkloadObjectState | undefined): Promise<string> {
+  const matchLabels = workload.kind === 'Pod' ? undefined : object?.spec?.selector?.matchLabels;
+  if (workload.kind !== 'Pod' && !matchLabels) return '';
+  try {
+    const core = kc.makeApiClient(CoreV1Api);
+    const pods = workload.kind === 'Pod'
+      ? [await core.readNamespacedPod({ name: workload.name, namespace: WORKLOAD_NAMESPACE })]
+      : (await core.listNamespacedPod({ namespace: WORKLOAD_NAMESPACE, labelSelector: Object.entries(matchLabels!).map(([k, v]) => `${k}=${v}`).join(',') })).items;
+    return `; pods: ${summarizePodReadiness(pods)}`;
+  } catch {
+    return '';
+  }
 }
 
 /**
