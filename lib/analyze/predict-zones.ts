@@ -53,7 +53,7 @@ interface Zone {
   /** Nodes detected and waiting for a token, in queue order. */
   queue: Detection[];
   /** What the next token counts from (the last taint, or a limiter swap that drained the bucket): the cause of the next queued taint. */
-  tokenCause: { event: string; atSeconds: number } | null;
+  tokenCause: { event: string; atSeconds: number; received?: boolean } | null;
 }
 
 /** Result of {@link predictNoExecuteTaints}. */
@@ -117,7 +117,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
    * without the taint), so it waits for the next token: max(M, 1 / rate) after the write. Both paths are windows
    * derived from the same cause; the item shows the one the observed taint took (the first when unobserved).
    */
-  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean): void => {
+  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean, afterReceivedTaint = false): void => {
     const observed = firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? null;
     const leader = leaderChanges.find((l) => l > d.atSeconds && l <= at + OBSERVATION_LATENCY_SECONDS);
     // The controller itself writes Ready=Unknown in the pass that taints; a Ready=False the kubelet wrote is only
@@ -126,7 +126,9 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
     const passWaitSeconds = d.key === NOT_READY_TAINT ? monitorPeriodSeconds : 0;
     const item: ItemDraft = {
       event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true,
-      window: windowOf(at - 0.1, at + passWaitSeconds + OBSERVATION_LATENCY_SECONDS), observedSeconds: observed, cause,
+      // After a taint as received, the token was spent when that taint was written, up to the observation latency
+      // before its receipt: the next one can be received that much less than 1 / rate after it (kwok at 100 nodes: 0.73 s).
+      window: windowOf(at - 0.1 - (afterReceivedTaint ? OBSERVATION_LATENCY_SECONDS : 0), at + passWaitSeconds + OBSERVATION_LATENCY_SECONDS), observedSeconds: observed, cause,
       because: passWaitSeconds > 0 ? `${because}; the kubelet reported Ready=False itself, which the controller sees at its next pass (--node-monitor-period ${secondsText(passWaitSeconds)})` : because,
     };
     let usedAt = observed !== null && Math.abs(observed - at) <= 2 ? observed : at;
@@ -143,11 +145,31 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
     items.push(item);
     // The next token counts from when this taint really happened when it was seen near its prediction.
     z.nextTokenAt = usedAt + (z.rate > 0 ? 1 / z.rate : Infinity);
-    z.tokenCause = { event: `previous NoExecute taint in zone "${z.name}" (on ${d.node.name}, received)`, atSeconds: usedAt };
+    z.tokenCause = { event: `previous NoExecute taint in zone "${z.name}" (on ${d.node.name}, received)`, atSeconds: usedAt, received: usedAt === observed };
+  };
+  /**
+   * The next node of a zone's queue. Every monitor pass re-queues each NotReady node that has no taint yet
+   * (markNodeForTainting: Remove, then Add with a new time), in the order that pass listed the nodes (the informer
+   * lister's, a map's order: not observable), so any node waiting when a token comes may be the one tainted. The
+   * token goes to whichever waiting node the controller was seen to taint first; one not seen tainted comes after
+   * those that were, by name. Slot times do not depend on this choice; which node fills which slot does.
+   */
+  const nextInQueue = (z: Zone): Detection => {
+    const head = z.queue[0] as Detection;
+    const tokenAt = Math.max(z.nextTokenAt, head.atSeconds);
+    const observedAt = (d: Detection) => firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? Infinity;
+    let best = 0;
+    for (let i = 1; i < z.queue.length; i++) {
+      const d = z.queue[i] as Detection;
+      if (d.atSeconds > tokenAt + SAME_PASS_SECONDS) continue; // not NotReady yet when the token came
+      const candidate = z.queue[best] as Detection;
+      if (observedAt(d) < observedAt(candidate) || (observedAt(d) === observedAt(candidate) && d.node.name.localeCompare(candidate.node.name) < 0)) best = i;
+    }
+    return z.queue.splice(best, 1)[0] as Detection;
   };
   const drain = (z: Zone, until: number): void => {
     while (z.queue.length > 0 && z.rate > 0 && !masterDisruption && Math.max(z.nextTokenAt, leftMasterDisruptionAt ?? -Infinity) < until) {
-      const d = z.queue.shift() as Detection;
+      const d = nextInQueue(z);
       const at = Math.max(z.nextTokenAt, d.atSeconds, leftMasterDisruptionAt ?? -Infinity);
       if (gone(d, at)) {
         items.push(leftQueue(d, z));
@@ -158,8 +180,10 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
         continue;
       }
       const prev = z.tokenCause;
-      emitTaint(z, d, at, prev && prev.atSeconds >= d.atSeconds ? causeOf(prev.event, prev.atSeconds) : causeOf(`${d.node.name} NotReady (received)`, d.atSeconds),
-        `zone "${z.name}" token bucket: one node per ${secondsText(round3(1 / z.rate))} (${flagRate(z.rate)}, burst 1); ${d.node.name} waited for the next token`, false);
+      const afterPrevious = prev !== null && prev.atSeconds >= d.atSeconds;
+      emitTaint(z, d, at, afterPrevious ? causeOf(prev.event, prev.atSeconds) : causeOf(`${d.node.name} NotReady (received)`, d.atSeconds),
+        `zone "${z.name}" token bucket: one node per ${secondsText(round3(1 / z.rate))} (${flagRate(z.rate)}, burst 1); ${d.node.name} waited for the next token (each monitor pass re-queues the waiting nodes in its lister's order: which one is next is taken as observed)`,
+        false, afterPrevious && prev.received === true && at === prev.atSeconds + 1 / z.rate);
     }
   };
   for (const pass of passes) {

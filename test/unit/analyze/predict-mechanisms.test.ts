@@ -157,7 +157,9 @@ describe('analyze/predict mechanisms', () => {
         expect(replay.zoneStates).to.deep.equal([{ zone: 'z1', atSeconds: detected, state: 'FullDisruption', evictionRatePerSecond: 0.1, notReady: 2, total: 2 }]);
         const tainted = replay.items.filter((i) => i.expected);
         expect(tainted.map((i) => i.node)).to.deep.equal(['down-00', 'down-01']);
-        expect(tainted[1].window?.fromSeconds).to.be.closeTo(firstTaint + 10 - 0.1, 0.001);
+        // Chained on the first taint as received: its token was spent when it was written, up to one observation
+        // latency (1 s) before that receipt.
+        expect(tainted[1].window?.fromSeconds).to.be.closeTo(firstTaint + 10 - 1 - 0.1, 0.001);
       });
 
       // CI run of service-outage (2026-12-01): Ready=Unknown received at 18.7 s, the unreachable taint one token
@@ -192,8 +194,26 @@ describe('analyze/predict mechanisms', () => {
         const replay = predictNoExecuteTaints(outage.info.settings, zone(2, 49), 400, []);
         expect(replay.zoneStates).to.deep.equal([]);
         const second = replay.items.find((i) => i.node === 'down-01');
-        expect(second?.window?.fromSeconds).to.be.closeTo(firstTaint + 10 - 0.1, 0.001);
+        expect(second?.window?.fromSeconds).to.be.closeTo(firstTaint + 10 - 1 - 0.1, 0.001);
+        expect(second?.window?.toSeconds).to.be.closeTo(firstTaint + 10 + 1, 0.001);
         expect(second?.cause?.event).to.equal('previous NoExecute taint in zone "z1" (on down-00, received)');
+      });
+
+      it('4 of 51 NotReady in one pass: each token goes to the waiting node seen tainted first, not by name (every pass re-queues them in its lister\'s order); slots stay 10 s apart', () => {
+        // down-03 tainted one token after down-00, down-01 two tokens after, down-02 never seen tainted.
+        const nodes = zone(4, 48).map((n) => {
+          const delay = { 'down-03': 10.05, 'down-01': 20.1 }[n.name];
+          if (delay === undefined) return n;
+          return { ...n, taints: copy(target.taints).map((t) => ({ ...t, addedReceivedAfterSeconds: (t.addedReceivedAfterSeconds as number) + delay, addedAfterSeconds: (t.addedAfterSeconds as number) + delay })) };
+        });
+        const replay = predictNoExecuteTaints(outage.info.settings, nodes, 400, []);
+        const tainted = replay.items.filter((i) => i.expected && i.event === 'no-execute-taint');
+        expect(tainted.map((i) => i.node)).to.deep.equal(['down-00', 'down-03', 'down-01', 'down-02']);
+        expect(tainted[1].cause?.event).to.equal('previous NoExecute taint in zone "z1" (on down-00, received)');
+        expect(tainted[2].cause?.event).to.equal('previous NoExecute taint in zone "z1" (on down-03, received)');
+        expect(tainted[2].window?.fromSeconds).to.be.closeTo(firstTaint + 10.05 + 10 - 1 - 0.1, 0.001);
+        expect(tainted[3].window?.fromSeconds).to.be.closeTo(firstTaint + 20.1 + 10 - 1 - 0.1, 0.001);
+        expect(tainted[3].observedSeconds).to.equal(null);
       });
     });
   });

@@ -4,6 +4,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderHtmlReport } from '../../../lib/report/reporters/html.js';
+import { MAX_NODE_LANES, MAX_POD_LANES } from '../../../lib/report/reporters/html-lanes.js';
 import { tickStepSeconds } from '../../../lib/report/reporters/html-timeline.js';
 import { timelineModel } from '../../../lib/report/reporters/html-timeline-model.js';
 import { rebuildReports, writeReports } from '../../../lib/report/write-reports.js';
@@ -43,7 +44,11 @@ describe('report/html: report.html of every fixture run', () => {
       const page = renderHtmlReport(r);
       expect(page).to.match(/^<!doctype html>\n<html lang="en">/);
       expect(page).to.not.match(/<script|<link |<img |<iframe|@import|url\(|(src|href)="/i);
-      for (const n of r.nodes) expect(page).to.include(`data-lane="node:${n.name}"`);
+      // At most MAX_NODE_LANES node lanes (the kwok fixture has 101 nodes): the fault targets first, then the others.
+      const targets = new Set(r.spec.fault.nodes);
+      const nodeOrder = [...r.nodes.filter((n) => targets.has(n.name)), ...r.nodes.filter((n) => !targets.has(n.name))];
+      nodeOrder.forEach((n, i) => expect(page.includes(`data-lane="node:${n.name}"`), `lane of node ${n.name} (#${i})`).to.equal(i < MAX_NODE_LANES));
+      expect(r.pods.length, 'fixture pods within the pod lane cap').to.be.at.most(MAX_POD_LANES);
       for (const p of r.pods) expect(page).to.include(`data-lane="pod:${p.namespace}/${p.name}"`);
       for (const w of r.workloads) expect(page).to.include(`data-lane="workload:${w.name}"`);
       // One lane per expectation, each with at least one marker: an expectation over several pods
