@@ -118,7 +118,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
    * derived from the same cause; the item shows the one the observed taint took (the first when unobserved).
    */
   const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean, afterReceivedTaint = false): void => {
-    const observed = firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? null;
+    const observed = observedTaintAt(d);
     const leader = leaderChanges.find((l) => l > d.atSeconds && l <= at + OBSERVATION_LATENCY_SECONDS);
     // The controller itself writes Ready=Unknown in the pass that taints; a Ready=False the kubelet wrote is only
     // seen at the controller's next --node-monitor-period pass (0…M later).
@@ -127,7 +127,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
     const item: ItemDraft = {
       event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true,
       // After a taint as received, the token was spent when that taint was written, up to the observation latency
-      // before its receipt: the next one can be received that much less than 1 / rate after it (kwok at 100 nodes: 0.73 s).
+      // before its receipt: the next one can be received that much less than 1 / rate after it (kwok at 100 nodes: 0.52 to 0.73 s in three runs).
       window: windowOf(at - 0.1 - (afterReceivedTaint ? OBSERVATION_LATENCY_SECONDS : 0), at + passWaitSeconds + OBSERVATION_LATENCY_SECONDS), observedSeconds: observed, cause,
       because: passWaitSeconds > 0 ? `${because}; the kubelet reported Ready=False itself, which the controller sees at its next pass (--node-monitor-period ${secondsText(passWaitSeconds)})` : because,
     };
@@ -157,7 +157,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
   const nextInQueue = (z: Zone): Detection => {
     const head = z.queue[0] as Detection;
     const tokenAt = Math.max(z.nextTokenAt, head.atSeconds);
-    const observedAt = (d: Detection) => firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? Infinity;
+    const observedAt = (d: Detection) => observedTaintAt(d) ?? Infinity;
     let best = 0;
     for (let i = 1; i < z.queue.length; i++) {
       const d = z.queue[i] as Detection;
@@ -183,7 +183,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
       const afterPrevious = prev !== null && prev.atSeconds >= d.atSeconds;
       emitTaint(z, d, at, afterPrevious ? causeOf(prev.event, prev.atSeconds) : causeOf(`${d.node.name} NotReady (received)`, d.atSeconds),
         `zone "${z.name}" token bucket: one node per ${secondsText(round3(1 / z.rate))} (${flagRate(z.rate)}, burst 1); ${d.node.name} waited for the next token (each monitor pass re-queues the waiting nodes in its lister's order: which one is next is taken as observed)`,
-        false, afterPrevious && prev.received === true && at === prev.atSeconds + 1 / z.rate);
+        false, afterPrevious && prev.received === true && at === z.nextTokenAt);
     }
   };
   for (const pass of passes) {
@@ -259,7 +259,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
       else {
         // Still waiting at the end of the journal: the token comes after it.
         const at = Math.max(z.nextTokenAt, d.atSeconds);
-        items.push({ event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true, window: windowOf(at - 0.1, at + OBSERVATION_LATENCY_SECONDS), observedSeconds: firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? null, cause: causeOf(`${d.node.name} NotReady (received)`, d.atSeconds), because: `zone "${z.name}" token bucket (${flagRate(z.rate)}): next token after the journal ended` });
+        items.push({ event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true, window: windowOf(at - 0.1, at + OBSERVATION_LATENCY_SECONDS), observedSeconds: observedTaintAt(d), cause: causeOf(`${d.node.name} NotReady (received)`, d.atSeconds), because: `zone "${z.name}" token bucket (${flagRate(z.rate)}): next token after the journal ended` });
         z.nextTokenAt = at + 1 / z.rate;
       }
     }
@@ -281,15 +281,20 @@ function leftQueue(d: Detection, z: Zone): ItemDraft {
   return notTainted(d, `${why}, and the node was Ready again or deleted at ${secondsText(back)} first (the controller drops it from the tainting queue)`, d.atSeconds);
 }
 
+/** When the node's NoExecute taint of its detection's key was first received (seconds since time zero), or null. */
+function observedTaintAt(d: Detection): number | null {
+  return firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? null;
+}
+
 function tainted(d: Detection, t: number): boolean {
-  const at = firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds;
-  return at !== undefined && at !== null && at <= t + 2;
+  const at = observedTaintAt(d);
+  return at !== null && at <= t + 2;
 }
 
 function notTainted(d: Detection, because: string, atSeconds: number): ItemDraft {
   return {
     event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: false, window: null,
-    observedSeconds: firstTaint(d.node, d.key, 'NoExecute')?.addedReceivedAfterSeconds ?? null,
+    observedSeconds: observedTaintAt(d),
     cause: causeOf(`${d.node.name} NotReady (received)`, atSeconds), because,
   };
 }

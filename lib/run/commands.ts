@@ -118,16 +118,15 @@ export async function clusterCommand(options: ClusterCommandOptions): Promise<Co
   } else if (options.action === 'delete') {
     // Deleting is idempotent (a script may delete twice), but say which case it was. A name alone means the
     // default provider (kind); a cluster kept by a kwok run is found by its name among the other providers.
-    let holder = provider;
-    if (!(await provider.list()).includes(options.name)) {
-      for (const providerName of providerNames().filter((n) => n !== provider.name)) {
-        const other = getProvider(providerName);
-        if ((await other.list()).includes(options.name)) holder = other;
+    let holder = null;
+    for (const candidate of [provider, ...providerNames().filter((n) => n !== provider.name).map((n) => getProvider(n))]) {
+      if ((await candidate.list()).includes(options.name)) {
+        holder = candidate;
+        break;
       }
     }
-    const existed = (await holder.list()).includes(options.name);
-    await holder.delete(options.name);
-    options.print?.(existed ? `deleted ${options.name}${holder === provider ? '' : ` (${holder.name})`}` : `no ${provider.name} cluster ${options.name}: nothing to delete`);
+    await (holder ?? provider).delete(options.name);
+    options.print?.(holder ? `deleted ${options.name}${holder === provider ? '' : ` (${holder.name})`}` : `no ${provider.name} cluster ${options.name}: nothing to delete`);
   } else {
     const progress = options.output === 'json' || !options.progressSink ? silentProgress : createProgress(options.progressSink);
     const cluster = await provider.create({ ...options.cluster, name: options.name }, { step: (m) => progress.phase(m) });

@@ -66,9 +66,11 @@ export function summarizePodReadiness(pods: readonly V1Pod[]): string {
   for (const pod of pods.filter((p) => !isReady(p))) {
     const where = pod.spec?.nodeName ? 'on a node' : 'not scheduled';
     const key = `${pod.status?.phase ?? 'no phase'} ${where}${pod.metadata?.deletionTimestamp ? ', terminating' : ''}`;
-    groups.set(key, [...(groups.get(key) ?? []), pod]);
+    const group = groups.get(key) ?? [];
+    group.push(pod);
+    groups.set(key, group);
   }
-  const ready = pods.length - [...groups.values()].reduce((sum, g) => sum + g.length, 0);
+  const ready = pods.filter(isReady).length;
   if (groups.size === 0) return `${ready} of ${pods.length} pods Ready`;
   const parts = [...groups.entries()]
     .sort((a, b) => b[1].length - a[1].length)

@@ -30,7 +30,6 @@ export function waitForWorkloadReady(kc: KubeConfig, workload: WorkloadSpec, opt
   return new Promise<void>((resolve, reject) => {
     let finished = false;
     let controller: AbortController | undefined;
-    let lastStatus: unknown = 'not seen yet';
     let lastObject: WorkloadObjectState | undefined;
     let lastError: string | undefined;
     const finish = (error?: Error) => {
@@ -50,7 +49,7 @@ export function waitForWorkloadReady(kc: KubeConfig, workload: WorkloadSpec, opt
       // One list of its pods, made once at the timeout, says which are stuck and where (a scheduler, kubelet or
       // simulator stall reads differently): the error is all a user sees of a setup that never finished.
       void describePods(kc, workload, lastObject).then((pods) => {
-        finish(new InfraError(`${workload.kind} ${WORKLOAD_NAMESPACE}/${workload.name} not ready after ${timeoutMs} ms: status ${JSON.stringify(lastStatus)}${pods}${detail}`, 'Check the pods: kubectl --kubeconfig <run kubeconfig> -n rebootlab get pods -o wide'));
+        finish(new InfraError(`${workload.kind} ${WORKLOAD_NAMESPACE}/${workload.name} not ready after ${timeoutMs} ms: status ${lastObject ? JSON.stringify(lastObject.status ?? {}) : '"not seen yet"'}${pods}${detail}`, 'Check the pods: kubectl --kubeconfig <run kubeconfig> -n rebootlab get pods -o wide'));
       });
     }, timeoutMs);
     const onAbort = () => finish(new InfraError(`waiting for ${workload.kind} ${workload.name} aborted`));
@@ -63,7 +62,6 @@ export function waitForWorkloadReady(kc: KubeConfig, workload: WorkloadSpec, opt
           { fieldSelector: `metadata.name=${workload.name}` },
           (phase: string, object: WorkloadObjectState) => {
             if (phase !== 'ADDED' && phase !== 'MODIFIED') return;
-            lastStatus = object.status ?? {};
             lastObject = object;
             if (isWorkloadReady(workload.kind, object)) finish();
           },
@@ -87,7 +85,7 @@ export function waitForWorkloadReady(kc: KubeConfig, workload: WorkloadSpec, opt
 
 /** `; <pod summary>` for a timeout's error, or '' when the pods cannot be listed (the error stays the timeout's). */
 async function describePods(kc: KubeConfig, workload: WorkloadSpec, object: WorkloadObjectState | undefined): Promise<string> {
-  const matchLabels = workload.kind === 'Pod' ? undefined : object?.spec?.selector?.matchLabels;
+  const matchLabels = object?.spec?.selector?.matchLabels;
   if (workload.kind !== 'Pod' && !matchLabels) return '';
   try {
     const core = kc.makeApiClient(CoreV1Api);
