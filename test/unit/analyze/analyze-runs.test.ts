@@ -428,7 +428,7 @@ const ROWS: Row[] = [
   },
   {
     scenario: 'kwok-eviction-rate-large-zone-recorded',
-    why: 'recorded on kwok (experiments/eviction-rate-large-zone.yaml): 10 of 100 workers in one zone lose heartbeats together; zone-a stays Normal (10 % < 55 %), so one NoExecute taint per --node-eviction-rate token (10 s). Which waiting node takes each token is the order of the latest monitor pass (markNodeForTainting re-queues every untainted NotReady node in its lister\'s order), not their names: worker10 first, worker (the first target) last. worker16 was written a second after the others in the same pass. The second taint was received 9.38 s after the first: the first was received 0.9 s after it was written, so a window chained on a received taint opens one observation latency early',
+    why: 'recorded on kwok (experiments/eviction-rate-large-zone.yaml): 10 of 100 workers in one zone lose heartbeats together; zone-a stays Normal (10 % < 55 %), so one NoExecute taint per --node-eviction-rate token (10 s). Which waiting node takes each token is the order of the latest monitor pass (markNodeForTainting re-queues every untainted NotReady node in its lister\'s order), not their names: worker10 first, worker (the first target) last. worker16 was written a second after the others in the same pass. The second taint was received 9.38 s after the first, so the first was received at least 0.62 s after it was written, so a window chained on a received taint opens one observation latency early',
     expected: {
       'node:rebootlab-worker10.noExecuteTaintAfterSeconds': 22.121,
       'node:rebootlab-worker16.notReadyAfterSeconds': 23.121,
