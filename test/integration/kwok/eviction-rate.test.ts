@@ -10,6 +10,7 @@ import { createKwokProvider, type KwokCluster } from '../../../lib/cluster/kwok/
 import type { Undo } from '../../../lib/cluster/provider.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import type { ClusterSpec } from '../../../lib/spec/types.js';
+import { collectionOf } from '../../../lib/cluster/watch-list.js';
 import { hasTaint, Recorder, secondsBetween, taintAddedAtMs } from './recorder.js';
 
 const WORKERS = 100;
@@ -43,7 +44,7 @@ function largeZoneSpec(): ClusterSpec {
     console.log(`      kwok cluster with ${WORKERS} workers up in ${((performance.now() - startedAtMs) / 1000).toFixed(1)} s`);
     const kc = new k8s.KubeConfig();
     kc.loadFromFile(cluster.kubeconfigPath);
-    nodes = new Recorder(kc, '/api/v1/nodes');
+    nodes = new Recorder(kc, collectionOf(kc, 'Node'));
     await nodes.start();
     const targets = (await cluster.nodes()).filter((n) => n.role === 'worker').slice(0, SILENCED).map((n) => n.name);
     for (const node of targets) undos.push(await cluster.act(node, 'stop-heartbeat'));

@@ -11,7 +11,8 @@ import type { Undo } from '../../../lib/cluster/provider.js';
 import { detectionWindowAfterRenewal, leaseRenewIntervalSeconds } from '../../../lib/analyze/index.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import type { ClusterSpec } from '../../../lib/spec/types.js';
-import { hasTaint, podServing, readyStatus, Recorder, secondsBetween, taintAddedAtMs } from './recorder.js';
+import { collectionOf } from '../../../lib/cluster/watch-list.js';
+import { describeNodes, describePods, hasTaint, podServing, readyStatus, Recorder, secondsBetween, taintAddedAtMs } from './recorder.js';
 
 const NS = 'kwok-it';
 const REPLICAS = 8;
@@ -51,8 +52,8 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     cluster = (await provider.create(spec, { step: () => {} })) as KwokCluster;
     console.log(`      kwok cluster with ${spec.workers} workers up in ${((performance.now() - startedAtMs) / 1000).toFixed(1)} s`);
     kc.loadFromFile(cluster.kubeconfigPath);
-    nodes = new Recorder(kc, '/api/v1/nodes');
-    pods = new Recorder(kc, `/api/v1/namespaces/${NS}/pods`);
+    nodes = new Recorder(kc, collectionOf(kc, 'Node'));
+    pods = new Recorder(kc, collectionOf(kc, 'Pod', { namespace: NS }));
     await kc.makeApiClient(k8s.CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
     await Promise.all([nodes.start(), pods.start()]);
     const labels = { app: 'web' };
@@ -63,7 +64,7 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
         spec: { replicas: REPLICAS, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'fake' }] } } },
       },
     });
-    await pods.until(`${REPLICAS} web pods Ready`, (m) => [...m.values()].filter(podServing).length === REPLICAS, 60_000);
+    await pods.until(`${REPLICAS} web pods Ready`, (m) => [...m.values()].filter(podServing).length === REPLICAS, 60_000, describePods);
   });
 
   after(async function () {
@@ -106,8 +107,8 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
   it('deletes the pods on the node tolerationSeconds (30 s) after the taint and replaces them on other nodes', async function () {
     const victims = [...pods.objects.values()].filter(onTarget).map((p) => p.metadata!.name!);
     expect(victims.length).to.be.greaterThan(0);
-    const deletedAtMs = await pods.until('pods on the target get a deletionTimestamp', (m) => victims.every((v) => m.get(v)?.metadata?.deletionTimestamp), 60_000);
-    await pods.until(`${REPLICAS} serving pods off the target`, (m) => [...m.values()].filter((p) => podServing(p) && !onTarget(p)).length === REPLICAS, 30_000);
+    const deletedAtMs = await pods.until('pods on the target get a deletionTimestamp', (m) => victims.every((v) => m.get(v)?.metadata?.deletionTimestamp), 60_000, describePods);
+    await pods.until(`${REPLICAS} serving pods off the target`, (m) => [...m.values()].filter((p) => podServing(p) && !onTarget(p)).length === REPLICAS, 30_000, describePods);
     const replacedAtMs = Date.now();
     const taintAtMs = taintAddedAtMs(nodes.objects.get(target), UNREACHABLE)!;
     const afterTaintSeconds = secondsBetween(taintAtMs, deletedAtMs);
@@ -123,7 +124,7 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     await nodes.until('out-of-service taint visible', (m) => hasTaint(m.get(target), OUT_OF_SERVICE), 10_000);
     expect(hasTaint(nodes.objects.get(target), UNREACHABLE), 'the controller\'s unreachable taint is kept').to.equal(true);
     // Pod garbage collection removes terminating pods on out-of-service nodes (KEP-2268) every 20 s (gcCheckPeriod).
-    const goneAtMs = await pods.until('Terminating pods removed', (m) => stuck.every((name) => !m.has(name)), 45_000);
+    const goneAtMs = await pods.until('Terminating pods removed', (m) => stuck.every((name) => !m.has(name)), 45_000, describePods);
     console.log(`      ${stuck.length} Terminating pods removed ${secondsBetween(taintedAtMs, goneAtMs)} s after the out-of-service taint`);
     await undoTaint();
     await nodes.until('out-of-service taint removed', (m) => !hasTaint(m.get(target), OUT_OF_SERVICE), 10_000);
@@ -152,8 +153,8 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     expect(onVictim.length, `pods on ${victim}`).to.be.greaterThan(0);
     const deletingAtMs = Date.now();
     await cluster.act(victim, 'force-delete-pods');
-    const goneAtMs = await pods.until(`pods on ${victim} removed`, (m) => onVictim.every((name) => !m.has(name)), 10_000);
-    await pods.until(`${REPLICAS} serving pods, none on the cordoned ${victim}`, (m) => [...m.values()].filter((p) => podServing(p) && p.spec?.nodeName !== victim).length === REPLICAS, 30_000);
+    const goneAtMs = await pods.until(`pods on ${victim} removed`, (m) => onVictim.every((name) => !m.has(name)), 10_000, describePods);
+    await pods.until(`${REPLICAS} serving pods, none on the cordoned ${victim}`, (m) => [...m.values()].filter((p) => podServing(p) && p.spec?.nodeName !== victim).length === REPLICAS, 30_000, (m) => `${describePods(m)}; nodes: ${describeNodes(nodes.objects)}`);
     console.log(`      ${onVictim.length} pods force-deleted from ${victim} in ${secondsBetween(deletingAtMs, goneAtMs)} s and replaced elsewhere`);
     await undoCordon();
     await nodes.until(`${victim} uncordoned`, (m) => !m.get(victim)?.spec?.unschedulable, 10_000);

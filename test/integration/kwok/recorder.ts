@@ -1,6 +1,12 @@
-// Test helper: keeps one watch per collection open for a whole test file and stamps every change with
-// the client clock, so a test can ask "when did X first become true" without polling.
+// Test helper: keeps one list+watch (client-node's ListWatch informer) per collection open for a whole test
+// file and stamps every change with the client clock, so a test can ask "when did X first become true"
+// without polling. The informer re-lists after a 410 and drops what was deleted meanwhile, and resumes
+// from its resourceVersion after client-node's 30 s inactivity timeout, so no change is lost or stale.
 import * as k8s from '@kubernetes/client-node';
+import type { Collection } from '../../../lib/cluster/watch-list.js';
+
+/** Delay before restarting an informer that stopped on an error (client-node stops on all but 410), milliseconds. */
+const RESTART_DELAY_MS = 1_000;
 
 /** One collection under watch: the latest objects by name and a change listener list. */
 export class Recorder<T extends k8s.KubernetesObject> {
@@ -8,41 +14,48 @@ export class Recorder<T extends k8s.KubernetesObject> {
   /** Client clock of the first DELETED event per name, Unix epoch milliseconds. */
   readonly deletedAtMs = new Map<string, number>();
   #listeners = new Set<() => void>();
-  #controller: AbortController | undefined;
+  #informer: k8s.ListWatch<T>;
   #stopped = false;
 
-  /** @param path API list path, e.g. `/api/v1/nodes` or `/api/v1/namespaces/x/pods`. */
-  constructor(private readonly kc: k8s.KubeConfig, private readonly path: string) {}
+  /** @param collection e.g. `collectionOf(kc, 'Pod', { namespace })` (lib/cluster/watch-list.ts). */
+  constructor(kc: k8s.KubeConfig, collection: Collection<T>) {
+    this.#informer = new k8s.ListWatch<T>(collection.path, new k8s.Watch(kc), () => collection.list(), false, collection.labelSelector, collection.fieldSelector);
+    const changed = () => {
+      for (const listener of this.#listeners) listener();
+    };
+    const set = (obj: T) => {
+      this.objects.set(obj.metadata?.name ?? '', obj);
+      changed();
+    };
+    this.#informer.on('add', set);
+    this.#informer.on('update', set);
+    this.#informer.on('delete', (obj) => {
+      const name = obj.metadata?.name ?? '';
+      this.objects.delete(name);
+      if (!this.deletedAtMs.has(name)) this.deletedAtMs.set(name, Date.now());
+      changed();
+    });
+    this.#informer.on('error', () => {
+      if (!this.#stopped) setTimeout(() => { if (!this.#stopped) this.#informer.start().catch(() => undefined); }, RESTART_DELAY_MS);
+    });
+  }
 
-  /** Starts watching (initial ADDED events carry the current state); resolves once the watch is open. */
+  /** Lists the collection and starts watching it; resolves once the list is in `objects` and the watch is open. */
   async start(): Promise<void> {
-    this.#controller = await new k8s.Watch(this.kc).watch(
-      this.path,
-      {},
-      (phase: string, obj: T) => {
-        const name = obj.metadata?.name ?? '';
-        if (phase === 'DELETED') {
-          this.objects.delete(name);
-          if (!this.deletedAtMs.has(name)) this.deletedAtMs.set(name, Date.now());
-        } else if (phase !== 'BOOKMARK') this.objects.set(name, obj);
-        for (const listener of this.#listeners) listener();
-      },
-      () => {
-        if (!this.#stopped) void this.start(); // re-watch; the initial ADDED events resync the map
-      },
-    );
+    await this.#informer.start();
   }
 
   stop(): void {
     this.#stopped = true;
-    this.#controller?.abort();
+    void this.#informer.stop();
   }
 
   /**
    * Resolves with the client clock (Unix epoch ms) of the first change after which `done(objects)` holds
-   * (at once if it holds now). @throws Error naming `what` after `timeoutMs` milliseconds.
+   * (at once if it holds now).
+   * @throws Error naming `what`, with `describe(objects)` when given, after `timeoutMs` milliseconds.
    */
-  until(what: string, done: (objects: Map<string, T>) => boolean, timeoutMs: number): Promise<number> {
+  until(what: string, done: (objects: Map<string, T>) => boolean, timeoutMs: number, describe?: (objects: Map<string, T>) => string): Promise<number> {
     if (done(this.objects)) return Promise.resolve(Date.now());
     return new Promise((resolve, reject) => {
       const listener = () => {
@@ -53,7 +66,8 @@ export class Recorder<T extends k8s.KubernetesObject> {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+        const detail = describe ? `: ${describe(this.objects)}` : '';
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`));
       }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
@@ -83,3 +97,15 @@ export const podServing = (pod: k8s.V1Pod) =>
 
 /** Seconds between two client-clock instants, 3 decimals. */
 export const secondsBetween = (fromMs: number, toMs: number) => Math.round(toMs - fromMs) / 1000;
+
+/** Each pod as `name@node (phase, Ready|not ready|terminating)`, for a timeout message. */
+export const describePods = (pods: Map<string, k8s.V1Pod>) =>
+  [...pods.values()]
+    .map((p) => `${p.metadata?.name}@${p.spec?.nodeName ?? 'unscheduled'} (${p.status?.phase}, ${p.metadata?.deletionTimestamp ? 'terminating' : podServing(p) ? 'Ready' : 'not ready'})`)
+    .join(', ') || 'no pods';
+
+/** Each node as `name (Ready=status, unschedulable, taints key:effect)`, for a timeout message. */
+export const describeNodes = (nodes: Map<string, k8s.V1Node>) =>
+  [...nodes.values()]
+    .map((n) => `${n.metadata?.name} (Ready=${readyStatus(n)}${n.spec?.unschedulable ? ', unschedulable' : ''}${(n.spec?.taints ?? []).map((t) => `, ${t.key}:${t.effect}`).join('')})`)
+    .join(', ');
