@@ -1,9 +1,9 @@
 // Causal model, zone part: which NotReady nodes get the NoExecute taint and when, replaying the node lifecycle
 // controller's per-zone token buckets and zone states over the observed detections.
-import type { TimeoutSettings } from '../spec/settings.js';
+import { KUBE_API_BURST_DEFAULT, KUBE_API_QPS_DEFAULT, type TimeoutSettings } from '../spec/settings.js';
 import { firstTaint } from './predict-detection.js';
 import { causeOf, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft } from './predict-common.js';
-import type { NodeTimeline, ZoneStateChange } from './types.js';
+import type { NodeTimeline, PodTimeline, ZoneStateChange } from './types.js';
 
 /** Detections closer than this are taken as one monitor pass, seconds (a pass updates its nodes within milliseconds). */
 export const SAME_PASS_SECONDS = 1;
@@ -73,9 +73,17 @@ export interface ZoneReplay {
  * nodes 15 s apart all tainted). When every zone is FullDisruption the controller enters master disruption mode:
  * it removes NoExecute taints and taints nothing. A queued node's token time counts from the previous taint as
  * observed (client receive time) when it was observed, else as predicted.
- * `leaderChanges` (seconds since time zero) make every later taint "not modelled".
+ * `leaderChanges` (seconds since time zero) make every later taint "not modelled". `pods` (their node before the
+ * fault and when NotReady was received, seconds since time zero) count the controller's writes in a pass: a taint in
+ * a pass that writes more than `--kube-api-burst` requests may wait for client tokens (clientThrottle).
  */
-export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonly NodeTimeline[], endSeconds: number, leaderChanges: readonly number[]): ZoneReplay {
+export function predictNoExecuteTaints(
+  settings: TimeoutSettings,
+  nodes: readonly NodeTimeline[],
+  endSeconds: number,
+  leaderChanges: readonly number[],
+  pods: readonly Pick<PodTimeline, 'nodeBefore' | 'notReadyReceivedAfterSeconds'>[] = [],
+): ZoneReplay {
   const items: ItemDraft[] = [];
   const zoneStates: ZoneStateChange[] = [];
   const zones = new Map<string, Zone>();
@@ -117,7 +125,7 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
    * without the taint), so it waits for the next token: max(M, 1 / rate) after the write. Both paths are windows
    * derived from the same cause; the item shows the one the observed taint took (the first when unobserved).
    */
-  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean, afterReceivedTaint = false): void => {
+  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean, afterReceivedTaint = false, throttle: ClientThrottle | null = null): void => {
     const observed = observedTaintAt(d);
     const leader = leaderChanges.find((l) => l > d.atSeconds && l <= at + OBSERVATION_LATENCY_SECONDS);
     // The controller itself writes Ready=Unknown in the pass that taints; a Ready=False the kubelet wrote is only
@@ -128,9 +136,10 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
       event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true,
       // After a taint as received, the token was spent when that taint was written, up to the observation latency
       // before its receipt: the next one can be received that much less than 1 / rate after it (kwok at 100 nodes: 0.52 to 0.73 s in three runs).
-      window: windowOf(at - 0.1 - (afterReceivedTaint ? OBSERVATION_LATENCY_SECONDS : 0), at + passWaitSeconds + OBSERVATION_LATENCY_SECONDS), observedSeconds: observed, cause,
+      window: windowOf(at - 0.1 - (afterReceivedTaint ? OBSERVATION_LATENCY_SECONDS : 0), at + passWaitSeconds + OBSERVATION_LATENCY_SECONDS + (throttle?.waitSeconds ?? 0)), observedSeconds: observed, cause,
       because: passWaitSeconds > 0 ? `${because}; the kubelet reported Ready=False itself, which the controller sees at its next pass (--node-monitor-period ${secondsText(passWaitSeconds)})` : because,
     };
+    if (throttle) item.because += `; ${throttle.because}`;
     let usedAt = observed !== null && Math.abs(observed - at) <= 2 ? observed : at;
     if (inPass && d.key === UNREACHABLE_TAINT && z.rate > 0 && observed !== null && item.window !== null && observed > item.window.toSeconds) {
       const tokenSeconds = 1 / z.rate;
@@ -204,7 +213,8 @@ export function predictNoExecuteTaints(settings: TimeoutSettings, nodes: readonl
       if (z.queue.length > 0 && z.rate > 0 && !masterDisruption && z.nextTokenAt <= t) {
         const d = z.queue.shift() as Detection;
         emitTaint(z, d, d.atSeconds, causeOf(`${d.node.name} ${d.key === UNREACHABLE_TAINT ? 'Ready=Unknown' : 'Ready=False'} (received)`, d.atSeconds),
-          `${d.key}:NoExecute in the monitor pass that saw it NotReady; zone "${z.name}" had a token (${flagRate(z.rate)}, burst 1)`, true);
+          `${d.key}:NoExecute in the monitor pass that saw it NotReady; zone "${z.name}" had a token (${flagRate(z.rate)}, burst 1)`, true, false,
+          clientThrottle(settings, pass.detections, pods));
       }
     }
     // End of the pass: zone states and limiters.
@@ -296,5 +306,59 @@ function notTainted(d: Detection, because: string, atSeconds: number): ItemDraft
     event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: false, window: null,
     observedSeconds: observedTaintAt(d),
     cause: causeOf(`${d.node.name} NotReady (received)`, atSeconds), because,
+  };
+}
+
+/**
+ * Goroutines of the node lifecycle controller that write through its client besides the tainting loop: 8 monitor-pass
+ * workers (status, MarkPodsNotReady), 8 node-update workers (NoSchedule taints) and the Event sink
+ * (nodeUpdateWorkerSize = 8 in pkg/controller/nodelifecycle/node_lifecycle_controller.go, v1.34). Each blocks on at
+ * most one reserved request at a time.
+ */
+const CONTROLLER_WRITERS = 8 + 8 + 1;
+
+/** How long the node lifecycle controller's client-side rate limiter can hold an in-pass taint back, and why. */
+interface ClientThrottle {
+  /** Longest wait of the taint's GET and PATCH behind the pass's other writes, seconds (> 0). */
+  waitSeconds: number;
+  because: string;
+}
+
+/**
+ * The node lifecycle controller writes through one client whose token bucket holds `--kube-api-burst` requests and
+ * refills at `--kube-api-qps` per second (client-go flowcontrol; defaults 20 and 30). In the monitor pass that marks
+ * nodes NotReady it writes, per node: its Ready condition (unreachable only: the kubelet wrote Ready=False itself), a
+ * NodeNotReady Event, and the NoSchedule taint (a GET and a PATCH, doNoScheduleTaintingPass); per pod on it that was
+ * Ready: its Ready=False status and a NodeNotReady Event (MarkPodsNotReady). The in-pass NoExecute taint needs two
+ * more requests (GET, PATCH: SwapNodeControllerTaint). With the bucket full at the pass start (the controller writes
+ * nothing while nodes are healthy), the last of the W + 2 requests goes out at most (W + 2 − burst) / qps seconds
+ * after the pass started, which is before the first Ready=Unknown of the pass was received. Pods are counted as
+ * journaled (NotReady received in or after the pass): pods in namespaces the observer did not watch are not, so the
+ * bound can only be short, never wide. The rate limiter serves reservations in order and each other writer goroutine
+ * holds at most one, so each of the two requests also waits at most (writers + 1) / qps: the wait is the smaller of
+ * both bounds. Null when the pass fits in the burst.
+ */
+function clientThrottle(settings: TimeoutSettings, passDetections: readonly Detection[], pods: readonly Pick<PodTimeline, 'nodeBefore' | 'notReadyReceivedAfterSeconds'>[]): ClientThrottle | null {
+  const qps = settings.controllerManager.kubeAPIQPS ?? KUBE_API_QPS_DEFAULT;
+  const burst = settings.controllerManager.kubeAPIBurst ?? KUBE_API_BURST_DEFAULT;
+  let nodeWrites = 0;
+  let podWrites = 0;
+  for (const d of passDetections) {
+    nodeWrites += (d.key === UNREACHABLE_TAINT ? 1 : 0) + 1 + 2;
+    const marked = pods.filter((p) => p.nodeBefore === d.node.name && p.notReadyReceivedAfterSeconds !== null && p.notReadyReceivedAfterSeconds >= d.atSeconds - SAME_PASS_SECONDS).length;
+    podWrites += 2 * marked;
+  }
+  const writes = nodeWrites + podWrites;
+  const behindAll = (writes + 2 - burst) / qps;
+  if (behindAll <= 0) return null;
+  // Each of the taint's two requests waits at most behind one pending request per other writer goroutine.
+  const behindWriters = (2 * (CONTROLLER_WRITERS + 1)) / qps;
+  const waitSeconds = round3(Math.min(behindAll, behindWriters));
+  const why = behindAll <= behindWriters
+    ? `so its GET + PATCH may wait up to ${secondsText(waitSeconds)} for tokens (${writes} + 2 − --kube-api-burst ${burst}, at --kube-api-qps ${qps}/s)`
+    : `so each of its GET and PATCH may wait behind one pending request of each of the controller's ${CONTROLLER_WRITERS} other writers: up to ${secondsText(waitSeconds)} at --kube-api-qps ${qps}/s (--kube-api-burst ${burst})`;
+  return {
+    waitSeconds,
+    because: `that pass wrote ${writes} requests through the controller's client (${passDetections.length} node(s): status, NodeNotReady Event, NoSchedule taint GET + PATCH = ${nodeWrites}; ${podWrites / 2} pod(s) marked Ready=False, each with an Event = ${podWrites}), ${why}`,
   };
 }

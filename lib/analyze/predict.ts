@@ -39,7 +39,7 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
     if (!faults.has(node.name) && node.notReadyStatus === null) continue;
     drafts.push(...predictDetection({ settings, node, fault: faults.get(node.name), renewals: input.leaseRenewals.get(node.name) ?? [], leaderChanges: input.leaderChanges }));
   }
-  const zones = predictNoExecuteTaints(settings, input.nodes, input.endSeconds, input.leaderChanges);
+  const zones = predictNoExecuteTaints(settings, input.nodes, input.endSeconds, input.leaderChanges, input.pods);
   drafts.push(...zones.items);
   drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges }));
   const items: PredictionItem[] = drafts

@@ -85,8 +85,8 @@ function resolveCluster(cluster: v1.Cluster): ClusterSpec {
 /**
  * kube-controller-manager's client rate limits as flags (`kube-api-qps`, `kube-api-burst`), from the named
  * settings kubeAPIQPS and kubeAPIBurst; absent ones stay unset (the component's defaults, 20 and 30). They travel
- * with extraArgs because both providers already pass those to the component and they are no timing setting the
- * analysis reads.
+ * with extraArgs because both providers already pass those to the component; the settings carry them too, for the
+ * analysis (the node lifecycle controller's writes share one throttled client, lib/analyze/predict-zones.ts).
  */
 function clientRateFlags(cm: v1.ControllerManager | undefined): Record<string, string> {
   return {
@@ -115,6 +115,15 @@ function resolveExistingCluster(cluster: v1.Cluster): ClusterSpec {
   };
 }
 
+/** kubeAPIQPS and kubeAPIBurst as written (only in `cluster.controllerManager`, not in `assume`), absent ones left out. */
+function clientRateSettings(cm: v1.ControllerManager | v1.AssumedSettings['controllerManager'] | Record<string, never>): Pick<TimeoutSettings['controllerManager'], 'kubeAPIQPS' | 'kubeAPIBurst'> {
+  const rates = cm as { kubeAPIQPS?: number; kubeAPIBurst?: number };
+  return {
+    ...(rates.kubeAPIQPS !== undefined ? { kubeAPIQPS: rates.kubeAPIQPS } : {}),
+    ...(rates.kubeAPIBurst !== undefined ? { kubeAPIBurst: rates.kubeAPIBurst } : {}),
+  };
+}
+
 /** The timing settings of a user cluster section, defaults from DEFAULT_TIMEOUT_SETTINGS. Durations in milliseconds. */
 export function resolveSettings(cluster: v1.Cluster | v1.AssumedSettings): TimeoutSettings {
   const d = DEFAULT_TIMEOUT_SETTINGS;
@@ -130,6 +139,7 @@ export function resolveSettings(cluster: v1.Cluster | v1.AssumedSettings): Timeo
       secondaryNodeEvictionRate: cm.secondaryNodeEvictionRate ?? d.controllerManager.secondaryNodeEvictionRate,
       unhealthyZoneThreshold: cm.unhealthyZoneThreshold ?? d.controllerManager.unhealthyZoneThreshold,
       largeClusterSizeThreshold: cm.largeClusterSizeThreshold ?? d.controllerManager.largeClusterSizeThreshold,
+      ...clientRateSettings(cm),
     },
     apiServer: {
       defaultNotReadyTolerationSeconds: api.defaultNotReadyTolerationSeconds ?? d.apiServer.defaultNotReadyTolerationSeconds,

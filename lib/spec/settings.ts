@@ -37,6 +37,14 @@ export interface TimeoutSettings {
     unhealthyZoneThreshold: number;
     /** `--large-cluster-size-threshold`: nodes above which a zone counts as large. Default 50. */
     largeClusterSizeThreshold: number;
+    /**
+     * `--kube-api-qps`: requests per second each controller's client may send (client-go token bucket), or absent
+     * when not set (the default, {@link KUBE_API_QPS_DEFAULT}). The node lifecycle controller's own status, taint and
+     * Event writes share one such client, so a monitor pass with many writes delays its taints.
+     */
+    kubeAPIQPS?: number;
+    /** `--kube-api-burst`: requests above kubeAPIQPS each controller's client may send at once, or absent (default {@link KUBE_API_BURST_DEFAULT}). */
+    kubeAPIBurst?: number;
   };
   /** kube-apiserver flags of the DefaultTolerationSeconds admission plugin (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-apiserver/); upstream unit, seconds. */
   apiServer: {
@@ -59,6 +67,11 @@ export interface TimeoutSettings {
     shutdownGracePeriodCriticalPodsMs: number;
   };
 }
+
+/** kube-controller-manager `--kube-api-qps` default, requests per second (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-controller-manager/). */
+export const KUBE_API_QPS_DEFAULT = 20;
+/** kube-controller-manager `--kube-api-burst` default, requests (same reference). */
+export const KUBE_API_BURST_DEFAULT = 30;
 
 /** Kubernetes 1.34 defaults; see TimeoutSettings for the source of each. */
 export const DEFAULT_TIMEOUT_SETTINGS: TimeoutSettings = {

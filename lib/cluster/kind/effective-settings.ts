@@ -29,7 +29,9 @@ const num: Reader = (v) => {
   return n;
 };
 
-const CONTROLLER_MANAGER: [keyof TimeoutSettings['controllerManager'], string, Reader][] = [
+/** The controller-manager timing settings every cluster has (the client rate limits are optional, read below). */
+type TimingKey = Exclude<keyof TimeoutSettings['controllerManager'], 'kubeAPIQPS' | 'kubeAPIBurst'>;
+const CONTROLLER_MANAGER: [TimingKey, string, Reader][] = [
   ['nodeMonitorPeriodMs', 'node-monitor-period', goMs],
   ['nodeMonitorGracePeriodMs', 'node-monitor-grace-period', goMs],
   ['nodeStartupGracePeriodMs', 'node-startup-grace-period', goMs],
@@ -83,7 +85,12 @@ export function toEffectiveSettings(
       }
     }
   };
-  readInto(settings.controllerManager, 'controllerManager', CONTROLLER_MANAGER, [controllerManagerFlags]);
+  readInto(settings.controllerManager as Record<TimingKey, number>, 'controllerManager', CONTROLLER_MANAGER, [controllerManagerFlags]);
+  // Client rate limits: absent means the component's default, which the analysis knows; not "missing".
+  for (const [field, flag] of [['kubeAPIQPS', 'kube-api-qps'], ['kubeAPIBurst', 'kube-api-burst']] as const) {
+    const value = Number(controllerManagerFlags[flag]);
+    if (controllerManagerFlags[flag] !== undefined && Number.isFinite(value)) settings.controllerManager[field] = value;
+  }
   readInto(settings.apiServer, 'apiServer', API_SERVER, [apiServerFlags]);
   const nodes = Object.keys(kubeletConfigs).sort();
   readInto(settings.kubelet, 'kubelet', KUBELET, nodes.map((n) => kubeletConfigs[n]!));

@@ -215,6 +215,34 @@ describe('analyze/predict mechanisms', () => {
         expect(tainted[3].window?.fromSeconds).to.be.closeTo(firstTaint + 20.1 + 10 - 1 - 0.1, 0.001);
         expect(tainted[3].observedSeconds).to.equal(null);
       });
+
+      it('10 of 100 NotReady in one pass, a Ready pod on each: the in-pass taint may wait for the controller\'s client tokens (60 writes + 2 − burst 30 at 20/s = 1.6 s); with the limits lifted it may not', () => {
+        // The live kwok run of eviction-rate-large-zone (2 Dec 2026) received its first taint 1.081 s after that node's Ready=Unknown.
+        const nodes = zone(10, 90).map((n) => (n.name !== 'down-00' ? n : { ...n, taints: copy(target.taints).map((t) => ({ ...t, addedReceivedAfterSeconds: detected + 1.081 })) }));
+        const pods = nodes.filter((n) => n.name.startsWith('down-')).map((n) => ({ nodeBefore: n.name, notReadyReceivedAfterSeconds: detected + 0.2 }));
+        const first = (settings: typeof outage.info.settings) => predictNoExecuteTaints(settings, nodes, 400, [], pods).items.find((i) => i.expected && i.node === 'down-00');
+        const throttled = first(outage.info.settings);
+        expect(throttled?.window?.toSeconds).to.be.closeTo(detected + 1 + (10 * 4 + 10 * 2 + 2 - 30) / 20, 0.001);
+        expect(throttled?.because).to.include('that pass wrote 60 requests through the controller\'s client').and.include('--kube-api-qps 20/s');
+        expect(throttled!.observedSeconds!).to.be.within(throttled!.window!.fromSeconds, throttled!.window!.toSeconds);
+        const lifted = structuredClone(outage.info.settings);
+        Object.assign(lifted.controllerManager, { kubeAPIQPS: 5000, kubeAPIBurst: 10000 });
+        const unthrottled = first(lifted);
+        expect(unthrottled?.window?.toSeconds).to.be.closeTo(detected + 1, 0.001);
+        expect(unthrottled!.observedSeconds!).to.be.above(unthrottled!.window!.toSeconds);
+        // A pass that fits in the burst (3 nodes, no pod: 12 writes) leaves the window as it was.
+        const small = predictNoExecuteTaints(outage.info.settings, zone(3, 97), 400, [], []).items.find((i) => i.expected && i.node === 'down-00');
+        expect(small?.window?.toSeconds).to.be.closeTo(detected + 1, 0.001);
+        expect(small?.because).to.not.include('requests through the controller');
+      });
+
+      it('a pass of 30 NotReady nodes with pods: each of the taint\'s two requests waits at most behind the controller\'s 17 other writers (36 / qps), not behind every write', () => {
+        const nodes = zone(30, 21);
+        const pods = nodes.filter((n) => n.name.startsWith('down-')).flatMap((n) => [0, 1, 2].map(() => ({ nodeBefore: n.name, notReadyReceivedAfterSeconds: detected })));
+        const item = predictNoExecuteTaints(outage.info.settings, nodes, 400, [], pods).items.find((i) => i.expected && i.node === 'down-00');
+        expect(item?.window?.toSeconds).to.be.closeTo(detected + 1 + 36 / 20, 0.001);
+        expect(item?.because).to.include('17 other writers');
+      });
     });
   });
 

@@ -60,6 +60,14 @@ describe('toEffectiveSettings', () => {
     expect(result.missing).to.have.length(14);
   });
 
+  it('reads --kube-api-qps and --kube-api-burst when set; absent they stay unset (the component defaults) and are not missing', () => {
+    const set = toEffectiveSettings({ 'kube-api-qps': '200', 'kube-api-burst': '400' }, {}, {});
+    expect(set.settings.controllerManager).to.include({ kubeAPIQPS: 200, kubeAPIBurst: 400 });
+    const unset = toEffectiveSettings({}, {}, {});
+    expect(unset.settings.controllerManager).to.not.have.any.keys('kubeAPIQPS', 'kubeAPIBurst');
+    expect(unset.missing.filter((m) => m.includes('kubeAPI'))).to.deep.equal([]);
+  });
+
   it('flags kubelets that disagree and keeps the first node by name', () => {
     const result = toEffectiveSettings({}, {}, { 'b-worker': kubelet(40), 'a-worker': kubelet(20) });
     expect(result.settings.kubelet.nodeLeaseDurationSeconds).to.equal(20);

@@ -56,12 +56,14 @@ describe('spec/defaults', () => {
     expect(byName.db!.placement).to.equal('target');
   });
 
-  it('passes kubeAPIQPS and kubeAPIBurst to kube-controller-manager as --kube-api-qps and --kube-api-burst, unset by default', () => {
+  it('passes kubeAPIQPS and kubeAPIBurst to kube-controller-manager as --kube-api-qps and --kube-api-burst and keeps them in the settings, unset by default', () => {
     const load = (cm: string) => loadExperimentText('e.yaml', `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  provider: kwok\n  controllerManager: ${cm}\nfault: {type: node-delete}\n`).experiment.cluster;
     const cluster = load('{kubeAPIQPS: 200, kubeAPIBurst: 400, extraArgs: {v: "2"}}');
     expect(cluster.extraArgs.controllerManager).to.deep.equal({ 'kube-api-qps': '200', 'kube-api-burst': '400', v: '2' });
-    expect(cluster.settings).to.deep.equal(DEFAULT_TIMEOUT_SETTINGS); // no timing setting changes
+    // The analysis reads them too (the node lifecycle controller's writes share one throttled client); nothing else changes.
+    expect(cluster.settings).to.deep.equal({ ...DEFAULT_TIMEOUT_SETTINGS, controllerManager: { ...DEFAULT_TIMEOUT_SETTINGS.controllerManager, kubeAPIQPS: 200, kubeAPIBurst: 400 } });
     expect(load('{}').extraArgs.controllerManager).to.deep.equal({});
+    expect(load('{}').settings).to.deep.equal(DEFAULT_TIMEOUT_SETTINGS);
   });
 
   it('uses cluster.nodes as the worker count with kwok', async () => {
