@@ -1,4 +1,4 @@
-// schema/experiment.schema.json must be what `npm run schema` generates from lib/spec/v1alpha1/types.ts.
+// schema/experiment.schema.json and schema/result.schema.json must be what `npm run schema` and `npm run schema:result` generate.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { createGenerator } from 'ts-json-schema-generator';
@@ -15,5 +15,20 @@ describe('schema/experiment.schema.json', function () {
     }).createSchema('Experiment');
     const checkedIn = JSON.parse(readFileSync('schema/experiment.schema.json', 'utf8')) as unknown;
     expect(JSON.parse(JSON.stringify(generated))).to.deep.equal(checkedIn, 'schema/experiment.schema.json is stale: run npm run schema');
+  });
+});
+
+describe('schema/result.schema.json', function () {
+  this.timeout(60_000);
+
+  it('is up to date with lib/report/result-types.ts (run npm run schema:result)', () => {
+    const generated = createGenerator({
+      path: 'lib/report/result-types.ts',
+      type: 'Result',
+      schemaId: 'https://rebootlab.dev/schema/result.schema.json',
+      skipTypeCheck: true,
+    }).createSchema('Result');
+    const checkedIn = JSON.parse(readFileSync('schema/result.schema.json', 'utf8')) as unknown;
+    expect(JSON.parse(JSON.stringify(generated))).to.deep.equal(checkedIn, 'schema/result.schema.json is stale: run npm run schema:result');
   });
 });
