@@ -149,6 +149,20 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     const victim = [...pods.objects.values()].find(podServing)!.spec!.nodeName!;
     const undoCordon = await cluster.act(victim, 'cordon');
     await nodes.until(`${victim} cordoned`, (m) => m.get(victim)?.spec?.unschedulable === true, 10_000);
+    // The scheduler watches nodes on its own: a pod pinned to the victim by nodeSelector is refused as unschedulable
+    // only once the scheduler's cache has the cordon, so replacements created after that cannot land there.
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    const refused = (p: k8s.V1Pod | undefined) => p?.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && /unschedulable/.test(c.message ?? '')) ?? false;
+    for (let attempt = 1; ; attempt += 1) {
+      const probe = `cordon-seen-by-scheduler-${attempt}`;
+      await core.createNamespacedPod({ namespace: NS, body: { metadata: { name: probe }, spec: { nodeSelector: { 'kubernetes.io/hostname': victim }, containers: [{ name: 'probe', image: 'fake' }] } } });
+      await pods.until(`${probe} refused or bound`, (m) => refused(m.get(probe)) || !!m.get(probe)?.spec?.nodeName, 10_000, describePods);
+      const seen = refused(pods.objects.get(probe));
+      await core.deleteNamespacedPod({ name: probe, namespace: NS, gracePeriodSeconds: 0 });
+      await pods.until(`${probe} gone`, (m) => !m.has(probe), 10_000, describePods);
+      if (seen) break;
+      expect(attempt, 'the scheduler still binds pods to the cordoned node').to.be.below(5);
+    }
     const onVictim = [...pods.objects.values()].filter((p) => p.spec?.nodeName === victim).map((p) => p.metadata!.name!);
     expect(onVictim.length, `pods on ${victim}`).to.be.greaterThan(0);
     const deletingAtMs = Date.now();
