@@ -19,6 +19,19 @@ export function readResult(runDir: string): Result {
   return JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as Result;
 }
 
+/** Every result.json under `dir`, at any depth (one per variant and repeat), parsed. */
+export function resultsIn(dir: string): Result[] {
+  const found: Result[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(d, entry.name));
+      else if (entry.name === 'result.json') found.push(readResult(d));
+    }
+  };
+  walk(dir);
+  return found;
+}
+
 /** Names of the node containers of kind cluster `cluster` that Docker lists in `state`. */
 export async function nodeContainersIn(cluster: string, state: 'paused' | 'exited'): Promise<string[]> {
   const { stdout } = await execa('docker', ['ps', '-a', '--filter', `status=${state}`, '--filter', `label=io.x-k8s.kind.cluster=${cluster}`, '--format', '{{.Names}}']);

@@ -5,13 +5,13 @@
 // the zone outage for 15 minutes and run the unhealthyZoneThreshold 0.8 variant on a cluster of its own.
 import { expect } from 'chai';
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PodTimeline } from '../../../lib/analyze/index.js';
 import type { Result } from '../../../lib/report/index.js';
 import { runCli } from '../../helpers/run-cli.js';
-import { nodeContainersIn } from '../../helpers/run-dirs.js';
+import { nodeContainersIn, resultsIn } from '../../helpers/run-dirs.js';
 import { readToolchain } from '../../helpers/toolchain.js';
 import { detectionBounds, evictionDelayBounds } from '../../helpers/mechanism-bounds.js';
 
@@ -19,18 +19,6 @@ const MINUTE_MS = 60_000;
 const SHARED = 'rl-cat-e2e';
 const slow = process.env['REBOOTLAB_SLOW'] === '1';
 
-/** Every result.json under `out` (one per variant). */
-function resultsIn(out: string): Result[] {
-  const found: Result[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(dir, entry.name));
-      else if (entry.name === 'result.json') found.push(JSON.parse(readFileSync(join(dir, entry.name), 'utf8')) as Result);
-    }
-  };
-  walk(out);
-  return found;
-}
 
 const podsOf = (r: Result, workload: string): PodTimeline[] => r.pods.filter((p) => p.workload === workload);
 const onTarget = (r: Result, p: PodTimeline): boolean => p.nodeBefore !== null && r.spec.fault.nodes.includes(p.nodeBefore);

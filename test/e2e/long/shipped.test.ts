@@ -6,30 +6,17 @@
 // `npm run test:shipped`, outside `.ci/run` like the catalog.
 import { expect } from 'chai';
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Result } from '../../../lib/report/index.js';
 import { runCli } from '../../helpers/run-cli.js';
-import { nodeContainersIn } from '../../helpers/run-dirs.js';
+import { nodeContainersIn, resultsIn } from '../../helpers/run-dirs.js';
 import { readToolchain } from '../../helpers/toolchain.js';
 import { detectionBounds, evictionDelayBounds } from '../../helpers/mechanism-bounds.js';
 
 const MINUTE_MS = 60_000;
 const KIND_CLUSTER = 'rl-shipped-e2e';
-
-/** Every result.json under `dir` (one per variant and repeat). */
-function resultsIn(dir: string): Result[] {
-  const found: Result[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(d, entry.name));
-      else if (entry.name === 'result.json') found.push(JSON.parse(readFileSync(join(d, entry.name), 'utf8')) as Result);
-    }
-  };
-  walk(dir);
-  return found;
-}
 
 describe('shipped experiments end to end, as written (issue 12)', function () {
   this.timeout(25 * MINUTE_MS);
