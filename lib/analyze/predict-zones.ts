@@ -87,6 +87,12 @@ export function predictNoExecuteTaints(
   const items: ItemDraft[] = [];
   const zoneStates: ZoneStateChange[] = [];
   const zones = new Map<string, Zone>();
+  // When each pod's NotReady was received, by its node before the fault: what clientThrottle counts per pass.
+  const podNotReadyByNode = new Map<string, number[]>();
+  for (const p of pods) {
+    if (p.nodeBefore === null || p.notReadyReceivedAfterSeconds === null) continue;
+    podNotReadyByNode.set(p.nodeBefore, [...(podNotReadyByNode.get(p.nodeBefore) ?? []), p.notReadyReceivedAfterSeconds]);
+  }
   for (const n of nodes) {
     if (!n.countsForZoneState) continue;
     const z = zones.get(n.zone) ?? { name: n.zone, members: [], state: 'Normal' as ZoneState, rate: settings.controllerManager.nodeEvictionRate, nextTokenAt: -Infinity, queue: [], tokenCause: null };
@@ -197,6 +203,9 @@ export function predictNoExecuteTaints(
   };
   for (const pass of passes) {
     const t = pass.atSeconds;
+    // One per pass (it counts the whole pass's writes), computed when a taint in it needs it.
+    let passThrottle: ClientThrottle | null | undefined;
+    const throttleOfPass = () => (passThrottle === undefined ? (passThrottle = clientThrottle(settings, pass.detections, podNotReadyByNode)) : passThrottle);
     for (const z of zones.values()) drain(z, t);
     for (const d of pass.detections) {
       const z = zones.get(d.node.zone);
@@ -214,7 +223,7 @@ export function predictNoExecuteTaints(
         const d = z.queue.shift() as Detection;
         emitTaint(z, d, d.atSeconds, causeOf(`${d.node.name} ${d.key === UNREACHABLE_TAINT ? 'Ready=Unknown' : 'Ready=False'} (received)`, d.atSeconds),
           `${d.key}:NoExecute in the monitor pass that saw it NotReady; zone "${z.name}" had a token (${flagRate(z.rate)}, burst 1)`, true, false,
-          clientThrottle(settings, pass.detections, pods));
+          throttleOfPass());
       }
     }
     // End of the pass: zone states and limiters.
@@ -338,14 +347,14 @@ interface ClientThrottle {
  * holds at most one, so each of the two requests also waits at most (writers + 1) / qps: the wait is the smaller of
  * both bounds. Null when the pass fits in the burst.
  */
-function clientThrottle(settings: TimeoutSettings, passDetections: readonly Detection[], pods: readonly Pick<PodTimeline, 'nodeBefore' | 'notReadyReceivedAfterSeconds'>[]): ClientThrottle | null {
+function clientThrottle(settings: TimeoutSettings, passDetections: readonly Detection[], podNotReadyByNode: ReadonlyMap<string, readonly number[]>): ClientThrottle | null {
   const qps = settings.controllerManager.kubeAPIQPS ?? KUBE_API_QPS_DEFAULT;
   const burst = settings.controllerManager.kubeAPIBurst ?? KUBE_API_BURST_DEFAULT;
   let nodeWrites = 0;
   let podWrites = 0;
   for (const d of passDetections) {
     nodeWrites += (d.key === UNREACHABLE_TAINT ? 1 : 0) + 1 + 2;
-    const marked = pods.filter((p) => p.nodeBefore === d.node.name && p.notReadyReceivedAfterSeconds !== null && p.notReadyReceivedAfterSeconds >= d.atSeconds - SAME_PASS_SECONDS).length;
+    const marked = (podNotReadyByNode.get(d.node.name) ?? []).filter((at) => at >= d.atSeconds - SAME_PASS_SECONDS).length;
     podWrites += 2 * marked;
   }
   const writes = nodeWrites + podWrites;
