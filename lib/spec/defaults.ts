@@ -2,7 +2,7 @@
 // Timing defaults come from DEFAULT_TIMEOUT_SETTINGS (Kubernetes 1.34, sources cited in settings.ts).
 import { parseDurationMs } from '../common/units.js';
 import { VERSIONS } from '../common/versions.js';
-import { DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } from './settings.js';
+import { CLIENT_RATE_FLAGS, DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } from './settings.js';
 import {
   API_VERSION,
   DEFAULT_AGENT_IMAGE,
@@ -89,10 +89,9 @@ function resolveCluster(cluster: v1.Cluster): ClusterSpec {
  * analysis (the node lifecycle controller's writes share one throttled client, lib/analyze/predict-zones.ts).
  */
 function clientRateFlags(cm: v1.ControllerManager | undefined): Record<string, string> {
-  return {
-    ...(cm?.kubeAPIQPS !== undefined ? { 'kube-api-qps': String(cm.kubeAPIQPS) } : {}),
-    ...(cm?.kubeAPIBurst !== undefined ? { 'kube-api-burst': String(cm.kubeAPIBurst) } : {}),
-  };
+  const flags: Record<string, string> = {};
+  for (const [setting, flag] of CLIENT_RATE_FLAGS) if (cm?.[setting] !== undefined) flags[flag] = String(cm[setting]);
+  return flags;
 }
 
 /**
@@ -118,10 +117,9 @@ function resolveExistingCluster(cluster: v1.Cluster): ClusterSpec {
 /** kubeAPIQPS and kubeAPIBurst as written (only in `cluster.controllerManager`, not in `assume`), absent ones left out. */
 function clientRateSettings(cm: v1.ControllerManager | v1.AssumedSettings['controllerManager'] | Record<string, never>): Pick<TimeoutSettings['controllerManager'], 'kubeAPIQPS' | 'kubeAPIBurst'> {
   const rates = cm as { kubeAPIQPS?: number; kubeAPIBurst?: number };
-  return {
-    ...(rates.kubeAPIQPS !== undefined ? { kubeAPIQPS: rates.kubeAPIQPS } : {}),
-    ...(rates.kubeAPIBurst !== undefined ? { kubeAPIBurst: rates.kubeAPIBurst } : {}),
-  };
+  const settings: Pick<TimeoutSettings['controllerManager'], 'kubeAPIQPS' | 'kubeAPIBurst'> = {};
+  for (const [setting] of CLIENT_RATE_FLAGS) if (rates[setting] !== undefined) settings[setting] = rates[setting];
+  return settings;
 }
 
 /** The timing settings of a user cluster section, defaults from DEFAULT_TIMEOUT_SETTINGS. Durations in milliseconds. */

@@ -73,6 +73,16 @@ export const KUBE_API_QPS_DEFAULT = 20;
 /** kube-controller-manager `--kube-api-burst` default, requests (same reference). */
 export const KUBE_API_BURST_DEFAULT = 30;
 
+/**
+ * The optional client rate-limit settings of kube-controller-manager and their flags, [setting, flag] pairs: the
+ * one table the spec (setting → flag, lib/spec/defaults.ts) and the read-back (flag → setting,
+ * lib/cluster/kind/effective-settings.ts) both use.
+ */
+export const CLIENT_RATE_FLAGS = [
+  ['kubeAPIQPS', 'kube-api-qps'],
+  ['kubeAPIBurst', 'kube-api-burst'],
+] as const;
+
 /** Kubernetes 1.34 defaults; see TimeoutSettings for the source of each. */
 export const DEFAULT_TIMEOUT_SETTINGS: TimeoutSettings = {
   controllerManager: {

@@ -1,7 +1,7 @@
 // Reads back the timeout settings actually in effect: flags from the control-plane static pod
 // manifests and each kubelet's /configz, mapped onto TimeoutSettings.
 import { parse } from 'yaml';
-import { DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } from '../../spec/settings.js';
+import { CLIENT_RATE_FLAGS, DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } from '../../spec/settings.js';
 import type { EffectiveSettings } from '../provider.js';
 import { parseGoDuration } from '../../common/units.js';
 
@@ -30,7 +30,7 @@ const num: Reader = (v) => {
 };
 
 /** The controller-manager timing settings every cluster has (the client rate limits are optional, read below). */
-type TimingKey = Exclude<keyof TimeoutSettings['controllerManager'], 'kubeAPIQPS' | 'kubeAPIBurst'>;
+type TimingKey = Exclude<keyof TimeoutSettings['controllerManager'], (typeof CLIENT_RATE_FLAGS)[number][0]>;
 const CONTROLLER_MANAGER: [TimingKey, string, Reader][] = [
   ['nodeMonitorPeriodMs', 'node-monitor-period', goMs],
   ['nodeMonitorGracePeriodMs', 'node-monitor-grace-period', goMs],
@@ -87,7 +87,7 @@ export function toEffectiveSettings(
   };
   readInto(settings.controllerManager as Record<TimingKey, number>, 'controllerManager', CONTROLLER_MANAGER, [controllerManagerFlags]);
   // Client rate limits: absent means the component's default, which the analysis knows; not "missing".
-  for (const [field, flag] of [['kubeAPIQPS', 'kube-api-qps'], ['kubeAPIBurst', 'kube-api-burst']] as const) {
+  for (const [field, flag] of CLIENT_RATE_FLAGS) {
     const value = Number(controllerManagerFlags[flag]);
     if (controllerManagerFlags[flag] !== undefined && Number.isFinite(value)) settings.controllerManager[field] = value;
   }
