@@ -41,6 +41,8 @@ interface Detection {
   key: string;
   /** Set when the zone's limiter went to rate 0 (or master disruption mode began) while this node was queued. */
   stranded?: { why: string; atSeconds: number };
+  /** Set when this node's in-pass token was lost to the end-of-pass swap to rate 0 (see `inPassTaints`): why. */
+  lostInPassToken?: string;
 }
 
 interface Zone {
@@ -201,8 +203,20 @@ export function predictNoExecuteTaints(
         false, afterPrevious && prev.received === true && at === z.nextTokenAt);
     }
   };
+  /**
+   * The in-pass taints of the current pass, with the zone's token state before each, so one can be taken back.
+   * The controller queues a node (processTaintBaseEviction) while its monitor pass runs and swaps the zone's limiter
+   * at the end of that pass (handleDisruption); the tainting loop that spends the token runs every 100 ms
+   * (scheduler.NodeEvictionPeriod) on its own goroutine. When the pass ends by swapping the limiter to rate 0, the
+   * taint happens only if a tick of that loop fell between the queueing and the swap: on kind, a pass that also marks
+   * pods NotReady usually outlasts 100 ms; on kwok it is often shorter (zone-partial-disruption: 1 of 3 runs had no
+   * taint). Which way it went cannot be known before, so the observation decides: a node not seen tainted in its
+   * window goes back to the queue, stranded at rate 0, and is tainted at the zone's next token if the zone recovers.
+   */
+  let inPassTaints: { zone: Zone; detection: Detection; item: ItemDraft; nextTokenAt: number; tokenCause: Zone['tokenCause'] }[] = [];
   for (const pass of passes) {
     const t = pass.atSeconds;
+    inPassTaints = [];
     // One per pass (it counts the whole pass's writes), computed when a taint in it needs it.
     let passThrottle: ClientThrottle | null | undefined;
     const throttleOfPass = () => (passThrottle === undefined ? (passThrottle = clientThrottle(settings, pass.detections, podNotReadyByNode)) : passThrottle);
@@ -221,9 +235,11 @@ export function predictNoExecuteTaints(
       z.queue.sort((a, b) => Number(tainted(b, t)) - Number(tainted(a, t)) || a.atSeconds - b.atSeconds || a.node.name.localeCompare(b.node.name));
       if (z.queue.length > 0 && z.rate > 0 && !masterDisruption && z.nextTokenAt <= t) {
         const d = z.queue.shift() as Detection;
+        inPassTaints.push({ zone: z, detection: d, item: undefined as unknown as ItemDraft, nextTokenAt: z.nextTokenAt, tokenCause: z.tokenCause });
         emitTaint(z, d, d.atSeconds, causeOf(`${d.node.name} ${d.key === UNREACHABLE_TAINT ? 'Ready=Unknown' : 'Ready=False'} (received)`, d.atSeconds),
           `${d.key}:NoExecute in the monitor pass that saw it NotReady; zone "${z.name}" had a token (${flagRate(z.rate)}, burst 1)`, true, false,
           throttleOfPass());
+        (inPassTaints.at(-1) as (typeof inPassTaints)[number]).item = items.at(-1) as ItemDraft;
       }
     }
     // End of the pass: zone states and limiters.
@@ -243,6 +259,16 @@ export function predictNoExecuteTaints(
       const hadToken = z.rate > 0 && z.nextTokenAt <= t;
       z.state = st;
       if (newRate !== z.rate) {
+        // An in-pass taint not seen in its window lost the race with this swap to rate 0: take it back (inPassTaints).
+        for (const p of newRate <= 0 ? inPassTaints.filter((x) => x.zone === z) : []) {
+          const observed = observedTaintAt(p.detection);
+          if (observed !== null && p.item.window !== null && observed <= p.item.window.toSeconds) continue;
+          items.splice(items.indexOf(p.item), 1);
+          z.nextTokenAt = p.nextTokenAt;
+          z.tokenCause = p.tokenCause;
+          p.detection.lostInPassToken = `the tainting loop (every 100 ms) did not run between ${p.detection.node.name}'s queueing and the end of the monitor pass that swapped zone "${z.name}"'s limiter to rate 0 at ${secondsText(t)}`;
+          z.queue.unshift(p.detection);
+        }
         z.rate = newRate;
         z.nextTokenAt = hadToken ? -Infinity : newRate > 0 ? t + 1 / newRate : Infinity;
         if (!hadToken && newRate > 0) z.tokenCause = { event: `zone "${z.name}" ${st}: limiter swapped to ${flagRate(newRate)} with an empty bucket`, atSeconds: t };
@@ -274,7 +300,7 @@ export function predictNoExecuteTaints(
       }
       if (masterDisruption) items.push(notTainted(d, 'every zone is FullDisruption: master disruption mode taints nothing (node lifecycle controller)', d.atSeconds));
       else if (leftMasterDisruptionAt !== null) items.push({ ...notTainted(d, 'left master disruption mode', d.atSeconds), notModelled: `not modelled: the controller left master disruption mode at ${secondsText(leftMasterDisruptionAt)} and re-queues NotReady nodes` });
-      else if (z.rate <= 0) items.push(notTainted(d, `zone "${z.name}" is ${z.state} (${z.state === 'PartialDisruption' ? `NotReady ≥ --unhealthy-zone-threshold ${settings.controllerManager.unhealthyZoneThreshold} and more than 2; a zone of ≤ --large-cluster-size-threshold ${settings.controllerManager.largeClusterSizeThreshold} nodes gets rate 0` : 'rate 0'}): no token ever comes`, d.atSeconds));
+      else if (z.rate <= 0) items.push(notTainted(d, `zone "${z.name}" is ${z.state} (${z.state === 'PartialDisruption' ? `NotReady ≥ --unhealthy-zone-threshold ${settings.controllerManager.unhealthyZoneThreshold} and more than 2; a zone of ≤ --large-cluster-size-threshold ${settings.controllerManager.largeClusterSizeThreshold} nodes gets rate 0` : 'rate 0'}): no token ever comes${d.lostInPassToken ? `; ${d.lostInPassToken}` : ''}`, d.atSeconds));
       else {
         // Still waiting at the end of the journal: the token comes after it.
         const at = Math.max(z.nextTokenAt, d.atSeconds);
@@ -296,7 +322,7 @@ function gone(d: Detection, t: number): boolean {
 /** "Not tainted": the node was Ready again (or deleted) before its zone had a token for it. */
 function leftQueue(d: Detection, z: Zone): ItemDraft {
   const back = d.node.readyAgainReceivedAfterSeconds ?? d.node.deletedAfterSeconds ?? 0;
-  const why = d.stranded ? `${d.stranded.why} from ${secondsText(d.stranded.atSeconds)}` : `zone "${z.name}" had no token yet`;
+  const why = d.stranded ? `${d.stranded.why} from ${secondsText(d.stranded.atSeconds)}${d.lostInPassToken ? ` (${d.lostInPassToken})` : ''}` : `zone "${z.name}" had no token yet`;
   return notTainted(d, `${why}, and the node was Ready again or deleted at ${secondsText(back)} first (the controller drops it from the tainting queue)`, d.atSeconds);
 }
 

@@ -151,6 +151,34 @@ describe('analyze/predict mechanisms', () => {
         expect(replay.items.filter((i) => !i.expected)).to.have.length(29);
       });
 
+      // kwok zone-partial-disruption, campaign run r1 (2 Dec 2026): 3 of 4 nodes Ready=Unknown in one pass, none tainted.
+      // A pass on kwok can end before the 100 ms tainting loop spends the token, and its end swaps the limiter to rate 0.
+      const untaintedZone = (down: number, up: number): NodeTimeline[] => zone(down, up).map((n) => ({ ...n, taints: n.taints.filter((t) => t.effect !== 'NoExecute') }));
+
+      it('3 of 4 NotReady in one pass, none seen tainted (the pass ended before the 100 ms tainting loop ran): all three "must not happen", naming that race, and all held', () => {
+        const replay = predictNoExecuteTaints(outage.info.settings, untaintedZone(3, 1), 400, []);
+        expect(replay.zoneStates[0]).to.deep.include({ state: 'PartialDisruption', evictionRatePerSecond: 0, notReady: 3, total: 4 });
+        expect(replay.items.map((i) => [i.node, i.expected])).to.have.deep.members([['down-00', false], ['down-01', false], ['down-02', false]]);
+        expect(replay.items.find((i) => i.node === 'down-00')?.because).to.match(/tainting loop \(every 100 ms\) did not run between down-00's queueing and the end of the monitor pass/);
+        expect(replay.items.filter((i) => i.node !== 'down-00').every((i) => !/tainting loop/.test(i.because))).to.equal(true);
+      });
+
+      it('the same pass, then one node Ready again 40 s later (2 of 4: Normal, the limiter swapped from rate 0 with an empty bucket): the node whose in-pass token was lost is queued again and tainted one token after the swap', () => {
+        const nodes = untaintedZone(3, 1).map((n) => (n.name === 'down-02' ? { ...n, readyAgainReceivedAfterSeconds: detected + 40 } : n));
+        const replay = predictNoExecuteTaints(outage.info.settings, nodes, 400, []);
+        expect(replay.zoneStates.map((z) => [z.state, z.evictionRatePerSecond])).to.deep.equal([['PartialDisruption', 0], ['Normal', 0.1]]);
+        const tainted = replay.items.filter((i) => i.expected);
+        expect(tainted.map((i) => i.node)).to.deep.equal(['down-00', 'down-01']);
+        expect(tainted[0].window?.fromSeconds).to.be.closeTo(detected + 40 + 10 - 0.1, 0.001);
+        expect(tainted[1].window?.fromSeconds).to.be.closeTo(detected + 40 + 20 - 0.1, 0.001);
+      });
+
+      it('3 of 4 NotReady in one pass, the first seen tainted in its window: it took the token before the swap (unchanged)', () => {
+        const replay = predictNoExecuteTaints(outage.info.settings, zone(3, 1), 400, []);
+        expect(replay.items.filter((i) => i.expected).map((i) => [i.node, i.window !== null])).to.deep.equal([['down-00', true]]);
+        expect(replay.items.filter((i) => !i.expected)).to.have.length(2);
+      });
+
       it('two zones, z1 fully down (2 of 2) and z2 healthy: z1 FullDisruption keeps --node-eviction-rate (no master disruption mode), the second node 10 s after the first', () => {
         const nodes = [...zone(2, 0), ...zone(0, 3).map((n) => ({ ...n, zone: 'z2' }))];
         const replay = predictNoExecuteTaints(outage.info.settings, nodes, 400, []);
