@@ -442,6 +442,24 @@ const ROWS: Row[] = [
       'run.predictions.missed': [],
     },
   },
+  {
+    scenario: 'kwok-zone-partial-disruption-recorded',
+    why: 'recorded on kwok (experiments/zone-partial-disruption.yaml, campaign of 2 Dec 2026, run r1): 3 of 4 nodes of zone-a Ready=Unknown in one monitor pass and none tainted. The controller queues a node mid-pass and its tainting loop runs every 100 ms, but the end of this short pass swapped the zone\'s limiter to rate 0 (PartialDisruption, ≤ 50 nodes) first; the other two runs of the campaign had one taint. So no node is predicted tainted, the race is named, and no pod is evicted',
+    expected: {
+      'node:rebootlab-worker.notReadyAfterSeconds': 21.79,
+      'node:rebootlab-worker.noExecuteTaintAfterSeconds': null,
+      'node:rebootlab-worker2.noExecuteTaintAfterSeconds': null,
+      'node:rebootlab-worker3.noExecuteTaintAfterSeconds': null,
+      'item:no-execute-taint/unreachable@rebootlab-worker.expected': false,
+      'item:no-execute-taint/unreachable@rebootlab-worker.held': true,
+      'item:no-execute-taint/unreachable@rebootlab-worker2.held': true,
+      'item:no-execute-taint/unreachable@rebootlab-worker3.held': true,
+      'run.predictions.zoneStates.0.state': 'PartialDisruption',
+      'run.predictions.zoneStates.0.evictionRatePerSecond': 0,
+      'run.predictions.heldCount': 15,
+      'run.predictions.missed': [],
+    },
+  },
 ];
 
 describe('analyze: fixture runs', () => {
