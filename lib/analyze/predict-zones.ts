@@ -133,7 +133,7 @@ export function predictNoExecuteTaints(
    * without the taint), so it waits for the next token: max(M, 1 / rate) after the write. Both paths are windows
    * derived from the same cause; the item shows the one the observed taint took (the first when unobserved).
    */
-  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean, afterReceivedTaint = false, throttle: ClientThrottle | null = null): void => {
+  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean, afterReceivedTaint = false, throttle: ClientThrottle | null = null): ItemDraft => {
     const observed = observedTaintAt(d);
     const leader = leaderChanges.find((l) => l > d.atSeconds && l <= at + OBSERVATION_LATENCY_SECONDS);
     // The controller itself writes Ready=Unknown in the pass that taints; a Ready=False the kubelet wrote is only
@@ -163,6 +163,7 @@ export function predictNoExecuteTaints(
     // The next token counts from when this taint really happened when it was seen near its prediction.
     z.nextTokenAt = usedAt + (z.rate > 0 ? 1 / z.rate : Infinity);
     z.tokenCause = { event: `previous NoExecute taint in zone "${z.name}" (on ${d.node.name}, received)`, atSeconds: usedAt, received: usedAt === observed };
+    return item;
   };
   /**
    * The next node of a zone's queue. Every monitor pass re-queues each NotReady node that has no taint yet
@@ -235,11 +236,11 @@ export function predictNoExecuteTaints(
       z.queue.sort((a, b) => Number(tainted(b, t)) - Number(tainted(a, t)) || a.atSeconds - b.atSeconds || a.node.name.localeCompare(b.node.name));
       if (z.queue.length > 0 && z.rate > 0 && !masterDisruption && z.nextTokenAt <= t) {
         const d = z.queue.shift() as Detection;
-        inPassTaints.push({ zone: z, detection: d, item: undefined as unknown as ItemDraft, nextTokenAt: z.nextTokenAt, tokenCause: z.tokenCause });
-        emitTaint(z, d, d.atSeconds, causeOf(`${d.node.name} ${d.key === UNREACHABLE_TAINT ? 'Ready=Unknown' : 'Ready=False'} (received)`, d.atSeconds),
+        const before = { nextTokenAt: z.nextTokenAt, tokenCause: z.tokenCause };
+        const item = emitTaint(z, d, d.atSeconds, causeOf(`${d.node.name} ${d.key === UNREACHABLE_TAINT ? 'Ready=Unknown' : 'Ready=False'} (received)`, d.atSeconds),
           `${d.key}:NoExecute in the monitor pass that saw it NotReady; zone "${z.name}" had a token (${flagRate(z.rate)}, burst 1)`, true, false,
           throttleOfPass());
-        (inPassTaints.at(-1) as (typeof inPassTaints)[number]).item = items.at(-1) as ItemDraft;
+        inPassTaints.push({ zone: z, detection: d, item, ...before });
       }
     }
     // End of the pass: zone states and limiters.
