@@ -3,7 +3,7 @@
 import { KUBE_API_BURST_DEFAULT, KUBE_API_QPS_DEFAULT, type TimeoutSettings } from '../spec/settings.js';
 import { firstTaint } from './predict-detection.js';
 import { causeOf, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft } from './predict-common.js';
-import type { NodeTimeline, PodTimeline, ZoneStateChange } from './types.js';
+import type { NodeTimeline, PodTimeline, Window, ZoneStateChange } from './types.js';
 
 /** Detections closer than this are taken as one monitor pass, seconds (a pass updates its nodes within milliseconds). */
 export const SAME_PASS_SECONDS = 1;
@@ -133,7 +133,7 @@ export function predictNoExecuteTaints(
    * without the taint), so it waits for the next token: max(M, 1 / rate) after the write. Both paths are windows
    * derived from the same cause; the item shows the one the observed taint took (the first when unobserved).
    */
-  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean, afterReceivedTaint = false, throttle: ClientThrottle | null = null): ItemDraft => {
+  const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean, afterReceivedTaint = false, throttle: ClientThrottle | null = null): { item: ItemDraft; passWindow: Window | null } => {
     const observed = observedTaintAt(d);
     const leader = leaderChanges.find((l) => l > d.atSeconds && l <= at + OBSERVATION_LATENCY_SECONDS);
     // The controller itself writes Ready=Unknown in the pass that taints; a Ready=False the kubelet wrote is only
@@ -148,6 +148,8 @@ export function predictNoExecuteTaints(
       because: passWaitSeconds > 0 ? `${because}; the kubelet reported Ready=False itself, which the controller sees at its next pass (--node-monitor-period ${secondsText(passWaitSeconds)})` : because,
     };
     if (throttle) item.because += `; ${throttle.because}`;
+    // The window of a taint written in this very pass, before the informer-cache path below may replace it.
+    const passWindow = item.window;
     let usedAt = observed !== null && Math.abs(observed - at) <= 2 ? observed : at;
     if (inPass && d.key === UNREACHABLE_TAINT && z.rate > 0 && observed !== null && item.window !== null && observed > item.window.toSeconds) {
       const tokenSeconds = 1 / z.rate;
@@ -163,7 +165,7 @@ export function predictNoExecuteTaints(
     // The next token counts from when this taint really happened when it was seen near its prediction.
     z.nextTokenAt = usedAt + (z.rate > 0 ? 1 / z.rate : Infinity);
     z.tokenCause = { event: `previous NoExecute taint in zone "${z.name}" (on ${d.node.name}, received)`, atSeconds: usedAt, received: usedAt === observed };
-    return item;
+    return { item, passWindow };
   };
   /**
    * The next node of a zone's queue. Every monitor pass re-queues each NotReady node that has no taint yet
@@ -205,7 +207,7 @@ export function predictNoExecuteTaints(
     }
   };
   /**
-   * The in-pass taints of the current pass, with the zone's token state before each, so one can be taken back.
+   * The in-pass taints of the current pass, with the window of a write in that pass, so one can be taken back.
    * The controller queues a node (processTaintBaseEviction) while its monitor pass runs and swaps the zone's limiter
    * at the end of that pass (handleDisruption); the tainting loop that spends the token runs every 100 ms
    * (scheduler.NodeEvictionPeriod) on its own goroutine. When the pass ends by swapping the limiter to rate 0, the
@@ -214,7 +216,7 @@ export function predictNoExecuteTaints(
    * taint). Which way it went cannot be known before, so the observation decides: a node not seen tainted in its
    * window goes back to the queue, stranded at rate 0, and is tainted at the zone's next token if the zone recovers.
    */
-  let inPassTaints: { zone: Zone; detection: Detection; item: ItemDraft; nextTokenAt: number; tokenCause: Zone['tokenCause'] }[] = [];
+  let inPassTaints: { zone: Zone; detection: Detection; item: ItemDraft; passWindow: Window | null }[] = [];
   for (const pass of passes) {
     const t = pass.atSeconds;
     inPassTaints = [];
@@ -236,11 +238,10 @@ export function predictNoExecuteTaints(
       z.queue.sort((a, b) => Number(tainted(b, t)) - Number(tainted(a, t)) || a.atSeconds - b.atSeconds || a.node.name.localeCompare(b.node.name));
       if (z.queue.length > 0 && z.rate > 0 && !masterDisruption && z.nextTokenAt <= t) {
         const d = z.queue.shift() as Detection;
-        const before = { nextTokenAt: z.nextTokenAt, tokenCause: z.tokenCause };
-        const item = emitTaint(z, d, d.atSeconds, causeOf(`${d.node.name} ${d.key === UNREACHABLE_TAINT ? 'Ready=Unknown' : 'Ready=False'} (received)`, d.atSeconds),
+        const { item, passWindow } = emitTaint(z, d, d.atSeconds, causeOf(`${d.node.name} ${d.key === UNREACHABLE_TAINT ? 'Ready=Unknown' : 'Ready=False'} (received)`, d.atSeconds),
           `${d.key}:NoExecute in the monitor pass that saw it NotReady; zone "${z.name}" had a token (${flagRate(z.rate)}, burst 1)`, true, false,
           throttleOfPass());
-        inPassTaints.push({ zone: z, detection: d, item, ...before });
+        inPassTaints.push({ zone: z, detection: d, item, passWindow });
       }
     }
     // End of the pass: zone states and limiters.
@@ -260,14 +261,15 @@ export function predictNoExecuteTaints(
       const hadToken = z.rate > 0 && z.nextTokenAt <= t;
       z.state = st;
       if (newRate !== z.rate) {
-        // An in-pass taint not seen in its window lost the race with this swap to rate 0: take it back (inPassTaints).
+        // An in-pass taint not seen inside the window of a write in this pass lost the race with this swap to rate 0:
+        // take it back (inPassTaints). Its token state needs no restore: rate 0 has none, and leaving rate 0 always
+        // starts with an empty bucket. A taint seen later (the informer-cache path's next token) cannot come at rate 0.
         for (const p of newRate <= 0 ? inPassTaints.filter((x) => x.zone === z) : []) {
           const observed = observedTaintAt(p.detection);
-          if (observed !== null && p.item.window !== null && observed <= p.item.window.toSeconds) continue;
-          items.splice(items.indexOf(p.item), 1);
-          z.nextTokenAt = p.nextTokenAt;
-          z.tokenCause = p.tokenCause;
-          p.detection.lostInPassToken = `the tainting loop (every 100 ms) did not run between ${p.detection.node.name}'s queueing and the end of the monitor pass that swapped zone "${z.name}"'s limiter to rate 0 at ${secondsText(t)}`;
+          if (observed !== null && p.passWindow !== null && observed <= p.passWindow.toSeconds) continue;
+          const index = items.indexOf(p.item);
+          if (index >= 0) items.splice(index, 1);
+          p.detection.lostInPassToken = `the tainting loop (every 100 ms) did not taint ${p.detection.node.name} before the end of the monitor pass that swapped zone "${z.name}"'s limiter to rate 0 at ${secondsText(t)} (it did not run between the node's queueing and that swap, or read the node from its informer cache as still Ready)`;
           z.queue.unshift(p.detection);
         }
         z.rate = newRate;
