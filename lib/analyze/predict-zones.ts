@@ -68,11 +68,12 @@ export interface ZoneReplay {
  * Replay the controller over the observed detections (Ready→Unknown: unreachable; Ready=False from the kubelet:
  * not-ready). Each detection joins its zone's queue in its monitor pass (detections within SAME_PASS_SECONDS are
  * one pass) and is tainted as soon as the zone's token bucket (burst 1, one token per 1 / rate s, starts full) has a
- * token: the NoExecute tainting loop runs every 100 ms, so a node detected alone in a pass takes a free token
+ * token: the NoExecute tainting loop runs every 100 ms, so a node detected in a pass usually takes a free token
  * before the end of that pass. At the end of every pass the zone states are re-evaluated from the nodes NotReady
  * at that pass; on a change the zone's limiter is swapped (SwapLimiter keeps the bucket empty when the old one was),
- * which to rate 0 strands the rest of the queue (case C1: one of three simultaneous nodes tainted; case C9: three
- * nodes 15 s apart all tainted). When every zone is FullDisruption the controller enters master disruption mode:
+ * which to rate 0 strands the rest of the queue, and the in-pass taint too when the loop did not get to it first
+ * (case C1: at most one of three simultaneous nodes tainted; case C9: of three nodes 15 s apart the first two
+ * tainted, the third when it wins that race). When every zone is FullDisruption the controller enters master disruption mode:
  * it removes NoExecute taints and taints nothing. A queued node's token time counts from the previous taint as
  * observed (client receive time) when it was observed, else as predicted.
  * `leaderChanges` (seconds since time zero) make every later taint "not modelled". `pods` (their node before the

@@ -191,7 +191,7 @@ const ROWS: Row[] = [
   },
   {
     scenario: 'kind-staggered-workers-recorded',
-    why: 'recorded on a real kind cluster (experiments/catalog/staggered-workers.yaml, case C9): 1 control plane + 3 workers powered off 15 s apart, grace 20 s, tolerations 30 s. Each worker is detected alone in a monitor pass and takes the zone\'s token before the end of that pass turns the zone PartialDisruption (3 of 4 NotReady), so all three are tainted at their own detection and all six pods evicted 30 s later; the model predicts each from the observed detection and none is missed',
+    why: 'recorded on a real kind cluster (experiments/catalog/staggered-workers.yaml, case C9): 1 control plane + 3 workers powered off 15 s apart, grace 20 s, tolerations 30 s. Each worker is detected alone in a monitor pass and takes the zone\'s token; in this run the third did so before the end of its pass turned the zone PartialDisruption (3 of 4 NotReady, rate 0), so all three are tainted at their own detection and all six pods evicted 30 s later; the model predicts each from the observed detection and none is missed',
     expected: {
       'node:rl-rec3-worker.notReadyAfterSeconds': 19.977,
       'node:rl-rec3-worker2.notReadyAfterSeconds': 34.977,
@@ -439,6 +439,22 @@ const ROWS: Row[] = [
       'item:no-execute-taint/unreachable@rebootlab-worker16.held': true,
       'item:no-execute-taint/unreachable@rebootlab-worker.held': true,
       'run.predictions.heldCount': 84,
+      'run.predictions.missed': [],
+    },
+  },
+  {
+    scenario: 'kind-staggered-workers-third-untainted-recorded',
+    why: 'recorded on kind (experiments/catalog/staggered-workers.yaml, campaign of 2 Dec 2026, run r2): the same three workers 15 s apart, but the third lost the race: its monitor pass ended (3 of 4 NotReady: PartialDisruption, rate 0) before the 100 ms tainting loop tainted it. The first two are tainted at their detection (the second one after its pass, at the zone\'s next token); the third is never tainted and its pods are never evicted, predicted as such and held',
+    expected: {
+      'node:rebootlab-worker.noExecuteTaintAfterSeconds': 23.326,
+      'node:rebootlab-worker2.noExecuteTaintAfterSeconds': 34.326,
+      'node:rebootlab-worker3.notReadyAfterSeconds': 49.326,
+      'node:rebootlab-worker3.noExecuteTaintAfterSeconds': null,
+      'item:no-execute-taint/unreachable@rebootlab-worker.held': true,
+      'item:no-execute-taint/unreachable@rebootlab-worker2.held': true,
+      'item:no-execute-taint/unreachable@rebootlab-worker3.expected': false,
+      'item:no-execute-taint/unreachable@rebootlab-worker3.held': true,
+      'run.predictions.zoneStates.0.state': 'PartialDisruption',
       'run.predictions.missed': [],
     },
   },
