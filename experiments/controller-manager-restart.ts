@@ -23,6 +23,8 @@ await experiment({
     'pods[workload=web].outcome == evicted-replaced',
     // Without the restart eviction comes 45–55 s after the fault (outage-tuned); the countdown restarts.
     'pods[workload=web].evictedAfterSeconds > 60',
+    // Each eviction inside its window counted again from the new leader's first pass.
+    'count(predictions.missed) == 0',
   ],
 }, async (lab) => {
   const [target] = await lab.workers();

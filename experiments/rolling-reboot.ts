@@ -22,6 +22,7 @@ await experiment({
     'workloads.web.minimumReady >= 3', // the budget held through every drain
     'workloads.web.readyAtEnd == 4',
     'node.readyAtEnd == true',
+    'count(predictions.missed) == 0',
   ],
 }, async (lab) => {
   await lab.deploy();

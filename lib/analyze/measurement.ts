@@ -5,6 +5,7 @@ import type { Observation } from '../observe/types.js';
 import type { ExpectationSubject } from '../spec/expectation.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { RunContext } from './context.js';
+import type { LeaderChange } from './predict-common.js';
 import type { RunAnalysis, WorkloadEndpoints } from './types.js';
 import type { WorkloadRef } from './workload-timeline.js';
 
@@ -22,8 +23,8 @@ export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes'
   endpointsByWorkload: ReadonlyMap<string, WorkloadEndpoints | null>;
   /** Per node, its journaled Lease renewTimes, seconds since time zero, ascending and distinct. */
   leaseRenewals: ReadonlyMap<string, number[]>;
-  /** Instants at which the kube-controller-manager leader Lease changed holder, seconds since time zero. */
-  leaderChanges: number[];
+  /** kube-controller-manager leader changes after time zero (its Lease changed holder), in order. */
+  leaderChanges: LeaderChange[];
   /** The observer's delivery lag above its median, measured from Lease updates (receipt − renewTime), seconds; receipt `atSeconds` since time zero. */
   observerLag: { atSeconds: number; lagSeconds: number }[];
 }

@@ -70,3 +70,44 @@ export function judgeItem(item: ItemDraft, endSeconds: number, lag: readonly { a
 export function secondsText(seconds: number): string {
   return `${round3(seconds)} s`;
 }
+
+/**
+ * A kube-controller-manager leader change, read from its leader-election Lease (kube-system/kube-controller-manager).
+ * Every instant is seconds since time zero. No controller of kube-controller-manager runs between the old leader's
+ * end and the new leader's start: pending countdowns (grace period, taint queue, toleration timers) are in memory and
+ * die with the old process; the new leader starts its own from its first pass.
+ */
+export interface LeaderChange {
+  /** The old holder's last renewTime (server clock): it was still leading then. Null when it was not journaled. */
+  oldLastRenewalSeconds: number | null;
+  /**
+   * By when the old leader had certainly stopped acting: its last renewal + the longest interval between its renewals
+   * (2 s by default, --leader-elect-retry-period) + the observation latency. Null when `oldLastRenewalSeconds` is.
+   * A leader that cannot renew cannot write evictions either (same API server), and one that misses
+   * --leader-elect-renew-deadline exits.
+   */
+  oldGoneBySeconds: number | null;
+  /** The new holder's acquireTime (server clock), else the receipt of its first Lease record. */
+  acquiredSeconds: number;
+  /**
+   * Receipt of the first RegisteredNode Event after the new holder acquired: the node lifecycle controller emits one
+   * per Node on its first monitor pass (classifyNodes, "Registered Node … in Controller"), after its informers
+   * synced, as the taint eviction controller's do. Null when no such Event was journaled.
+   */
+  firstPassReceivedSeconds: number | null;
+}
+
+/**
+ * The leader change whose leaderless span (from the old holder's last renewal, or the acquisition when that is
+ * unknown, to the new holder's acquisition) overlaps the open interval (fromSeconds, toSeconds), seconds since
+ * time zero; undefined when none does.
+ */
+export function leaderChangeDuring(changes: readonly LeaderChange[], fromSeconds: number, toSeconds: number): LeaderChange | undefined {
+  return changes.find((c) => (c.oldLastRenewalSeconds ?? c.acquiredSeconds) < toSeconds && c.acquiredSeconds > fromSeconds);
+}
+
+/** One line naming a leader change, e.g. "kube-controller-manager leader changed (old holder's last renewal 35.59 s, new holder acquired 52.794 s)". */
+export function leaderChangeText(change: LeaderChange): string {
+  const old = change.oldLastRenewalSeconds === null ? '' : `old holder's last renewal ${secondsText(change.oldLastRenewalSeconds)}, `;
+  return `kube-controller-manager leader changed (${old}new holder acquired ${secondsText(change.acquiredSeconds)})`;
+}

@@ -1,7 +1,7 @@
 // Causal model, node part: when the node lifecycle controller marks a silent node Unknown, and its NoSchedule taint.
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds } from './clock.js';
-import { causeOf, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft } from './predict-common.js';
+import { causeOf, leaderChangeDuring, leaderChangeText, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
 import type { FaultInstant, NodeTimeline, TaintChange } from './types.js';
 
 /**
@@ -43,8 +43,8 @@ export interface DetectionInput {
   fault: FaultInstant | undefined;
   /** Observed Lease renewTimes of this node, seconds since time zero, ascending, distinct. */
   renewals: readonly number[];
-  /** kube-controller-manager leader changes, seconds since time zero. */
-  leaderChanges: readonly number[];
+  /** kube-controller-manager leader changes after time zero. */
+  leaderChanges: readonly LeaderChange[];
 }
 
 /**
@@ -90,9 +90,9 @@ export function predictDetection(input: DetectionInput): ItemDraft[] {
       items.push({ ...base, event: 'node-not-ready', expected: false, window: null, observedSeconds: observedUnknown, cause: causeOf(`Node ${node.name} deleted`, node.deletedAfterSeconds), because: 'the Node object was deleted before the grace period ran out: the node lifecycle controller no longer tracks it' });
       return items;
     }
-    const leader = input.leaderChanges.find((l) => l > renewal && l < window.toSeconds);
+    const leader = leaderChangeDuring(input.leaderChanges, renewal, window.toSeconds);
     if (leader !== undefined) {
-      items.push({ ...base, event: 'node-not-ready', expected: true, window: null, observedSeconds: observedUnknown, cause, because, notModelled: `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader restarts the grace period from its own first pass` });
+      items.push({ ...base, event: 'node-not-ready', expected: true, window: null, observedSeconds: observedUnknown, cause, because, notModelled: `not modelled: ${leaderChangeText(leader)}; the new leader restarts the grace period from its own first pass` });
     } else if (next !== null && next <= renewal + grace + 2 * monitor) {
       items.push({ ...base, event: 'node-not-ready', expected: true, window, observedSeconds: observedUnknown, cause, because, notModelled: `not modelled: the heartbeat resumed ${secondsText(next - renewal)} after this renewal, within the monitor passes' uncertainty (grace … grace + 2 × monitor period); whether a pass fell in between is not observable` });
     } else {

@@ -1,7 +1,7 @@
 // Causal model, pod part: taint-based evictions, pod garbage collection, force-delete steps and replacements,
 // each derived from the observed node event it follows.
 import { matchesToleration } from './objects.js';
-import { causeOf, OBSERVATION_LATENCY_SECONDS, OUT_OF_SERVICE_TAINT, secondsText, windowOf, type ItemDraft } from './predict-common.js';
+import { causeOf, leaderChangeDuring, leaderChangeText, OBSERVATION_LATENCY_SECONDS, OUT_OF_SERVICE_TAINT, secondsText, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
 import type { NodeTimeline, PodTimeline, StepInstant } from './types.js';
 
 /** PodGC runs every 20 s (pkg/controller/podgc/gc_controller.go `gcCheckPeriod`), seconds. */
@@ -36,7 +36,7 @@ function toleration(pod: PodTimeline, key: string): number | null | 'untolerated
  * receive + toleration + 1 s + observation latency]. Defaults come from the DefaultTolerationSeconds admission plugin (kube-apiserver
  * --default-unreachable-toleration-seconds / --default-not-ready-toleration-seconds); out-of-service has no default.
  */
-function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: readonly number[]): ItemDraft | null {
+function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: readonly LeaderChange[]): ItemDraft | null {
   // `earliest`: the soonest the controller can have seen the change: the taint's server timeAdded (whole seconds,
   // truncated, so never after the write) when it has one, else our receive time minus our own watch latency.
   const changes: { at: number; earliest: number; key: string; added: boolean }[] = [];
@@ -87,14 +87,13 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
   }
   if (pod.stoppedCountingAfterSeconds !== null && scheduled && pod.stoppedCountingAfterSeconds < scheduled.start && pod.evictedAfterSeconds !== null && pod.evictedAfterSeconds < scheduled.start) return null;
   if (scheduled) {
-    const leader = leaderChanges.find((l) => l > scheduled.start && l < scheduled.trigger + OBSERVATION_LATENCY_SECONDS);
     const what = scheduled.seconds === 0 && toleration(pod, scheduled.key) === 'untolerated' ? `${scheduled.key}:NoExecute not tolerated: evicted at once` : `${scheduled.key}:NoExecute + ${secondsText(scheduled.seconds)} toleration${defaultFlag(scheduled.key)}`;
     const item: ItemDraft = {
       ...base, taintKey: scheduled.key, expected: true, window: windowOf(scheduled.earliestStart + scheduled.seconds, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS),
       cause: causeOf(`NoExecute taint change on ${node.name} seen by the taint eviction controller (received)`, scheduled.start), because: what,
     };
-    if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader's taint eviction controller schedules evictions from its own start`;
-    return item;
+    const leader = leaderChangeDuring(leaderChanges, scheduled.start, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS);
+    return leader === undefined ? item : restartedByNewLeader(item, scheduled, leader, leaderChanges);
   }
   if (cancelledAt !== null) {
     return { ...base, taintKey: null, expected: false, window: null, cause: causeOf(`every NoExecute taint removed from ${node.name} (received)`, cancelledAt), because: 'taint eviction controller cancels a scheduled eviction when the node loses its NoExecute taints' };
@@ -103,6 +102,33 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
     return { ...base, taintKey: foreverKey, expected: false, window: null, cause: causeOf(`${foreverKey}:NoExecute on ${node.name} (received)`, changes[0].at), because: `the pod tolerates ${foreverKey}:NoExecute forever (no tolerationSeconds)` };
   }
   return null;
+}
+
+/**
+ * An eviction countdown that a kube-controller-manager leader change (`leader`) cut: the countdown lived in the old
+ * leader's memory. When the old leader was certainly gone before the earliest trigger (its last renewal + its
+ * renewal interval + observation latency), the new leader's taint eviction controller starts the countdown again
+ * when it first processes the pod (processPodOnNode: startTime = now, not the taint's timeAdded), which is after it
+ * acquired the Lease and, like the node lifecycle controller's first pass, once the shared informers synced: the
+ * window is [acquired + toleration, first RegisteredNode received + observation latency + toleration + 1 s +
+ * observation latency], seconds since time zero. Measured on kind (experiments/controller-manager-restart.ts, three
+ * runs): evictions 29.9 to 30.2 s after that Event's receipt. Otherwise (the old leader may have evicted before it
+ * went, the first pass was not seen, or another change cut the new countdown) the item is "not modelled".
+ */
+function restartedByNewLeader(item: ItemDraft, scheduled: { earliestStart: number; seconds: number }, leader: LeaderChange, changes: readonly LeaderChange[]): ItemDraft {
+  const notModelled = (why: string): ItemDraft => ({ ...item, notModelled: `not modelled: ${leaderChangeText(leader)}; ${why}` });
+  if (leader.oldGoneBySeconds === null || leader.oldGoneBySeconds > scheduled.earliestStart + scheduled.seconds) return notModelled('the old leader may have evicted before it went');
+  if (leader.firstPassReceivedSeconds === null) return notModelled("the new leader's taint eviction controller schedules evictions from its own start, and no RegisteredNode Event shows its first pass");
+  const from = Math.max(leader.acquiredSeconds, scheduled.earliestStart) + scheduled.seconds;
+  const to = leader.firstPassReceivedSeconds + OBSERVATION_LATENCY_SECONDS + scheduled.seconds + 1 + OBSERVATION_LATENCY_SECONDS;
+  const restarted: ItemDraft = {
+    ...item,
+    window: windowOf(from, to),
+    cause: causeOf(`kube-controller-manager leader acquired its Lease (acquireTime); its first pass received at ${secondsText(leader.firstPassReceivedSeconds)}`, leader.acquiredSeconds),
+    because: `${item.because}, counted again by the new leader's taint eviction controller from when it first processed the pod (the old leader's countdown died with it: ${leaderChangeText(leader)})`,
+  };
+  const later = changes.find((c) => c !== leader && c.acquiredSeconds > leader.acquiredSeconds && (c.oldLastRenewalSeconds ?? c.acquiredSeconds) < to);
+  return later === undefined ? restarted : { ...restarted, notModelled: `not modelled: ${leaderChangeText(later)} during the restarted countdown` };
 }
 
 function defaultFlag(key: string): string {
@@ -118,8 +144,10 @@ export interface PodsInput {
   /** Nodes a fault hit (their pods without a NoExecute taint get "no eviction" items). */
   targets: readonly string[];
   steps: readonly StepInstant[];
-  /** kube-controller-manager leader changes, seconds since time zero. */
-  leaderChanges: readonly number[];
+  /** kube-controller-manager leader changes after time zero. */
+  leaderChanges: readonly LeaderChange[];
+  /** Pods evicted through the Eviction API (DisruptionTarget reason EvictionByEvictionAPI), `namespace/name` → seconds since time zero. */
+  apiEvictions: ReadonlyMap<string, number>;
 }
 
 /**
@@ -145,9 +173,13 @@ export function predictPods(input: PodsInput): ItemDraft[] {
     if (eviction && forceDeletedAt !== null && (!eviction.expected || (eviction.window !== null && forceDeletedAt < eviction.window.fromSeconds))) {
       eviction = eviction.expected ? null : { ...eviction, observedSeconds: null, because: `${eviction.because}; the pod was force-deleted at ${secondsText(forceDeletedAt)} (not an eviction)` };
     }
-    if (eviction) items.push(eviction);
+    const apiEviction = input.apiEvictions.get(podId(pod));
+    // Evicted by a drain or another client through the Eviction API: that deletion is not the taint eviction controller's.
+    const byEvictionApi = apiEviction === undefined ? undefined : `not modelled: evicted through the Eviction API at ${secondsText(apiEviction)} (DisruptionTarget reason EvictionByEvictionAPI: a drain or another client), not by the taint eviction controller`;
+    if (eviction) items.push(byEvictionApi === undefined ? eviction : { ...eviction, notModelled: byEvictionApi });
     else if (input.targets.includes(node.name) && !node.taints.some((t) => t.effect === 'NoExecute') && node.deletedAfterSeconds === null) {
-      items.push({ event: 'pod-eviction', node: node.name, pod: podId(pod), taintKey: null, expected: false, window: null, observedSeconds: pod.evictedAfterSeconds, cause: null, because: `no NoExecute taint was observed on ${node.name}: the taint eviction controller has nothing to act on` });
+      const item: ItemDraft = { event: 'pod-eviction', node: node.name, pod: podId(pod), taintKey: null, expected: false, window: null, observedSeconds: pod.evictedAfterSeconds, cause: null, because: `no NoExecute taint was observed on ${node.name}: the taint eviction controller has nothing to act on` };
+      items.push(byEvictionApi === undefined ? item : { ...item, notModelled: byEvictionApi });
     }
     if (deletion) items.push(deletion);
     const replacement = replacementItem(pod, node.name);

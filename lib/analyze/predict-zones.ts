@@ -2,7 +2,7 @@
 // controller's per-zone token buckets and zone states over the observed detections.
 import { KUBE_API_BURST_DEFAULT, KUBE_API_QPS_DEFAULT, type TimeoutSettings } from '../spec/settings.js';
 import { firstTaint } from './predict-detection.js';
-import { causeOf, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft } from './predict-common.js';
+import { causeOf, leaderChangeDuring, leaderChangeText, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
 import type { NodeTimeline, PodTimeline, Window, ZoneStateChange } from './types.js';
 
 /** Detections closer than this are taken as one monitor pass, seconds (a pass updates its nodes within milliseconds). */
@@ -76,7 +76,8 @@ export interface ZoneReplay {
  * tainted, the third when it wins that race). When every zone is FullDisruption the controller enters master disruption mode:
  * it removes NoExecute taints and taints nothing. A queued node's token time counts from the previous taint as
  * observed (client receive time) when it was observed, else as predicted.
- * `leaderChanges` (seconds since time zero) make every later taint "not modelled". `pods` (their node before the
+ * A taint whose cause and window span a kube-controller-manager leader change (`leaderChanges`: from the old holder's
+ * last renewal to the new holder's acquisition) is "not modelled". `pods` (their node before the
  * fault and when NotReady was received, seconds since time zero) count the controller's writes in a pass: a taint in
  * a pass that writes more than `--kube-api-burst` requests may wait for client tokens (clientThrottle).
  */
@@ -84,7 +85,7 @@ export function predictNoExecuteTaints(
   settings: TimeoutSettings,
   nodes: readonly NodeTimeline[],
   endSeconds: number,
-  leaderChanges: readonly number[],
+  leaderChanges: readonly LeaderChange[],
   pods: readonly Pick<PodTimeline, 'nodeBefore' | 'notReadyReceivedAfterSeconds'>[] = [],
 ): ZoneReplay {
   const items: ItemDraft[] = [];
@@ -136,7 +137,7 @@ export function predictNoExecuteTaints(
    */
   const emitTaint = (z: Zone, d: Detection, at: number, cause: ReturnType<typeof causeOf>, because: string, inPass: boolean, afterReceivedTaint = false, throttle: ClientThrottle | null = null): { item: ItemDraft; passWindow: Window | null } => {
     const observed = observedTaintAt(d);
-    const leader = leaderChanges.find((l) => l > d.atSeconds && l <= at + OBSERVATION_LATENCY_SECONDS);
+    const leader = leaderChangeDuring(leaderChanges, d.atSeconds, at + OBSERVATION_LATENCY_SECONDS);
     // The controller itself writes Ready=Unknown in the pass that taints; a Ready=False the kubelet wrote is only
     // seen at the controller's next --node-monitor-period pass (0…M later).
     const monitorPeriodSeconds = settings.controllerManager.nodeMonitorPeriodMs / 1000;
@@ -161,7 +162,7 @@ export function predictNoExecuteTaints(
         usedAt = observed;
       }
     }
-    if (leader !== undefined) item.notModelled = `not modelled: kube-controller-manager leader changed at ${secondsText(leader)}; the new leader re-queues NotReady nodes`;
+    if (leader !== undefined) item.notModelled = `not modelled: ${leaderChangeText(leader)}; the new leader re-queues NotReady nodes`;
     items.push(item);
     // The next token counts from when this taint really happened when it was seen near its prediction.
     z.nextTokenAt = usedAt + (z.rate > 0 ? 1 / z.rate : Infinity);

@@ -3,7 +3,7 @@
 // states, rate limiting) and predict-pods.ts (evictions, PodGC, steps, replacements).
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds } from './clock.js';
-import { judgeItem, type ItemDraft } from './predict-common.js';
+import { judgeItem, type ItemDraft, type LeaderChange } from './predict-common.js';
 import { leaseRenewIntervalSeconds, predictDetection } from './predict-detection.js';
 import { predictPods } from './predict-pods.js';
 import { predictNoExecuteTaints } from './predict-zones.js';
@@ -19,8 +19,13 @@ export interface PredictInput {
   steps: readonly StepInstant[];
   /** Per node name, its Lease renewTimes as journaled (server clock), seconds since time zero, ascending and distinct. */
   leaseRenewals: ReadonlyMap<string, readonly number[]>;
-  /** Instants the kube-controller-manager leader Lease (kube-system) changed holder, seconds since time zero. */
-  leaderChanges: readonly number[];
+  /** kube-controller-manager leader changes after time zero, in order. */
+  leaderChanges: readonly LeaderChange[];
+  /**
+   * Pods evicted through the Eviction API (a drain or another client; their DisruptionTarget condition says
+   * EvictionByEvictionAPI), `namespace/name` → seconds since time zero; may be absent.
+   */
+  apiEvictions?: ReadonlyMap<string, number>;
   /** The observer's delivery lag above its median (Lease renewTime → receipt), seconds, by receipt since time zero; may be empty. */
   observerLag?: readonly { atSeconds: number; lagSeconds: number }[];
   /** Last journal record, seconds since time zero: windows closed before it and not met are misses. */
@@ -41,7 +46,7 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
   }
   const zones = predictNoExecuteTaints(settings, input.nodes, input.endSeconds, input.leaderChanges, input.pods);
   drafts.push(...zones.items);
-  drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges }));
+  drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges, apiEvictions: input.apiEvictions ?? new Map() }));
   const items: PredictionItem[] = drafts
     .map((d) => judgeItem(d, input.endSeconds, input.observerLag ?? []))
     .sort((a, b) => (a.cause?.atSeconds ?? -Infinity) - (b.cause?.atSeconds ?? -Infinity) || a.node.localeCompare(b.node) || (a.pod ?? '').localeCompare(b.pod ?? ''));

@@ -28,6 +28,8 @@ export interface InjectOptions {
 export interface InjectedFault {
   node: string;
   type: FaultType;
+  /** Client clock when the fault's first command started (the `fault-injecting` mark; time zero for the script's first fault): Unix epoch milliseconds. */
+  issuedAtMs: number;
   /** Client clock when the fault's first command returned (the `fault-injected` mark): Unix epoch milliseconds. */
   injectedAtMs: number;
   /** Undo the fault (idempotent); also done by the guard at the end of the script, on Ctrl-C and on a crash. @throws InfraError. */
@@ -118,10 +120,12 @@ export class Lab {
     }
     const holdMs = options.duration === undefined ? null : durationMs(options.duration, `lab.inject(${type}).duration`);
     let injectedAtMs = Date.now();
+    let issuedAtMs = injectedAtMs;
     const fault: InjectedNodeFault = await injectOnNode(this.#ctx.cluster, type, node, {
       guard: this.#ctx.guard,
       signal: this.#ctx.signal,
       onPhase: (phase, { nodes, detail }) => {
+        if (phase === 'fault-injecting') issuedAtMs = Date.now();
         if (phase === 'fault-injected') {
           injectedAtMs = Date.now();
           this.#faultMarked = true;
@@ -135,7 +139,7 @@ export class Lab {
       this.#pending.delete(restore);
     };
     this.#pending.add(restore);
-    const handle: InjectedFault = { node, type, injectedAtMs, restore };
+    const handle: InjectedFault = { node, type, issuedAtMs, injectedAtMs, restore };
     if (INSTANT_FAULT_TYPES.includes(type)) await restore();
     else if (holdMs !== null) {
       await abortableSleep(holdMs, this.#ctx.signal);
@@ -248,9 +252,14 @@ export class Lab {
     return errors;
   }
 
-  /** Waits `duration` (e.g. `'90s'`); ends early when the run is interrupted. @throws InputError without a unit. */
-  async sleep(duration: Duration): Promise<void> {
-    await abortableSleep(durationMs(duration, 'lab.sleep'), this.#ctx.signal);
+  /**
+   * Waits `duration` (e.g. `'90s'`), counted from now or from `since` (Unix epoch milliseconds, e.g. a fault's
+   * `issuedAtMs`, so that a step lands at a fixed time after the fault however long its command took; returns at
+   * once when that time has passed); ends early when the run is interrupted. @throws InputError without a unit.
+   */
+  async sleep(duration: Duration, options: { since?: number } = {}): Promise<void> {
+    const ms = durationMs(duration, 'lab.sleep');
+    await abortableSleep(options.since === undefined ? ms : Math.max(0, options.since + ms - Date.now()), this.#ctx.signal);
     this.#throwIfInterrupted();
   }
 

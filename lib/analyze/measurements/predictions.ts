@@ -1,6 +1,7 @@
 // Measurement: every predicted event derived from its observed cause, judged against what happened; `count(predictions.<list>)`.
 import type { PredictionField } from '../../spec/expectation.js';
 import { secondsSince } from '../clock.js';
+import { disruptionConditions } from '../events.js';
 import { part, type Measurement } from '../measurement.js';
 import { predict } from '../predict.js';
 import type { PredictionItem } from '../types.js';
@@ -22,7 +23,7 @@ export const predictionsMeasurement: Measurement = {
   describes: 'detection, taints, evictions, PodGC and replacements predicted from their observed cause, each held or missed',
   needs: ['nodes', 'pods', 'faults', 'steps', 'leaseRenewals', 'leaderChanges', 'observerLag'],
   provides: ['predictions'],
-  measure: ({ ctx, options }, earlier) => ({
+  measure: ({ observations, ctx, options }, earlier) => ({
     predictions: predict(options.settings, {
       nodes: part(earlier, 'nodes'),
       pods: part(earlier, 'pods'),
@@ -31,6 +32,7 @@ export const predictionsMeasurement: Measurement = {
       leaseRenewals: part(earlier, 'leaseRenewals'),
       leaderChanges: part(earlier, 'leaderChanges'),
       observerLag: part(earlier, 'observerLag'),
+      apiEvictions: new Map(disruptionConditions(observations, ctx.faultMs).filter((e) => e.recordedAs === 'DisruptionTarget' && e.reason === 'EvictionByEvictionAPI').map((e) => [e.object.replace(/^Pod\//, ''), e.afterSeconds])),
       endSeconds: secondsSince(ctx.faultMs, ctx.endMs),
     }),
   }),

@@ -476,6 +476,35 @@ const ROWS: Row[] = [
       'run.predictions.missed': [],
     },
   },
+  {
+    scenario: 'kind-controller-manager-restart-recorded',
+    why: 'recorded on kind (experiments/controller-manager-restart.ts, campaign of 2 Dec 2026, run r0): the worker tainted at 20.1 s, kube-controller-manager killed about 15 s later (its last Lease renewal 35.587 s), the new holder acquired the Lease at 52.794 s once the old one expired (15 s) and its first pass wrote RegisteredNode (received 54.319 s). The 30 s toleration countdown died with the old leader; the new taint eviction controller counted it again from its first pass: evictions at 84.5 s instead of about 50.4 s, predicted from the new leader and held (the model before this fixture named the leader change only from its acquisition, 0.4 s after the old window closed, and reported both evictions missed)',
+    expected: {
+      'node:rebootlab-scripts-worker.noExecuteTaintAfterSeconds': 20.102,
+      'pod:web-6f7f997c64-n9kdv.evictedAfterSeconds': 84.498,
+      'item:pod-eviction@web-6f7f997c64-n9kdv.window': { fromSeconds: 82.794, toSeconds: 87.319 },
+      'item:pod-eviction@web-6f7f997c64-n9kdv.held': true,
+      'item:pod-eviction@web-6f7f997c64-n9kdv.cause': { event: 'kube-controller-manager leader acquired its Lease (acquireTime); its first pass received at 54.319 s', atSeconds: 52.794 },
+      'item:pod-eviction@web-6f7f997c64-pcnbj.held': true,
+      'run.warnings': ["kube-controller-manager leader changed (old holder's last renewal 35.587 s, new holder acquired 52.794 s): countdowns pending across it restart from its first pass (RegisteredNode received 54.319 s)"],
+      'run.predictions.heldCount': 9,
+      'run.predictions.missed': [],
+    },
+  },
+  {
+    scenario: 'kind-rolling-reboot-recorded',
+    why: 'recorded on kind (experiments/rolling-reboot.ts, campaign of 2 Dec 2026, run r0): time zero is the first worker\'s reboot; the second worker is drained after it. Its four web pods are evicted by the drain through the Eviction API (DisruptionTarget EvictionByEvictionAPI), not by the taint eviction controller: not modelled, instead of "must not happen" missed because the node never got a NoExecute taint',
+    expected: {
+      'pod:web-74b9845856-dx58g.evictedAfterSeconds': 5.232,
+      'item:pod-eviction@web-74b9845856-dx58g.notModelled': 'not modelled: evicted through the Eviction API at 5.083 s (DisruptionTarget reason EvictionByEvictionAPI: a drain or another client), not by the taint eviction controller',
+      'item:pod-eviction@web-74b9845856-dx58g.held': null,
+      'item:replacement-created@web-74b9845856-dx58g.held': true,
+      'item:node-not-ready@rebootlab-scripts-worker2.expected': false,
+      'item:node-not-ready@rebootlab-scripts-worker2.held': true,
+      'run.predictions.heldCount': 10,
+      'run.predictions.missed': [],
+    },
+  },
 ];
 
 describe('analyze: fixture runs', () => {

@@ -364,21 +364,50 @@ describe('analyze/predict mechanisms', () => {
     expect(predictionItem(a, 'node-not-ready-kubelet@kind-worker')?.notModelled).to.match(/^not modelled: /);
   });
 
-  it('kube-controller-manager leader change, journal edited from the recorded outage-tuned run (its kube-system Lease changes holder at 10 s): detection across it is not modelled', () => {
+  it('kube-controller-manager leader change, journal edited from the recorded outage-tuned run (the old holder renews last at -5 s, a new one acquires at 10 s): detection across it is not modelled', () => {
     const zero = timeZeroMarker(outage.observations);
     const nodeLease = outage.observations.find((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Lease') as ObjectObservation;
-    const kcm = (holder: string, receivedAtMs: number): ObjectObservation => {
+    const kcm = (holder: string, atMs: number, acquired: boolean): ObjectObservation => {
       const l = copy(nodeLease);
       l.namespace = 'kube-system';
       l.name = 'kube-controller-manager';
       l.verb = 'MODIFIED';
-      l.receivedAtMs = receivedAtMs;
-      (l.object.spec as Record<string, unknown>).holderIdentity = holder;
+      l.receivedAtMs = atMs;
+      const spec = l.object.spec as Record<string, unknown>;
+      spec.holderIdentity = holder;
+      spec.renewTime = new Date(atMs).toISOString();
+      if (acquired) spec.acquireTime = spec.renewTime;
       return l;
     };
-    const a = run(mergeJournal([...outage.observations, kcm('cp_a', zero.receivedAtMs - 5000), kcm('cp_b', zero.receivedAtMs + 10_000)]));
-    expect(predictionItem(a, `node-not-ready@${TARGET}`)?.notModelled).to.match(/leader changed at 10 s/);
-    expect(a.warnings.some((w) => w.startsWith('kube-controller-manager leader changed at 10 s'))).to.equal(true);
+    const a = run(mergeJournal([...outage.observations, kcm('cp_a', zero.receivedAtMs - 5000, false), kcm('cp_b', zero.receivedAtMs + 10_000, true)]));
+    expect(predictionItem(a, `node-not-ready@${TARGET}`)?.notModelled).to.equal("not modelled: kube-controller-manager leader changed (old holder's last renewal -5 s, new holder acquired 10 s); the new leader restarts the grace period from its own first pass");
+    expect(a.warnings).to.include("kube-controller-manager leader changed (old holder's last renewal -5 s, new holder acquired 10 s): its first pass was not seen (no RegisteredNode Event): countdowns across it are not modelled");
+  });
+
+  it('kube-controller-manager restart (recorded kind journal): the evictions are counted again from the new leader, and only a change during the countdown affects it', () => {
+    const cm = loadFixtureRun('kind-controller-manager-restart-recorded').analysis;
+    const evictions = cm.predictions.items.filter((i) => i.event === 'pod-eviction' && i.pod?.startsWith('rebootlab/'));
+    expect(evictions.map((i) => [i.held, i.window])).to.deep.equal([[true, { fromSeconds: 82.794, toSeconds: 87.319 }], [true, { fromSeconds: 82.794, toSeconds: 87.319 }]]);
+    // Detection (20.1 s) and the taint (20.4 s) came before the old leader's last renewal (35.587 s): modelled as usual.
+    expect(predictionItem(cm, 'node-not-ready@rebootlab-scripts-worker')).to.deep.include({ held: true });
+    expect(predictionItem(cm, 'no-execute-taint/unreachable@rebootlab-scripts-worker')).to.deep.include({ held: true });
+  });
+
+  it('kube-controller-manager restart, journal edited: without a RegisteredNode Event, or with the old leader renewing until 49 s (it may have evicted at 50.1 s itself), the evictions are not modelled', () => {
+    const recorded = loadFixtureRun('kind-controller-manager-restart-recorded');
+    const evictionNotes = (a: RunAnalysis): (string | undefined)[] => a.predictions.items.filter((i) => i.event === 'pod-eviction' && i.pod?.startsWith('rebootlab/')).map((i) => i.notModelled);
+    const noFirstPass = recorded.observations.filter((o) => !(o.type === 'object' && o.kind === 'Event' && (o.object as { reason?: string }).reason === 'RegisteredNode'));
+    const withoutPass = run(noFirstPass, recorded.info);
+    expect(evictionNotes(withoutPass)).to.deep.equal(Array(2).fill("not modelled: kube-controller-manager leader changed (old holder's last renewal 35.587 s, new holder acquired 52.794 s); the new leader's taint eviction controller schedules evictions from its own start, and no RegisteredNode Event shows its first pass"));
+    expect(withoutPass.predictions.missed).to.deep.equal([]);
+
+    const zero = timeZeroMarker(recorded.observations);
+    const leases = recorded.observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Lease' && o.name === 'kube-controller-manager');
+    const oldHolder = copy(leases.filter((l) => l.receivedAtMs < zero.receivedAtMs + 40_000).at(-1)!);
+    oldHolder.receivedAtMs = zero.receivedAtMs + 49_000;
+    (oldHolder.object.spec as Record<string, unknown>).renewTime = new Date(zero.receivedAtMs + 49_000).toISOString();
+    const lateOld = run(mergeJournal(recorded.observations, [oldHolder]), recorded.info);
+    expect(evictionNotes(lateOld)).to.deep.equal(Array(2).fill("not modelled: kube-controller-manager leader changed (old holder's last renewal 49 s, new holder acquired 52.794 s); the old leader may have evicted before it went"));
   });
 
   it('outage from the fault: under kubelet-stop the client figure equals the API figure (journal edited: the recorded markers say kubelet-stop)', () => {
