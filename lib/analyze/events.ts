@@ -97,14 +97,20 @@ const DISRUPTION_SOURCES: Record<string, string> = {
   TerminationByKubelet: 'kubelet',
 };
 
-/**
- * Pods whose DisruptionTarget condition turned True in a record received at or after the fault (`faultMs`, Unix
- * epoch milliseconds): one entry per pod, timed by the condition's lastTransitionTime (1 s resolution). This is the
- * cross-check for PodGC, which deletes without an Event.
- */
-export function disruptionConditions(observations: readonly Observation[], faultMs: number): EventRecord[] {
+/** A pod's DisruptionTarget condition as first seen True: the pod's uid, the record and the condition. */
+interface PodDisruption {
+  uid: string;
+  record: ObjectObservation;
+  condition: Obj;
+  /** lastTransitionTime (1 s resolution), else the record's receipt: Unix epoch milliseconds. */
+  atMs: number;
+  timeField: EventRecord['timeField'];
+}
+
+/** Per pod (by uid), the first record whose DisruptionTarget condition is True, when received at or after `faultMs` (Unix epoch milliseconds). */
+function podDisruptions(observations: readonly Observation[], faultMs: number): PodDisruption[] {
   const seen = new Set<string>();
-  const result: EventRecord[] = [];
+  const result: PodDisruption[] = [];
   const pods = observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Pod').sort((a, b) => a.seq - b.seq);
   for (const record of pods) {
     const status = isObj(record.object.status) ? record.object.status : {};
@@ -113,11 +119,29 @@ export function disruptionConditions(observations: readonly Observation[], fault
     if (!condition || seen.has(record.uid)) continue;
     seen.add(record.uid);
     if (record.receivedAtMs < faultMs) continue;
-    const reason = text(condition.reason) ?? 'DisruptionTarget';
     const transition = typeof condition.lastTransitionTime === 'string' ? Date.parse(condition.lastTransitionTime) : NaN;
-    const timeField: EventRecord['timeField'] = Number.isNaN(transition) ? 'received' : 'lastTransitionTime';
-    const atMs = Number.isNaN(transition) ? record.receivedAtMs : transition;
-    result.push({
+    result.push({ uid: record.uid, record, condition, atMs: Number.isNaN(transition) ? record.receivedAtMs : transition, timeField: Number.isNaN(transition) ? 'received' : 'lastTransitionTime' });
+  }
+  return result;
+}
+
+/**
+ * Pods evicted through the Eviction API after the fault (DisruptionTarget reason EvictionByEvictionAPI): pod uid →
+ * the condition's lastTransitionTime (whole seconds, truncated), seconds since `faultMs` (Unix epoch milliseconds).
+ */
+export function evictionApiEvictions(observations: readonly Observation[], faultMs: number): Map<string, number> {
+  return new Map(podDisruptions(observations, faultMs).filter((d) => d.condition.reason === 'EvictionByEvictionAPI').map((d) => [d.uid, secondsSince(faultMs, d.atMs)]));
+}
+
+/**
+ * Pods whose DisruptionTarget condition turned True in a record received at or after the fault (`faultMs`, Unix
+ * epoch milliseconds): one entry per pod, timed by the condition's lastTransitionTime (1 s resolution). This is the
+ * cross-check for PodGC, which deletes without an Event.
+ */
+export function disruptionConditions(observations: readonly Observation[], faultMs: number): EventRecord[] {
+  return podDisruptions(observations, faultMs).map(({ record, condition, atMs, timeField }) => {
+    const reason = text(condition.reason) ?? 'DisruptionTarget';
+    return {
       recordedAs: 'DisruptionTarget',
       reason,
       type: 'Normal',
@@ -131,9 +155,8 @@ export function disruptionConditions(observations: readonly Observation[], fault
       timeField,
       resolutionSeconds: RESOLUTION_SECONDS[timeField],
       receivedAfterSeconds: secondsSince(faultMs, record.receivedAtMs),
-    });
-  }
-  return result;
+    };
+  });
 }
 
 /**

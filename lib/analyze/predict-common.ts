@@ -78,21 +78,22 @@ export function secondsText(seconds: number): string {
  * die with the old process; the new leader starts its own from its first pass.
  */
 export interface LeaderChange {
-  /** The old holder's last renewTime (server clock): it was still leading then. Null when it was not journaled. */
+  /** The old holder's last renewTime (written by its own clock, the control-plane node's): it was still leading then. Null when it was not journaled. */
   oldLastRenewalSeconds: number | null;
   /**
-   * By when the old leader had certainly stopped acting: its last renewal + the longest interval between its renewals
-   * (2 s by default, --leader-elect-retry-period) + the observation latency. Null when `oldLastRenewalSeconds` is.
-   * A leader that cannot renew cannot write evictions either (same API server), and one that misses
-   * --leader-elect-renew-deadline exits.
+   * By when the old leader had stopped acting: its last renewal + its renewal interval (the longest seen, at least
+   * --leader-elect-retry-period, 2 s by default) + --leader-elect-renew-deadline (10 s by default: how long it keeps
+   * retrying a failed renewal, its controllers still running, before it exits) + the observation latency, and never
+   * after the new holder acquired. Null when `oldLastRenewalSeconds` is.
    */
   oldGoneBySeconds: number | null;
-  /** The new holder's acquireTime (server clock), else the receipt of its first Lease record. */
+  /** The new holder's acquireTime (its own clock), else the receipt of its first Lease record. */
   acquiredSeconds: number;
   /**
-   * Receipt of the first RegisteredNode Event after the new holder acquired: the node lifecycle controller emits one
-   * per Node on its first monitor pass (classifyNodes, "Registered Node … in Controller"), after its informers
-   * synced, as the taint eviction controller's do. Null when no such Event was journaled.
+   * Receipt of the first RegisteredNode Event created after the new holder acquired: a new process's node lifecycle
+   * controller starts with no known nodes, so its first monitor pass emits one per Node ("Registered Node … in
+   * Controller"), right after its informers synced; the taint eviction controller waits for a subset of the same
+   * shared informers, started together. Null when no such Event was journaled.
    */
   firstPassReceivedSeconds: number | null;
 }

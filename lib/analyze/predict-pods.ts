@@ -24,35 +24,35 @@ function toleration(pod: PodTimeline, key: string): number | null | 'untolerated
   return min;
 }
 
-/**
- * The taint eviction controller (pkg/controller/tainteviction/taint_eviction.go, processPodOnNode), replayed over
- * the node's NoExecute taint changes as received: a taint the pod does not tolerate evicts it at once; otherwise
- * the first taint change schedules the eviction at (that instant + the smallest tolerationSeconds among the taints
- * present) and later tolerated changes keep that schedule; removing every NoExecute taint cancels it; tolerated
- * forever (no tolerationSeconds) never evicts. The controller and the observer both watch the API server, but the
- * controller (in the process that wrote the taint) can see it before the observer does, by up to the observer's watch
- * latency: measured on kind under load, evictions 0.25 s before (receive + toleration). So the window on the pod's
- * deletionTimestamp receive time is [max(taint timeAdded, receive − observation latency) + toleration,
- * receive + toleration + 1 s + observation latency]. Defaults come from the DefaultTolerationSeconds admission plugin (kube-apiserver
- * --default-unreachable-toleration-seconds / --default-not-ready-toleration-seconds); out-of-service has no default.
- */
-function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: readonly LeaderChange[]): ItemDraft | null {
-  // `earliest`: the soonest the controller can have seen the change: the taint's server timeAdded (whole seconds,
-  // truncated, so never after the write) when it has one, else our receive time minus our own watch latency.
-  const changes: { at: number; earliest: number; key: string; added: boolean }[] = [];
-  for (const t of node.taints) {
-    if (t.effect !== 'NoExecute') continue;
-    if (t.addedReceivedAfterSeconds !== null) {
-      const earliest = Math.max(t.addedReceivedAfterSeconds - OBSERVATION_LATENCY_SECONDS, t.timeAdded !== undefined && t.addedAfterSeconds !== null ? t.addedAfterSeconds : -Infinity);
-      changes.push({ at: t.addedReceivedAfterSeconds, earliest, key: t.key, added: true });
-    }
-    if (t.removedAfterSeconds !== null) changes.push({ at: t.removedAfterSeconds, earliest: t.removedAfterSeconds - OBSERVATION_LATENCY_SECONDS, key: t.key, added: false });
-  }
-  changes.sort((a, b) => a.at - b.at || Number(b.added) - Number(a.added));
-  const base = { event: 'pod-eviction' as const, node: node.name, pod: podId(pod), observedSeconds: pod.evictedAfterSeconds };
-  if (changes.length === 0) return null;
+/** One NoExecute taint change as the taint eviction controller sees it; seconds since time zero. */
+interface TaintChange {
+  /** When it was received (our clock). */
+  at: number;
+  /** The soonest the controller can have seen it. */
+  earliest: number;
+  key: string;
+  added: boolean;
+  /** Seconds the controller may see it after `at` beyond the usual observation latency (a new leader's first processing). */
+  lateBy?: number;
+  /** Set for the taints a new kube-controller-manager leader found on the node when it started. */
+  newLeader?: LeaderChange;
+}
+
+/** A countdown the replay scheduled: seconds since time zero. */
+interface ScheduledEviction {
+  start: number;
+  earliestStart: number;
+  trigger: number;
+  key: string;
+  seconds: number;
+  lateBy: number;
+  newLeader?: LeaderChange;
+}
+
+/** The replay of processPodOnNode over `changes` (sorted by `at`): the countdown in effect, or why there is none. */
+function replayTaintChanges(pod: PodTimeline, changes: readonly TaintChange[]): { scheduled: ScheduledEviction | null; cancelledAt: number | null; foreverKey: string | null } {
   const present = new Set<string>();
-  let scheduled: { start: number; earliestStart: number; trigger: number; key: string; seconds: number } | null = null;
+  let scheduled: ScheduledEviction | null = null;
   let cancelledAt: number | null = null;
   let foreverKey: string | null = null;
   for (const c of changes) {
@@ -68,7 +68,7 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
     }
     const untolerated = [...present].find((k) => toleration(pod, k) === 'untolerated');
     if (untolerated) {
-      scheduled = { start: c.at, earliestStart: c.earliest, trigger: c.at, key: untolerated, seconds: 0 };
+      scheduled = { start: c.at, earliestStart: c.earliest, trigger: c.at, key: untolerated, seconds: 0, lateBy: c.lateBy ?? 0, newLeader: c.newLeader };
       break;
     }
     let min: { key: string; seconds: number } | null = null;
@@ -81,22 +81,74 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
       continue;
     }
     if (!scheduled) {
-      scheduled = { start: c.at, earliestStart: c.earliest, trigger: c.at + min.seconds, key: min.key, seconds: min.seconds };
+      scheduled = { start: c.at, earliestStart: c.earliest, trigger: c.at + min.seconds, key: min.key, seconds: min.seconds, lateBy: c.lateBy ?? 0, newLeader: c.newLeader };
       cancelledAt = null;
     }
   }
+  return { scheduled, cancelledAt, foreverKey };
+}
+
+/**
+ * The taint eviction controller (pkg/controller/tainteviction/taint_eviction.go, processPodOnNode), replayed over
+ * the node's NoExecute taint changes as received: a taint the pod does not tolerate evicts it at once; otherwise
+ * the first taint change schedules the eviction at (that instant + the smallest tolerationSeconds among the taints
+ * present) and later tolerated changes keep that schedule; removing every NoExecute taint cancels it; tolerated
+ * forever (no tolerationSeconds) never evicts. The controller and the observer both watch the API server, but the
+ * controller (in the process that wrote the taint) can see it before the observer does, by up to the observer's watch
+ * latency: measured on kind under load, evictions 0.25 s before (receive + toleration). So the window on the pod's
+ * deletionTimestamp receive time is [max(taint timeAdded, receive − observation latency) + toleration,
+ * receive + toleration + 1 s + observation latency]. Defaults come from the DefaultTolerationSeconds admission plugin (kube-apiserver
+ * --default-unreachable-toleration-seconds / --default-not-ready-toleration-seconds); out-of-service has no default.
+ */
+function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: readonly LeaderChange[]): ItemDraft | null {
+  // `earliest`: the soonest the controller can have seen the change: the taint's server timeAdded (whole seconds,
+  // truncated, so never after the write) when it has one, else our receive time minus our own watch latency.
+  const changes: TaintChange[] = [];
+  for (const t of node.taints) {
+    if (t.effect !== 'NoExecute') continue;
+    if (t.addedReceivedAfterSeconds !== null) {
+      const earliest = Math.max(t.addedReceivedAfterSeconds - OBSERVATION_LATENCY_SECONDS, t.timeAdded !== undefined && t.addedAfterSeconds !== null ? t.addedAfterSeconds : -Infinity);
+      changes.push({ at: t.addedReceivedAfterSeconds, earliest, key: t.key, added: true });
+    }
+    if (t.removedAfterSeconds !== null) changes.push({ at: t.removedAfterSeconds, earliest: t.removedAfterSeconds - OBSERVATION_LATENCY_SECONDS, key: t.key, added: false });
+  }
+  const byTime = (a: TaintChange, b: TaintChange) => a.at - b.at || Number(b.added) - Number(a.added);
+  changes.sort(byTime);
+  const base = { event: 'pod-eviction' as const, node: node.name, pod: podId(pod), observedSeconds: pod.evictedAfterSeconds };
+  if (changes.length === 0) return null;
+  let { scheduled, cancelledAt, foreverKey } = replayTaintChanges(pod, changes);
+  let newLeader: LeaderChange | null = null;
+  if (scheduled) {
+    const leader = leaderChangeDuring(leaderChanges, scheduled.start, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS);
+    if (leader !== undefined) {
+      const cut = leaderCutReason(leader, scheduled, leaderChanges);
+      if (cut !== null) return { ...scheduledItem(pod, node, base, scheduled), notModelled: `not modelled: ${leaderChangeText(leader)}; ${cut}` };
+      // The old leader's countdown died with it. The new leader's taint eviction controller starts from the taints it
+      // finds when it first processes the pod (about its first pass), then follows the changes after that: its node
+      // lifecycle controller's first pass removes and re-adds them (markNodeAsReachable on every node it has not
+      // seen yet, then the taint queue), so the countdown is scheduled again from the re-added taint.
+      const firstPass = leader.firstPassReceivedSeconds!;
+      const present = new Set<string>();
+      for (const c of changes) if (c.at <= firstPass) (c.added ? present.add(c.key) : present.delete(c.key));
+      const found: TaintChange[] = [...present].map((key) => ({ at: firstPass, earliest: leader.acquiredSeconds, key, added: true, lateBy: OBSERVATION_LATENCY_SECONDS, newLeader: leader }));
+      ({ scheduled, cancelledAt, foreverKey } = replayTaintChanges(pod, [...found, ...changes.filter((c) => c.at > firstPass)].sort(byTime)));
+      newLeader = leader;
+    }
+  }
+  const leaderNote = newLeader === null ? '' : ` (counted by the new leader: the old leader's countdown died with it; ${leaderChangeText(newLeader)})`;
   if (pod.stoppedCountingAfterSeconds !== null && scheduled && pod.stoppedCountingAfterSeconds < scheduled.start && pod.evictedAfterSeconds !== null && pod.evictedAfterSeconds < scheduled.start) return null;
   if (scheduled) {
-    const what = scheduled.seconds === 0 && toleration(pod, scheduled.key) === 'untolerated' ? `${scheduled.key}:NoExecute not tolerated: evicted at once` : `${scheduled.key}:NoExecute + ${secondsText(scheduled.seconds)} toleration${defaultFlag(scheduled.key)}`;
-    const item: ItemDraft = {
-      ...base, taintKey: scheduled.key, expected: true, window: windowOf(scheduled.earliestStart + scheduled.seconds, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS),
-      cause: causeOf(`NoExecute taint change on ${node.name} seen by the taint eviction controller (received)`, scheduled.start), because: what,
-    };
-    const leader = leaderChangeDuring(leaderChanges, scheduled.start, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS);
-    return leader === undefined ? item : restartedByNewLeader(item, scheduled, leader, leaderChanges);
+    const item = scheduledItem(pod, node, base, scheduled);
+    item.because += leaderNote;
+    if (newLeader !== null) {
+      const acquired = newLeader.acquiredSeconds;
+      const later = leaderChangeDuring(leaderChanges.filter((c) => c.acquiredSeconds > acquired), scheduled.start, item.window!.toSeconds);
+      if (later !== undefined) item.notModelled = `not modelled: ${leaderChangeText(later)} during the new leader's countdown`;
+    }
+    return item;
   }
   if (cancelledAt !== null) {
-    return { ...base, taintKey: null, expected: false, window: null, cause: causeOf(`every NoExecute taint removed from ${node.name} (received)`, cancelledAt), because: 'taint eviction controller cancels a scheduled eviction when the node loses its NoExecute taints' };
+    return { ...base, taintKey: null, expected: false, window: null, cause: causeOf(`every NoExecute taint removed from ${node.name} (received)`, cancelledAt), because: `taint eviction controller cancels a scheduled eviction when the node loses its NoExecute taints${leaderNote}` };
   }
   if (foreverKey !== null) {
     return { ...base, taintKey: foreverKey, expected: false, window: null, cause: causeOf(`${foreverKey}:NoExecute on ${node.name} (received)`, changes[0].at), because: `the pod tolerates ${foreverKey}:NoExecute forever (no tolerationSeconds)` };
@@ -104,31 +156,33 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
   return null;
 }
 
-/**
- * An eviction countdown that a kube-controller-manager leader change (`leader`) cut: the countdown lived in the old
- * leader's memory. When the old leader was certainly gone before the earliest trigger (its last renewal + its
- * renewal interval + observation latency), the new leader's taint eviction controller starts the countdown again
- * when it first processes the pod (processPodOnNode: startTime = now, not the taint's timeAdded), which is after it
- * acquired the Lease and, like the node lifecycle controller's first pass, once the shared informers synced: the
- * window is [acquired + toleration, first RegisteredNode received + observation latency + toleration + 1 s +
- * observation latency], seconds since time zero. Measured on kind (experiments/controller-manager-restart.ts, three
- * runs): evictions 29.9 to 30.2 s after that Event's receipt. Otherwise (the old leader may have evicted before it
- * went, the first pass was not seen, or another change cut the new countdown) the item is "not modelled".
- */
-function restartedByNewLeader(item: ItemDraft, scheduled: { earliestStart: number; seconds: number }, leader: LeaderChange, changes: readonly LeaderChange[]): ItemDraft {
-  const notModelled = (why: string): ItemDraft => ({ ...item, notModelled: `not modelled: ${leaderChangeText(leader)}; ${why}` });
-  if (leader.oldGoneBySeconds === null || leader.oldGoneBySeconds > scheduled.earliestStart + scheduled.seconds) return notModelled('the old leader may have evicted before it went');
-  if (leader.firstPassReceivedSeconds === null) return notModelled("the new leader's taint eviction controller schedules evictions from its own start, and no RegisteredNode Event shows its first pass");
-  const from = Math.max(leader.acquiredSeconds, scheduled.earliestStart) + scheduled.seconds;
-  const to = leader.firstPassReceivedSeconds + OBSERVATION_LATENCY_SECONDS + scheduled.seconds + 1 + OBSERVATION_LATENCY_SECONDS;
-  const restarted: ItemDraft = {
-    ...item,
-    window: windowOf(from, to),
-    cause: causeOf(`kube-controller-manager leader acquired its Lease (acquireTime); its first pass received at ${secondsText(leader.firstPassReceivedSeconds)}`, leader.acquiredSeconds),
-    because: `${item.because}, counted again by the new leader's taint eviction controller from when it first processed the pod (the old leader's countdown died with it: ${leaderChangeText(leader)})`,
+/** The predicted eviction of a scheduled countdown: [earliest start + toleration, trigger + 1 s + observation latency (+ lateBy)], seconds since time zero. */
+function scheduledItem(pod: PodTimeline, node: NodeTimeline, base: Pick<ItemDraft, 'event' | 'node' | 'pod' | 'observedSeconds'>, scheduled: ScheduledEviction): ItemDraft {
+  const what = scheduled.seconds === 0 && toleration(pod, scheduled.key) === 'untolerated' ? `${scheduled.key}:NoExecute not tolerated: evicted at once` : `${scheduled.key}:NoExecute + ${secondsText(scheduled.seconds)} toleration${defaultFlag(scheduled.key)}`;
+  const leader = scheduled.newLeader;
+  return {
+    ...base, taintKey: scheduled.key, expected: true, window: windowOf(scheduled.earliestStart + scheduled.seconds, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS + scheduled.lateBy),
+    cause: leader === undefined
+      ? causeOf(`NoExecute taint change on ${node.name} seen by the taint eviction controller (received)`, scheduled.start)
+      : causeOf(`kube-controller-manager leader acquired its Lease (acquireTime) with ${scheduled.key}:NoExecute on ${node.name}; its first pass received at ${secondsText(scheduled.start)}`, leader.acquiredSeconds),
+    because: what,
   };
-  const later = changes.find((c) => c !== leader && c.acquiredSeconds > leader.acquiredSeconds && (c.oldLastRenewalSeconds ?? c.acquiredSeconds) < to);
-  return later === undefined ? restarted : { ...restarted, notModelled: `not modelled: ${leaderChangeText(later)} during the restarted countdown` };
+}
+
+/**
+ * Why an eviction countdown that a kube-controller-manager leader change (`leader`) cut cannot be replayed, or null
+ * when it can: the old leader may still have been acting at the earliest trigger (LeaderChange.oldGoneBySeconds:
+ * its last renewal + renewal interval + renew deadline, or its container's restart), or the new leader's first pass
+ * was not seen (no RegisteredNode Event), or another leader took over before it. Measured on kind
+ * (experiments/controller-manager-restart.ts, three runs, 30 s toleration): the new leader's first pass removed and
+ * re-added the unreachable taint 0.02 to 0.12 s after its RegisteredNode Events, and the evictions came 30.06 to
+ * 30.13 s after the re-added taint's receipt.
+ */
+function leaderCutReason(leader: LeaderChange, scheduled: ScheduledEviction, changes: readonly LeaderChange[]): string | null {
+  if (leader.oldGoneBySeconds === null || leader.oldGoneBySeconds > scheduled.earliestStart + scheduled.seconds) return 'the old leader may have evicted before it went';
+  if (leader.firstPassReceivedSeconds === null) return "the new leader's taint eviction controller schedules evictions from its own start, and no RegisteredNode Event shows its first pass";
+  if (changes.some((c) => c !== leader && c.acquiredSeconds > leader.acquiredSeconds && c.acquiredSeconds < leader.firstPassReceivedSeconds!)) return 'another leader change before its first pass';
+  return null;
 }
 
 function defaultFlag(key: string): string {
@@ -146,7 +200,7 @@ export interface PodsInput {
   steps: readonly StepInstant[];
   /** kube-controller-manager leader changes after time zero. */
   leaderChanges: readonly LeaderChange[];
-  /** Pods evicted through the Eviction API (DisruptionTarget reason EvictionByEvictionAPI), `namespace/name` → seconds since time zero. */
+  /** Pods evicted through the Eviction API (DisruptionTarget reason EvictionByEvictionAPI), by pod uid → the condition's lastTransitionTime (whole seconds, truncated), seconds since time zero. */
   apiEvictions: ReadonlyMap<string, number>;
 }
 
@@ -173,13 +227,19 @@ export function predictPods(input: PodsInput): ItemDraft[] {
     if (eviction && forceDeletedAt !== null && (!eviction.expected || (eviction.window !== null && forceDeletedAt < eviction.window.fromSeconds))) {
       eviction = eviction.expected ? null : { ...eviction, observedSeconds: null, because: `${eviction.because}; the pod was force-deleted at ${secondsText(forceDeletedAt)} (not an eviction)` };
     }
-    const apiEviction = input.apiEvictions.get(podId(pod));
-    // Evicted by a drain or another client through the Eviction API: that deletion is not the taint eviction controller's.
-    const byEvictionApi = apiEviction === undefined ? undefined : `not modelled: evicted through the Eviction API at ${secondsText(apiEviction)} (DisruptionTarget reason EvictionByEvictionAPI: a drain or another client), not by the taint eviction controller`;
-    if (eviction) items.push(byEvictionApi === undefined ? eviction : { ...eviction, notModelled: byEvictionApi });
+    // Evicted by a drain or another client through the Eviction API (DisruptionTarget reason EvictionByEvictionAPI):
+    // that deletion is not the taint eviction controller's. An expected eviction it pre-empted (the API eviction no
+    // later than the window's end, + 1 s for lastTransitionTime's truncation) cannot be judged; a later one still can.
+    const apiEviction = input.apiEvictions.get(pod.uid);
+    const byApi = apiEviction === undefined ? '' : `evicted through the Eviction API at ${secondsText(apiEviction)} (DisruptionTarget reason EvictionByEvictionAPI: a drain or another client), not by the taint eviction controller`;
+    if (eviction && apiEviction !== undefined) {
+      if (!eviction.expected) eviction = { ...eviction, observedSeconds: null, because: `${eviction.because}; the pod was ${byApi}` };
+      else if (eviction.window === null || apiEviction <= eviction.window.toSeconds + 1) eviction = { ...eviction, notModelled: `not modelled: ${byApi}` };
+    }
+    if (eviction) items.push(eviction);
     else if (input.targets.includes(node.name) && !node.taints.some((t) => t.effect === 'NoExecute') && node.deletedAfterSeconds === null) {
-      const item: ItemDraft = { event: 'pod-eviction', node: node.name, pod: podId(pod), taintKey: null, expected: false, window: null, observedSeconds: pod.evictedAfterSeconds, cause: null, because: `no NoExecute taint was observed on ${node.name}: the taint eviction controller has nothing to act on` };
-      items.push(byEvictionApi === undefined ? item : { ...item, notModelled: byEvictionApi });
+      const because = `no NoExecute taint was observed on ${node.name}: the taint eviction controller has nothing to act on`;
+      items.push({ event: 'pod-eviction', node: node.name, pod: podId(pod), taintKey: null, expected: false, window: null, observedSeconds: apiEviction === undefined ? pod.evictedAfterSeconds : null, cause: null, because: apiEviction === undefined ? because : `${because}; the pod was ${byApi}` });
     }
     if (deletion) items.push(deletion);
     const replacement = replacementItem(pod, node.name);

@@ -23,7 +23,7 @@ export interface PredictInput {
   leaderChanges: readonly LeaderChange[];
   /**
    * Pods evicted through the Eviction API (a drain or another client; their DisruptionTarget condition says
-   * EvictionByEvictionAPI), `namespace/name` → seconds since time zero; may be absent.
+   * EvictionByEvictionAPI), by pod uid → that condition's lastTransitionTime (whole seconds), seconds since time zero; may be absent.
    */
   apiEvictions?: ReadonlyMap<string, number>;
   /** The observer's delivery lag above its median (Lease renewTime → receipt), seconds, by receipt since time zero; may be empty. */

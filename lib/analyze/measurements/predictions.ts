@@ -1,7 +1,7 @@
 // Measurement: every predicted event derived from its observed cause, judged against what happened; `count(predictions.<list>)`.
 import type { PredictionField } from '../../spec/expectation.js';
 import { secondsSince } from '../clock.js';
-import { disruptionConditions } from '../events.js';
+import { evictionApiEvictions } from '../events.js';
 import { part, type Measurement } from '../measurement.js';
 import { predict } from '../predict.js';
 import type { PredictionItem } from '../types.js';
@@ -32,7 +32,7 @@ export const predictionsMeasurement: Measurement = {
       leaseRenewals: part(earlier, 'leaseRenewals'),
       leaderChanges: part(earlier, 'leaderChanges'),
       observerLag: part(earlier, 'observerLag'),
-      apiEvictions: new Map(disruptionConditions(observations, ctx.faultMs).filter((e) => e.recordedAs === 'DisruptionTarget' && e.reason === 'EvictionByEvictionAPI').map((e) => [e.object.replace(/^Pod\//, ''), e.afterSeconds])),
+      apiEvictions: evictionApiEvictions(observations, ctx.faultMs),
       endSeconds: secondsSince(ctx.faultMs, ctx.endMs),
     }),
   }),

@@ -384,18 +384,29 @@ describe('analyze/predict mechanisms', () => {
     expect(a.warnings).to.include("kube-controller-manager leader changed (old holder's last renewal -5 s, new holder acquired 10 s): its first pass was not seen (no RegisteredNode Event): countdowns across it are not modelled");
   });
 
-  it('kube-controller-manager restart (recorded kind journal): the evictions are counted again from the new leader, and only a change during the countdown affects it', () => {
+  it('kube-controller-manager restart (recorded kind journal): the old countdown dies with the old leader; the new leader\'s first pass re-adds the taint and the evictions count from it', () => {
     const cm = loadFixtureRun('kind-controller-manager-restart-recorded').analysis;
     const evictions = cm.predictions.items.filter((i) => i.event === 'pod-eviction' && i.pod?.startsWith('rebootlab/'));
-    expect(evictions.map((i) => [i.held, i.window])).to.deep.equal([[true, { fromSeconds: 82.794, toSeconds: 87.319 }], [true, { fromSeconds: 82.794, toSeconds: 87.319 }]]);
+    expect(evictions.map((i) => [i.held, i.window, i.cause?.atSeconds])).to.deep.equal(Array(2).fill([true, { fromSeconds: 84.102, toSeconds: 86.438 }, 54.438]));
+    expect(evictions[0].because).to.match(/counted by the new leader: the old leader's countdown died with it/);
     // Detection (20.1 s) and the taint (20.4 s) came before the old leader's last renewal (35.587 s): modelled as usual.
     expect(predictionItem(cm, 'node-not-ready@rebootlab-scripts-worker')).to.deep.include({ held: true });
     expect(predictionItem(cm, 'no-execute-taint/unreachable@rebootlab-scripts-worker')).to.deep.include({ held: true });
   });
 
-  it('kube-controller-manager restart, journal edited: without a RegisteredNode Event, or with the old leader renewing until 49 s (it may have evicted at 50.1 s itself), the evictions are not modelled', () => {
+  it('kube-controller-manager restart, journal edited: without the new leader\'s taint removal and re-add its first pass starts the countdown; without a RegisteredNode Event, or with the old leader renewing until 49 s (it may have evicted at 50.1 s itself), the evictions are not modelled', () => {
     const recorded = loadFixtureRun('kind-controller-manager-restart-recorded');
     const evictionNotes = (a: RunAnalysis): (string | undefined)[] => a.predictions.items.filter((i) => i.event === 'pod-eviction' && i.pod?.startsWith('rebootlab/')).map((i) => i.notModelled);
+    // The Node records of the new leader's re-taint (removal at 54.343 s, re-add at 54.438 s) dropped: the taint it
+    // found counts from its first pass, [acquired + 30, first RegisteredNode received + 30 + 3] s.
+    const worker = recorded.observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Node' && o.name === 'rebootlab-scripts-worker');
+    const zeroMs = timeZeroMarker(recorded.observations).receivedAtMs;
+    const reTaint = new Set(worker.filter((o) => o.receivedAtMs >= zeroMs + 54_300 && o.receivedAtMs <= zeroMs + 54_500).map((o) => o.seq));
+    expect(reTaint.size).to.be.at.least(2);
+    const fromPass = run(recorded.observations.filter((o) => !reTaint.has(o.seq) && !(o.type === 'object' && o.kind === 'Node' && o.name === 'rebootlab-scripts-worker' && o.receivedAtMs > zeroMs + 54_300 && o.receivedAtMs < zeroMs + 60_000)), recorded.info);
+    const passItems = fromPass.predictions.items.filter((i) => i.event === 'pod-eviction' && i.pod?.startsWith('rebootlab/'));
+    expect(passItems.map((i) => [i.held, i.window, i.cause?.event])).to.deep.equal(Array(2).fill([true, { fromSeconds: 82.794, toSeconds: 87.319 }, 'kube-controller-manager leader acquired its Lease (acquireTime) with node.kubernetes.io/unreachable:NoExecute on rebootlab-scripts-worker; its first pass received at 54.319 s']));
+
     const noFirstPass = recorded.observations.filter((o) => !(o.type === 'object' && o.kind === 'Event' && (o.object as { reason?: string }).reason === 'RegisteredNode'));
     const withoutPass = run(noFirstPass, recorded.info);
     expect(evictionNotes(withoutPass)).to.deep.equal(Array(2).fill("not modelled: kube-controller-manager leader changed (old holder's last renewal 35.587 s, new holder acquired 52.794 s); the new leader's taint eviction controller schedules evictions from its own start, and no RegisteredNode Event shows its first pass"));
@@ -408,6 +419,23 @@ describe('analyze/predict mechanisms', () => {
     (oldHolder.object.spec as Record<string, unknown>).renewTime = new Date(zero.receivedAtMs + 49_000).toISOString();
     const lateOld = run(mergeJournal(recorded.observations, [oldHolder]), recorded.info);
     expect(evictionNotes(lateOld)).to.deep.equal(Array(2).fill("not modelled: kube-controller-manager leader changed (old holder's last renewal 49 s, new holder acquired 52.794 s); the old leader may have evicted before it went"));
+  });
+
+  it('a pod evicted through the Eviction API (journal edited from outage-tuned: DisruptionTarget EvictionByEvictionAPI at 40 s, before its 52.05 s taint eviction window): not modelled, not a miss', () => {
+    const zero = timeZeroMarker(outage.observations);
+    const at = new Date(zero.receivedAtMs + 40_000).toISOString();
+    const journal = outage.observations.map((o) => {
+      if (o.type !== 'object' || o.kind !== 'Pod' || o.name !== 'web-5f5b5b77d7-dg2wh' || o.receivedAtMs < zero.receivedAtMs + 40_000 || o.object.status === undefined) return o;
+      const c = copy(o);
+      const status = (c.object.status ?? {}) as { conditions?: unknown[] };
+      const others = (status.conditions ?? []).filter((x) => (x as { type?: string }).type !== 'DisruptionTarget');
+      status.conditions = [...others, { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', lastTransitionTime: at }];
+      c.object.status = status;
+      return c;
+    });
+    const item = predictionItem(run(journal), 'pod-eviction@web-5f5b5b77d7-dg2wh');
+    expect(item?.notModelled).to.equal('not modelled: evicted through the Eviction API at 40 s (DisruptionTarget reason EvictionByEvictionAPI: a drain or another client), not by the taint eviction controller');
+    expect(item?.held).to.equal(null);
   });
 
   it('outage from the fault: under kubelet-stop the client figure equals the API figure (journal edited: the recorded markers say kubelet-stop)', () => {
