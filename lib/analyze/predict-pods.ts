@@ -99,6 +99,8 @@ function replayTaintChanges(pod: PodTimeline, changes: readonly TaintChange[]): 
  * deletionTimestamp receive time is [max(taint timeAdded, receive − observation latency) + toleration,
  * receive + toleration + 1 s + observation latency]. Defaults come from the DefaultTolerationSeconds admission plugin (kube-apiserver
  * --default-unreachable-toleration-seconds / --default-not-ready-toleration-seconds); out-of-service has no default.
+ * A kube-controller-manager leader change that cut the countdown restarts the replay at the new leader's first pass
+ * (leaderCutReason says when it cannot).
  */
 function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: readonly LeaderChange[]): ItemDraft | null {
   // `earliest`: the soonest the controller can have seen the change: the taint's server timeAdded (whole seconds,
