@@ -25,7 +25,7 @@ function toleration(pod: PodTimeline, key: string): number | null | 'untolerated
 }
 
 /** One NoExecute taint change as the taint eviction controller sees it; seconds since time zero. */
-interface TaintChange {
+interface NoExecuteChange {
   /** When it was received (our clock). */
   at: number;
   /** The soonest the controller can have seen it. */
@@ -50,7 +50,7 @@ interface ScheduledEviction {
 }
 
 /** The replay of processPodOnNode over `changes` (sorted by `at`): the countdown in effect, or why there is none. */
-function replayTaintChanges(pod: PodTimeline, changes: readonly TaintChange[]): { scheduled: ScheduledEviction | null; cancelledAt: number | null; foreverKey: string | null } {
+function replayTaintChanges(pod: PodTimeline, changes: readonly NoExecuteChange[]): { scheduled: ScheduledEviction | null; cancelledAt: number | null; foreverKey: string | null } {
   const present = new Set<string>();
   let scheduled: ScheduledEviction | null = null;
   let cancelledAt: number | null = null;
@@ -105,7 +105,7 @@ function replayTaintChanges(pod: PodTimeline, changes: readonly TaintChange[]): 
 function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: readonly LeaderChange[]): ItemDraft | null {
   // `earliest`: the soonest the controller can have seen the change: the taint's server timeAdded (whole seconds,
   // truncated, so never after the write) when it has one, else our receive time minus our own watch latency.
-  const changes: TaintChange[] = [];
+  const changes: NoExecuteChange[] = [];
   for (const t of node.taints) {
     if (t.effect !== 'NoExecute') continue;
     if (t.addedReceivedAfterSeconds !== null) {
@@ -114,7 +114,7 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
     }
     if (t.removedAfterSeconds !== null) changes.push({ at: t.removedAfterSeconds, earliest: t.removedAfterSeconds - OBSERVATION_LATENCY_SECONDS, key: t.key, added: false });
   }
-  const byTime = (a: TaintChange, b: TaintChange) => a.at - b.at || Number(b.added) - Number(a.added);
+  const byTime = (a: NoExecuteChange, b: NoExecuteChange) => a.at - b.at || Number(b.added) - Number(a.added);
   changes.sort(byTime);
   const base = { event: 'pod-eviction' as const, node: node.name, pod: podId(pod), observedSeconds: pod.evictedAfterSeconds };
   if (changes.length === 0) return null;
@@ -132,7 +132,7 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
       const firstPass = leader.firstPassReceivedSeconds!;
       const present = new Set<string>();
       for (const c of changes) if (c.at <= firstPass) (c.added ? present.add(c.key) : present.delete(c.key));
-      const found: TaintChange[] = [...present].map((key) => ({ at: firstPass, earliest: leader.acquiredSeconds, key, added: true, lateBy: OBSERVATION_LATENCY_SECONDS, newLeader: leader }));
+      const found: NoExecuteChange[] = [...present].map((key) => ({ at: firstPass, earliest: leader.acquiredSeconds, key, added: true, lateBy: OBSERVATION_LATENCY_SECONDS, newLeader: leader }));
       ({ scheduled, cancelledAt, foreverKey } = replayTaintChanges(pod, [...found, ...changes.filter((c) => c.at > firstPass)].sort(byTime)));
       newLeader = leader;
     }

@@ -85,9 +85,10 @@ function controllerManagerLeaderChanges(observations: readonly Observation[], ct
   if (changes.length === 0) return [];
   // A restarted kube-controller-manager container ends the old process before the new one starts: the old leader
   // had stopped acting by the new container's startedAt (whole seconds, truncated).
+  const restarts = controllerManagerRestarts(ctx);
   for (const change of changes) {
     if (change.oldLastRenewalSeconds === null || change.oldGoneBySeconds === null) continue;
-    const restartedAt = controllerManagerRestarts(ctx).find((at) => at >= change.oldLastRenewalSeconds! - EVENT_TIME_RESOLUTION_SECONDS);
+    const restartedAt = restarts.find((at) => at >= change.oldLastRenewalSeconds! - EVENT_TIME_RESOLUTION_SECONDS);
     if (restartedAt !== undefined) change.oldGoneBySeconds = round3(Math.min(change.oldGoneBySeconds, restartedAt + EVENT_TIME_RESOLUTION_SECONDS));
   }
   // Each leader's first pass: the earliest-received RegisteredNode Event created at or after its acquisition (whole
