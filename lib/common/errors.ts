@@ -37,21 +37,48 @@ export interface InputIssue {
   message: string;
 }
 
-/** Formats an issue as one line: `file:line:col: path: message` (parts that are unknown are left out). */
+/**
+ * Formats an issue as one line: `file:line:col: path: message` (parts that are unknown are left out). Each part
+ * goes through {@link printable}: a field name, value or file name from the input cannot break the line or flood
+ * the terminal.
+ */
 export function formatInputIssue(issue: InputIssue): string {
-  let where = issue.file;
+  let where = printable(issue.file, MAX_NAME_CHARS);
   if (issue.line !== undefined) where += `:${issue.line}:${issue.column ?? 1}`;
-  if (issue.origin !== undefined) where += ` (${issue.origin})`;
-  return issue.path === '' ? `${where}: ${issue.message}` : `${where}: ${issue.path}: ${issue.message}`;
+  if (issue.origin !== undefined) where += ` (${printable(issue.origin, MAX_NAME_CHARS)})`;
+  const message = printable(issue.message, MAX_MESSAGE_CHARS);
+  return issue.path === '' ? `${where}: ${message}` : `${where}: ${printable(issue.path, MAX_NAME_CHARS)}: ${message}`;
+}
+
+/** Longest file name, origin or field path printed in one issue line, characters; the middle of a longer one is elided. */
+export const MAX_NAME_CHARS = 160;
+/** Longest message printed in one line, characters (the longest rebootlab writes, listing allowed fields, is ≈ 600). */
+export const MAX_MESSAGE_CHARS = 1000;
+
+const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `text` made safe for one terminal line: control characters (C0, DEL, C1, and the Unicode line and paragraph
+ * separators) written as JSON escapes (`\n`, `\u001b`), and a text longer than `maxChars` cut in the middle
+ * (`…(1234 characters)…`), so bytes from an input file never end the line, move the cursor or fill the screen.
+ */
+export function printable(text: string, maxChars = MAX_MESSAGE_CHARS): string {
+  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (escaped.length <= maxChars) return escaped;
+  const keep = Math.max(0, Math.floor((maxChars - 30) / 2));
+  return `${escaped.slice(0, keep)}…(${escaped.length - 2 * keep} characters)…${escaped.slice(escaped.length - keep)}`;
 }
 
 /** Bad input from the user: a malformed experiment file, an unknown flag or field. Exit code 2. */
 export class InputError extends RebootlabError {
   /** Every problem found, in file order; empty when the error is not about a file's content. */
   readonly issues: readonly InputIssue[];
-  constructor(message: string, hint?: string, options?: ErrorOptions & { issues?: readonly InputIssue[] }) {
+  /** How many issues were found; more than `issues.length` when only the first ones were kept. */
+  readonly issueCount: number;
+  constructor(message: string, hint?: string, options?: ErrorOptions & { issues?: readonly InputIssue[]; issueCount?: number }) {
     super(message, ExitCode.BadInput, hint, options);
     this.issues = options?.issues ?? [];
+    this.issueCount = Math.max(options?.issueCount ?? 0, this.issues.length);
   }
 }
 

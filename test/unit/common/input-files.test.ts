@@ -1,0 +1,73 @@
+// Files the user hands over are read only when they are regular text files of bounded size, and outputs replace a
+// link instead of writing through it (issue 27 items 5 and 14).
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { printable } from '../../../lib/common/errors.js';
+import { readInputJson, readInputText } from '../../../lib/common/read-input.js';
+import { replaceFile } from '../../../lib/common/replace-file.js';
+
+describe('common/read-input and common/replace-file', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rebootlab-input-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a regular text file', () => {
+    writeFileSync(join(dir, 'a.yaml'), 'a: é\n');
+    expect(readInputText(join(dir, 'a.yaml'), { maxBytes: 100 })).to.equal('a: é\n');
+  });
+
+  it('refuses, one line each (exit 2): missing, directory, FIFO (without waiting for a writer), device, too large, NUL, not UTF-8', () => {
+    const refused = (path: string, maxBytes = 100): string => {
+      try {
+        readInputText(path, { maxBytes, label: 'L' });
+      } catch (error) {
+        expect(error).to.have.property('exitCode', 2);
+        return (error as Error).message;
+      }
+      throw new Error(`${path} was read`);
+    };
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    writeFileSync(join(dir, 'big'), 'x'.repeat(101));
+    writeFileSync(join(dir, 'nul'), 'a\u0000b');
+    writeFileSync(join(dir, 'latin1'), Buffer.from([0x61, 0xe9, 0x0a]));
+    expect(refused(join(dir, 'missing'))).to.equal('L: cannot read: no such file');
+    expect(refused(dir)).to.equal('L: cannot read: is a directory');
+    expect(refused(join(dir, 'fifo'))).to.equal('L: cannot read: not a regular file');
+    expect(refused('/dev/zero')).to.equal('L: cannot read: not a regular file');
+    expect(refused(join(dir, 'big'))).to.equal('L: cannot read: 101 bytes; at most 100 bytes (100 bytes) are read');
+    expect(refused(join(dir, 'nul'))).to.equal('L: cannot read: not a text file (a NUL byte at offset 1)');
+    expect(refused(join(dir, 'latin1'))).to.equal('L: cannot read: not a text file (not UTF-8)');
+    writeFileSync(join(dir, 'bad.json'), '{"a":');
+    expect(() => readInputJson(join(dir, 'bad.json'), { maxBytes: 100 })).to.throw(`${join(dir, 'bad.json')}: not JSON: `).with.property('exitCode', 2);
+  });
+
+  it('replaceFile replaces a symbolic link (its target untouched, a dangling one creates nothing) and leaves no temporary file', () => {
+    writeFileSync(join(dir, 'victim'), 'X');
+    symlinkSync(join(dir, 'victim'), join(dir, 'summary.md'));
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'result.json'));
+    replaceFile(join(dir, 'summary.md'), 'new');
+    replaceFile(join(dir, 'result.json'), '{}');
+    expect(readFileSync(join(dir, 'victim'), 'utf8')).to.equal('X');
+    expect(lstatSync(join(dir, 'summary.md')).isFile()).to.equal(true);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).to.equal('new');
+    expect(readdirSync(dir).sort()).to.deep.equal(['result.json', 'summary.md', 'victim']);
+  });
+
+  it('replaceFile over a directory fails and removes its temporary file', () => {
+    mkdirSync(join(dir, 'report.html'));
+    expect(() => replaceFile(join(dir, 'report.html'), 'x')).to.throw(/EISDIR|ENOTEMPTY|EEXIST|directory/i);
+    expect(readdirSync(dir)).to.deep.equal(['report.html']);
+  });
+
+  it('printable escapes control characters and cuts the middle of a long text', () => {
+    expect(printable('a\nb\u001b[2J\u0085\u2028c')).to.equal('a\\nb\\u001b[2J\\u0085\\u2028c');
+    const cut = printable('x'.repeat(5000), 100);
+    expect(cut).to.have.length.below(110);
+    expect(cut).to.match(/^x+…\(4930 characters\)…x+$/);
+  });
+});
