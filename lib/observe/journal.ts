@@ -193,13 +193,55 @@ export function openJournal(path: string, options: OpenJournalOptions = {}): Jou
   };
 }
 
+const WATCHED_KINDS = new Set(['Node', 'Lease', 'Pod', 'Event', 'EndpointSlice']);
+const VERBS = new Set(['LISTED', 'ADDED', 'MODIFIED', 'DELETED']);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isFiniteNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+/** An instant a Date can hold (ECMAScript: ±8.64e15 ms around the epoch); later ones make toISOString throw. */
+const isInstantMs = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15;
+
+/**
+ * Why a parsed line is not a record of the shape types.ts gives (the fields analysis reads without checking), or
+ * null when it is one. A journal comes from a run directory someone handed over: a record of the wrong shape is
+ * skipped with a warning, as a torn line is, rather than crashing the analysis.
+ */
+export function recordProblem(value: unknown): string | null {
+  if (!isPlainObject(value)) return 'not a JSON object';
+  if (!isFiniteNumber(value.seq)) return 'seq is not a number';
+  if (!isInstantMs(value.receivedAtMs)) return 'receivedAtMs is not an instant in milliseconds';
+  switch (value.type) {
+    case 'object': {
+      if (typeof value.kind !== 'string' || !WATCHED_KINDS.has(value.kind)) return 'kind is not a watched kind';
+      if (typeof value.verb !== 'string' || !VERBS.has(value.verb)) return 'verb is not LISTED, ADDED, MODIFIED or DELETED';
+      if (typeof value.name !== 'string' || typeof value.uid !== 'string') return 'name or uid is not a string';
+      if (value.namespace !== undefined && typeof value.namespace !== 'string') return 'namespace is not a string';
+      if (!isPlainObject(value.object)) return 'object is not a JSON object';
+      return null;
+    }
+    case 'phase':
+      if (typeof value.phase !== 'string') return 'phase is not a string';
+      if (value.nodes !== undefined && !(Array.isArray(value.nodes) && value.nodes.every((n) => typeof n === 'string'))) return 'nodes is not a list of names';
+      if (value.detail !== undefined && !isPlainObject(value.detail)) return 'detail is not an object';
+      return null;
+    case 'gap':
+      if (typeof value.kind !== 'string' || !isInstantMs(value.fromMs) || !isInstantMs(value.toMs)) return 'a gap needs kind, fromMs and toMs';
+      return null;
+    case 'probe':
+      if (typeof value.probe !== 'string' || !isInstantMs(value.sentAtMs) || !isFiniteNumber(value.latencyMs) || typeof value.outcome !== 'string') return 'a probe record needs probe, sentAtMs, latencyMs and outcome';
+      return null;
+    default:
+      return 'type is not object, phase, gap or probe';
+  }
+}
+
 /** Parses journal lines one at a time (1-based `lineNumber`), appending records to `records`; see parseJournal. */
 function parseLine(line: string, lineNumber: number, isLast: boolean, records: Observation[], log: LogFn, source: string): void {
   if (line.trim() === '') return;
   try {
     const value = JSON.parse(line) as Observation;
-    if (typeof value !== 'object' || value === null || typeof value.seq !== 'number') {
-      log('warn', `${source}:${lineNumber}: not a journal record; skipped`);
+    const wrong = recordProblem(value);
+    if (wrong !== null) {
+      log('warn', `${source}:${lineNumber}: not a journal record (${wrong}); skipped`);
       return;
     }
     records.push(value);

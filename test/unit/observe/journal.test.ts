@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GROUP_MAX_BYTES, openJournal, parseJournal, readJournal } from '../../../lib/observe/journal.js';
+import { GROUP_MAX_BYTES, openJournal, parseJournal, readJournal, recordProblem } from '../../../lib/observe/journal.js';
 import type { ObjectObservation, PhaseObservation } from '../../../lib/observe/types.js';
 
 describe('observe/journal', () => {
@@ -152,7 +152,27 @@ describe('observe/journal', () => {
     const warnings: string[] = [];
     const records = parseJournal('{"seq":0,"type":"gap","kind":"Pod","fromMs":1,"toMs":2,"reason":"x","receivedAtMs":2}\n\n[1,2]\n', (_l, m) => warnings.push(m));
     expect(records).to.have.length(1);
-    expect(warnings).to.deep.equal(['observations.jsonl:3: not a journal record; skipped']);
+    expect(warnings).to.deep.equal(['observations.jsonl:3: not a journal record (not a JSON object); skipped']);
+  });
+
+  it('recordProblem: a record of the wrong shape is named and skipped, so a run directory from elsewhere cannot crash the analysis', () => {
+    const base = { seq: 1, receivedAtMs: 1_700_000_000_000 };
+    const object = { ...base, type: 'object', kind: 'Pod', verb: 'ADDED', name: 'p', uid: 'u', resourceVersion: '1', object: { metadata: {} } };
+    expect(recordProblem(object)).to.equal(null);
+    expect(recordProblem({ ...base, type: 'phase', phase: 'settled' })).to.equal(null);
+    const wrong: [unknown, string][] = [
+      [[], 'not a JSON object'],
+      [{ ...object, seq: 'x' }, 'seq is not a number'],
+      [{ ...object, receivedAtMs: 1e308 }, 'receivedAtMs is not an instant in milliseconds'],
+      [{ ...object, kind: 'Secret' }, 'kind is not a watched kind'],
+      [{ ...object, verb: 'BOOKMARK' }, 'verb is not LISTED, ADDED, MODIFIED or DELETED'],
+      [{ ...object, object: 'x' }, 'object is not a JSON object'],
+      [{ ...base, type: 'phase', phase: 'x', nodes: 'n' }, 'nodes is not a list of names'],
+      [{ ...base, type: 'gap', kind: 'Pod', fromMs: 'a', toMs: 1 }, 'a gap needs kind, fromMs and toMs'],
+      [{ ...base, type: 'probe', probe: 'p' }, 'a probe record needs probe, sentAtMs, latencyMs and outcome'],
+      [{ ...base, type: 'other' }, 'type is not object, phase, gap or probe'],
+    ];
+    for (const [value, problem] of wrong) expect(recordProblem(value), JSON.stringify(value)).to.equal(problem);
   });
 
   it('throws InfraError (exit code 3) when the journal cannot be read', () => {
