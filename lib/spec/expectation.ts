@@ -214,12 +214,61 @@ export interface Expectation {
 export type ParseExpectationResult = { ok: true; expectation: Expectation } | { ok: false; message: string };
 
 const AGGREGATE_RE = /^(p(\d+(?:\.\d+)?)|min|max|mean|median|count)\((.*)\)$/;
-const COMPARISON_RE = /^(.*?)\s*(==|!=|<=|>=|<|>|\bin\b)\s*(.+)$/;
 const RANGE_RE = /^\[\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\]$/;
 const NAME = '[A-Za-z0-9][A-Za-z0-9._-]*';
 
 const fail = (message: string): ParseExpectationResult => ({ ok: false, message });
 const allowed = (fields: object): string => Object.keys(fields).join(', ');
+/** Whether `name` is a field of `fields` itself: `__proto__`, `constructor` or `hasOwnProperty` are no field. */
+const isField = (fields: object, name: string): boolean => Object.hasOwn(fields, name);
+
+/**
+ * Longest expectation text, characters. The longest shipped one is under 100; a bound keeps every step of parsing
+ * and every message short whatever a file holds.
+ */
+export const MAX_EXPECTATION_CHARS = 500;
+
+/**
+ * The values a string field can take, so that a comparison with any other value (`dataProbe == keptt`) is an
+ * input error instead of an expectation that can never hold. Pod phases are core/v1 PodPhase; a node's NotReady
+ * status is its Ready condition's status (lib/analyze/node-timeline.ts); the data probe's verdicts are
+ * lib/analyze/types.ts WorkloadTimeline.dataProbe.
+ */
+export const STRING_FIELD_VALUES: { readonly [scope: string]: { readonly [field: string]: readonly string[] } } = {
+  pods: { phaseWhenNotReady: ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] },
+  node: { notReadyStatus: ['Unknown', 'False'] },
+  workload: { dataProbe: ['kept', 'lost', 'unreadable'] },
+};
+
+const OPERATORS = ['==', '!=', '<=', '>=', '<', '>'] as const;
+const OPERATOR_CHARS = new Set(['=', '!', '<', '>']);
+const WORD = /[A-Za-z0-9_]/;
+
+/**
+ * Splits `subject op value` in one left-to-right pass (a regular expression with `.*?\s*` backtracked for seconds
+ * on long runs of spaces): the operator is the first run of `=!<>` characters outside `[...]` (selectors use a single
+ * `=`), or the word `in` between spaces or before `[`. A run that is no operator (`=>`, `=`) is named as such.
+ */
+function splitComparison(text: string): { path: string; op: ComparisonOp | 'in'; rhs: string } | { error: string } {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '[') depth++;
+    else if (c === ']') depth = Math.max(0, depth - 1);
+    if (depth > 0) continue;
+    if (OPERATOR_CHARS.has(c)) {
+      let end = i;
+      while (end < text.length && OPERATOR_CHARS.has(text[end]!)) end++;
+      const token = text.slice(i, end);
+      if (!(OPERATORS as readonly string[]).includes(token)) return { error: `"${token}" is not an operator` };
+      return { path: text.slice(0, i).trim(), op: token as ComparisonOp, rhs: text.slice(end).trim() };
+    }
+    if (c === 'i' && text[i + 1] === 'n' && i > 0 && /\s|\)/.test(text[i - 1]!) && (i + 2 === text.length || /\s|\[/.test(text[i + 2]!)) && !WORD.test(text[i + 2] ?? '')) {
+      return { path: text.slice(0, i).trim(), op: 'in', rhs: text.slice(i + 2).trim() };
+    }
+  }
+  return { error: 'no operator' };
+}
 
 function parseValue(text: string): ExpectedValue | undefined {
   if (/^-?\d+(?:\.\d+)?$/.test(text)) return Number(text);
@@ -242,11 +291,11 @@ function parseSubject(path: string): ExpectationSubject | string {
       if (kv[1] === 'target' && kv[2] !== 'true' && kv[2] !== 'false') return `pods[...]: target is true or false, got "${kv[2]}"`;
       selector[kv[1] as keyof PodSelector] = kv[2];
     }
-    if (!(m[2] in POD_FIELDS)) return `pods[...]: unknown field "${m[2]}"; allowed: ${allowed(POD_FIELDS)}`;
+    if (!isField(POD_FIELDS, m[2])) return `pods[...]: unknown field "${m[2]}"; allowed: ${allowed(POD_FIELDS)}`;
     return { scope: 'pods', selector, field: m[2] as PodField };
   }
   if ((m = /^node\.(\w+)$/.exec(path))) {
-    if (!(m[1] in NODE_FIELDS)) return `node: unknown field "${m[1]}"; allowed: ${allowed(NODE_FIELDS)}`;
+    if (!isField(NODE_FIELDS, m[1])) return `node: unknown field "${m[1]}"; allowed: ${allowed(NODE_FIELDS)}`;
     return { scope: 'node', name: null, field: m[1] as NodeField };
   }
   if ((m = /^nodes\[([^\]]*)\]\.(\w+)$/.exec(path))) {
@@ -261,23 +310,23 @@ function parseSubject(path: string): ExpectationSubject | string {
         target = kv[2] === 'true';
       } else return `nodes[...]: unknown key "${kv[1]}"; allowed: ${NODE_SELECTOR_KEYS.join(', ')}`;
     }
-    if (!(m[2] in NODE_FIELDS)) return `node: unknown field "${m[2]}"; allowed: ${allowed(NODE_FIELDS)}`;
+    if (!isField(NODE_FIELDS, m[2])) return `node: unknown field "${m[2]}"; allowed: ${allowed(NODE_FIELDS)}`;
     return target === undefined ? { scope: 'node', name, field: m[2] as NodeField } : { scope: 'node', name, target, field: m[2] as NodeField };
   }
   if ((m = new RegExp(`^workloads\\.(${NAME}?)\\.(\\w+)$`).exec(path))) {
-    if (!(m[2] in WORKLOAD_FIELDS)) return `workloads.${m[1]}: unknown field "${m[2]}"; allowed: ${allowed(WORKLOAD_FIELDS)}`;
+    if (!isField(WORKLOAD_FIELDS, m[2])) return `workloads.${m[1]}: unknown field "${m[2]}"; allowed: ${allowed(WORKLOAD_FIELDS)}`;
     return { scope: 'workload', name: m[1], field: m[2] as WorkloadField };
   }
   if ((m = new RegExp(`^probes\\.(${NAME}?)\\.(\\w+)$`).exec(path))) {
-    if (!(m[2] in PROBE_FIELDS)) return `probes.${m[1]}: unknown field "${m[2]}"; allowed: ${allowed(PROBE_FIELDS)}`;
+    if (!isField(PROBE_FIELDS, m[2])) return `probes.${m[1]}: unknown field "${m[2]}"; allowed: ${allowed(PROBE_FIELDS)}`;
     return { scope: 'probe', name: m[1], field: m[2] as ProbeField };
   }
   if ((m = /^run\.(\w+)$/.exec(path))) {
-    if (!(m[1] in RUN_FIELDS)) return `run: unknown field "${m[1]}"; allowed: ${allowed(RUN_FIELDS)}`;
+    if (!isField(RUN_FIELDS, m[1])) return `run: unknown field "${m[1]}"; allowed: ${allowed(RUN_FIELDS)}`;
     return { scope: 'run', field: m[1] as RunField };
   }
   if ((m = /^predictions\.(\w+)$/.exec(path))) {
-    if (!(m[1] in PREDICTION_FIELDS)) return `predictions: unknown field "${m[1]}"; allowed: ${allowed(PREDICTION_FIELDS)} (inside count(), e.g. count(predictions.missed) == 0)`;
+    if (!isField(PREDICTION_FIELDS, m[1])) return `predictions: unknown field "${m[1]}"; allowed: ${allowed(PREDICTION_FIELDS)} (inside count(), e.g. count(predictions.missed) == 0)`;
     return { scope: 'predictions', field: m[1] as PredictionField };
   }
   const head = path.split(/[.[]/)[0];
@@ -312,11 +361,14 @@ function fieldType(subject: ExpectationSubject): FieldType {
  */
 export function parseExpectation(text: string): ParseExpectationResult {
   const trimmed = text.trim();
-  const cmp = COMPARISON_RE.exec(trimmed);
-  if (!cmp) return fail(`cannot parse "${trimmed}"; write <subject>.<field> <op> <value>, e.g. "node.notReadyAfterSeconds in [15, 25]"`);
-  let path = cmp[1].trim();
-  const op = cmp[2];
-  const rhs = cmp[3].trim();
+  if (trimmed.length > MAX_EXPECTATION_CHARS) return fail(`is ${trimmed.length} characters; an expectation is at most ${MAX_EXPECTATION_CHARS}`);
+  const example = 'write <subject>.<field> <op> <value>, e.g. "node.notReadyAfterSeconds in [15, 25]"';
+  const cmp = splitComparison(trimmed);
+  if ('error' in cmp) return fail(cmp.error === 'no operator' ? `cannot parse "${trimmed}"; ${example}` : `${cmp.error} in "${trimmed}"; write ==, !=, <, <=, >, >= or in`);
+  let path = cmp.path;
+  const { op, rhs } = cmp;
+  if (path === '') return fail(`nothing before ${op} in "${trimmed}"; ${example}`);
+  if (rhs === '') return fail(`nothing after ${op} in "${trimmed}"; ${example}`);
   let aggregate: Aggregate | null = null;
   const agg = AGGREGATE_RE.exec(path);
   if (agg) {
@@ -334,15 +386,17 @@ export function parseExpectation(text: string): ParseExpectationResult {
   const type = fieldType(subject);
   if (type === 'list' && aggregate?.fn !== 'count') return fail(`${path} is a list of predictions; count it, e.g. count(${path}) == 0`);
   if (aggregate && aggregate.fn !== 'count' && type !== 'number') return fail(`${path}: ${aggregate.fn === 'percentile' ? `p${aggregate.percentile}` : aggregate.fn}() needs a number field`);
+  const numeric = type === 'number' || aggregate?.fn === 'count';
   let comparison: Comparison;
   if (op === 'in') {
+    if (!numeric) return fail(`${path} is ${describeFieldType(type)}; "in [from, to]" needs a number field`);
     const range = RANGE_RE.exec(rhs);
     if (!range) return fail(`"in" needs a range [from, to], got ${rhs}`);
     const [from, to] = [Number(range[1]), Number(range[2])];
     if (from > to) return fail(`range [${from}, ${to}] is empty; write [low, high]`);
-    if (type !== 'number' && aggregate?.fn !== 'count') return fail(`${path} is not a number; "in" needs a number field`);
     comparison = { op: 'in', from, to };
   } else {
+    if (op !== '==' && op !== '!=' && !numeric) return fail(`${op} compares numbers, and ${path} is ${describeFieldType(type)}; use == or !=`);
     const value = parseValue(rhs);
     if (value === undefined) return fail(`cannot read value ${rhs}; write a number, true, false, null, a name or a quoted string`);
     if (aggregate?.fn === 'count') {
@@ -351,9 +405,15 @@ export function parseExpectation(text: string): ParseExpectationResult {
       if (type === 'outcome' && !(POD_OUTCOMES as readonly unknown[]).includes(value)) return fail(`unknown outcome "${String(value)}"; allowed: ${POD_OUTCOMES.join(', ')}`);
       if (type === 'number' && typeof value !== 'number') return fail(`${path} is a number (seconds or a count); got ${rhs}`);
       if (type === 'boolean' && typeof value !== 'boolean') return fail(`${path} is true or false; got ${rhs}`);
+      const values = STRING_FIELD_VALUES[subject.scope]?.[subject.field];
+      if (type === 'string' && values && !values.includes(String(value))) return fail(`${path} is never ${JSON.stringify(value)}; its values: ${values.join(', ')} (or null)`);
     }
     if ((op !== '==' && op !== '!=') && typeof value !== 'number') return fail(`${op} needs a number; got ${rhs}`);
-    comparison = { op: op as ComparisonOp, value };
+    comparison = { op, value };
   }
   return { ok: true, expectation: { text: trimmed, subject, aggregate, comparison } };
+}
+
+function describeFieldType(type: FieldType): string {
+  return { number: 'a number', boolean: 'true or false', outcome: 'an outcome', string: 'a string', list: 'a list' }[type];
 }
