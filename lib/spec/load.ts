@@ -1,14 +1,15 @@
 // Loads an experiment file: read, parse with positions, apply `--set`, validate every matrix
 // combination, resolve defaults, expand variants. The one entry point the CLI and the runner use.
-import { readFile } from 'node:fs/promises';
 import { isMap, isSeq, type Node } from 'yaml';
 import { InputError, type InputIssue } from '../common/errors.js';
+import { readInputText } from '../common/read-input.js';
 import { resolveExperiment } from './defaults.js';
-import { expandVariants, matrixCombinations, type MatrixCombination } from './matrix.js';
+import { countRuns, expandVariants, MAX_RUNS, matrixCombinations, variantName, type MatrixCombination } from './matrix.js';
 import { applyOverrides, parseFieldPath } from './overrides.js';
 import { anchorPaths } from './paths.js';
 import { expandManifestWorkloads } from './manifests.js';
-import { issuesError, parseSource, type SourceDocument } from './source.js';
+import { issueAt, issuesError, parseSource, type SourceDocument } from './source.js';
+import { describeValue } from './schema-check.js';
 import type { Experiment, LoadedExperiment } from './types.js';
 import type * as v1 from './v1alpha1/types.js';
 import { validateSource } from './validate.js';
@@ -20,33 +21,51 @@ export interface LoadOptions {
 }
 
 /**
+ * Largest experiment file read, bytes. The largest shipped file is 3.3 KiB; 256 KiB bounds the YAML parser's work
+ * (about 0.5 s on this machine's 2 cores, bench/hostile-input.ts) whatever the file holds.
+ */
+export const MAX_EXPERIMENT_FILE_BYTES = 256 * 1024;
+
+/**
  * Reads and validates an experiment file and resolves every variant.
  * @param file path as the user gave it; issues name it verbatim.
- * @throws InputError carrying every issue (`file:line:col: path: message`), or if the file cannot be read.
+ * @throws InputError carrying every issue (`file:line:col: path: message`), or one line if the file cannot be
+ *   read, is not a regular text file of at most {@link MAX_EXPERIMENT_FILE_BYTES}, or is a scripted experiment.
  */
 export async function loadExperiment(file: string, options: LoadOptions = {}): Promise<LoadedExperiment> {
+  if (/\.(m?ts|m?js|cjs|cts)$/.test(file)) {
+    const message = `a scripted experiment, not an experiment file (YAML); it is type-checked and validated when run: rebootlab run ${file}`;
+    throw new InputError(`${file}: ${message}`, undefined, { issues: [{ file, path: '', message }] });
+  }
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readInputText(file, { maxBytes: MAX_EXPERIMENT_FILE_BYTES });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-    throw new InputError(`${file}: cannot read: ${reason}`, undefined, { issues: [{ file, path: '', message: `cannot read: ${reason}` }] });
+    const message = (error as Error).message.slice(`${file}: `.length);
+    throw new InputError(`${file}: ${message}`, undefined, { issues: [{ file, path: '', message }] });
   }
   return loadExperimentText(file, text, options);
 }
 
 /**
- * Like loadExperiment, for text already in memory.
+ * Like loadExperiment, for text already in memory. Work is bounded before anything is expanded: matrix × repeat
+ * is counted from the lengths of the matrix lists (at most {@link MAX_RUNS} runs), and equal matrix values, which
+ * would give two variants one run directory, are refused.
  * @throws InputError carrying every issue.
  */
 export function loadExperimentText(file: string, text: string, options: LoadOptions = {}): LoadedExperiment {
+  if (text.length > MAX_EXPERIMENT_FILE_BYTES) {
+    throw issuesError([{ file, path: '', message: `${text.length} characters; an experiment file holds at most ${MAX_EXPERIMENT_FILE_BYTES} bytes` }]);
+  }
   const source = parseSource(file, text);
   const issues: InputIssue[] = [...applyOverrides(source, options.set ?? []), ...validateSource(source)];
   if (issues.length > 0) throw issuesError(issues);
 
   const user = source.doc.toJS() as v1.Experiment;
   const matrix = user.matrix ?? {};
+  const repeat = user.repeat ?? 1;
+  issues.push(...checkRunCount(source, matrix, repeat), ...checkMatrixValues(source, user.metadata.name, matrix));
+  if (issues.length > 0) throw issuesError(issues);
   const resolved: { combination: MatrixCombination; experiment: Experiment }[] = [];
   for (const combination of matrixCombinations(matrix)) {
     const variantSource = withMatrixValues(source, combination);
@@ -56,7 +75,6 @@ export function loadExperimentText(file: string, text: string, options: LoadOpti
   }
   if (issues.length > 0) throw issuesError(issues);
 
-  const repeat = user.repeat ?? 1;
   return {
     file,
     experiment: expandManifestWorkloads(anchorPaths(resolveExperiment(user), file), file),
@@ -64,6 +82,39 @@ export function loadExperimentText(file: string, text: string, options: LoadOpti
     repeat,
     variants: expandVariants(resolved, repeat),
   };
+}
+
+/** At most {@link MAX_RUNS} runs (matrix combinations × repeat), counted without expanding anything. */
+function checkRunCount(source: SourceDocument, matrix: Record<string, readonly unknown[]>, repeat: number): InputIssue[] {
+  const count = countRuns(matrix, repeat);
+  if (count <= MAX_RUNS) return [];
+  const axes = Object.entries(matrix).map(([path, values]) => `${values.length} ${path.split('.').pop()}`).join(' × ');
+  const path = Object.keys(matrix).length > 0 ? ['matrix'] : ['repeat'];
+  return [issueAt(source, path, `${axes ? `${axes} × ` : ''}repeat ${repeat} is ${count > 1e15 ? count.toExponential(1) : count} runs; at most ${MAX_RUNS} (each run takes minutes); split the matrix over several experiment files`)];
+}
+
+/**
+ * Refuses equal values in one matrix list (`[60s, 60s]`, or `[0.5, 0.50]`, equal once parsed) and values whose
+ * variant names collide once reduced to directory-safe characters (`a/b` and `a_b`): either would give two variants
+ * one name and one run directory, the second overwriting the first's journal.
+ */
+function checkMatrixValues(source: SourceDocument, name: string, matrix: Record<string, readonly unknown[]>): InputIssue[] {
+  const issues: InputIssue[] = [];
+  for (const [path, values] of Object.entries(matrix)) {
+    const byName = new Map<string, number>();
+    values.forEach((value, index) => {
+      const variant = variantName(name, { [path]: value });
+      const first = byName.get(variant);
+      if (first === undefined) byName.set(variant, index);
+      else {
+        const same = values[first] === value;
+        issues.push(issueAt(source, ['matrix', path, index], same
+          ? `${describeValue(value)} is already matrix.${path}[${first}]; each value runs once (use repeat: for more runs)`
+          : `${describeValue(value)} and matrix.${path}[${first}] ${describeValue(values[first])} give one variant name "${variant}" and one run directory; make them differ in letters, digits, ".", "_" or "-"`));
+      }
+    });
+  }
+  return issues;
 }
 
 /** A copy of the document with one matrix combination written in; the values keep their place in `matrix:`. */

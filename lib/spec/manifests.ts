@@ -1,10 +1,12 @@
 // The user's own workloads: a manifest file (multi-document YAML) or a kustomize directory, read when the experiment
 // is loaded. Each controller in it (Deployment, StatefulSet, DaemonSet, Job, Pod) becomes a workload of its own name,
 // so timelines, outcomes and expectations group its pods as they do for built-in workloads.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { InputError } from '../common/errors.js';
 import { runSync } from '../common/exec.js';
+import { readInputText } from '../common/read-input.js';
+import { checkKeysAndAliases, MAX_FLOW_NESTING, tooDeepAt } from './source.js';
 import { anchorPath } from './paths.js';
 import { dirname, resolve } from 'node:path';
 import type { Experiment, WorkloadKind, WorkloadSpec } from './types.js';
@@ -52,21 +54,34 @@ export function expandManifestWorkloads(experiment: Experiment, file: string): E
   return { ...experiment, workloads };
 }
 
+/** Largest manifest file read, bytes: an application's manifests are kilobytes; 16 MiB bounds the parser's work. */
+const MAX_MANIFEST_BYTES = 16 * 1024 ** 2;
+
 /** The objects of a manifest file, or of `kubectl kustomize <dir>`. @throws InputError naming `where`. */
 function readObjects(path: string, where: string): Record<string, unknown>[] {
   let text: string;
   try {
     text = statSync(path).isDirectory()
       ? runSync('kubectl', ['kustomize', path], { timeoutMs: KUSTOMIZE_TIMEOUT_MS })
-      : readFileSync(path, 'utf8');
+      : readInputText(path, { maxBytes: MAX_MANIFEST_BYTES });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(`${where}: cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message.split('\n')[0]}`, undefined, { cause: error });
+    const reason = code === 'ENOENT' ? 'no such file' : error instanceof InputError ? error.message.slice(`${path}: cannot read: `.length) : (error as Error).message.split('\n')[0];
+    throw new InputError(`${where}: cannot read ${path}: ${reason}`, undefined, { cause: error });
   }
   const objects: Record<string, unknown>[] = [];
-  for (const doc of parseAllDocuments(text)) {
+  // Duplicate keys and alias cycles checked in linear time (lib/spec/source.ts), not by the parser's pairwise check.
+  if (tooDeepAt(text) !== null) throw new InputError(`${where}: ${path}: lists and mappings nested more than ${MAX_FLOW_NESTING} levels in [ ] or { }`);
+  for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
     if (doc.errors.length > 0) throw new InputError(`${where}: ${path}: ${doc.errors[0]!.message.split('\n')[0]}`);
-    const value = doc.toJS() as unknown;
+    const structural = checkKeysAndAliases(doc, (_offset, message) => ({ file: path, path: '', message }))[0];
+    if (structural) throw new InputError(`${where}: ${path}: ${structural.message}`);
+    let value: unknown;
+    try {
+      value = doc.toJS() as unknown;
+    } catch (error) {
+      throw new InputError(`${where}: ${path}: ${(error as Error).message.split('\n')[0]}`, undefined, { cause: error });
+    }
     if (value === null || value === undefined) continue; // an empty document (a trailing ---)
     if (typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${where}: ${path}: a document is not a Kubernetes object`);
     const object = value as Record<string, unknown>;

@@ -2,6 +2,23 @@
 import { InputError } from '../common/errors.js';
 import type { Experiment, Variant } from './types.js';
 
+/**
+ * Most runs (matrix combinations × repeat) one experiment file may ask for. Each run takes minutes (a cluster
+ * fault, recovery and settling: 2 to 10 minutes in the shipped experiments), so 1000 runs are days of one machine;
+ * past it a typo (`repeat: 1000000`) is likelier than intent, and only counting is cheap, not expanding.
+ */
+export const MAX_RUNS = 1000;
+
+/**
+ * The number of runs of `matrix` × `repeat`, from the lengths of the matrix lists alone (nothing expanded; may be
+ * Infinity or beyond 2^53 for absurd inputs, which only compare greater than {@link MAX_RUNS}).
+ */
+export function countRuns(matrix: Record<string, readonly unknown[]>, repeat: number): number {
+  let count = repeat;
+  for (const values of Object.values(matrix)) count *= values.length;
+  return count;
+}
+
 /** One matrix combination: dotted settings path → the value this combination uses. */
 export type MatrixCombination = Record<string, unknown>;
 

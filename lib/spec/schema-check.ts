@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import type { InputIssue } from '../common/errors.js';
+import { formatGoDuration, parseDurationMs } from '../common/units.js';
 import { suggestName } from '../common/did-you-mean.js';
 import { issueAt, type FieldPath, type SourceDocument } from './source.js';
 
@@ -13,6 +14,17 @@ const SCHEMA_URL_FROM_SOURCE = new URL('../../schema/experiment.schema.json', im
 const DURATION_PATTERN = '^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$';
 const DNS_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 const VERSION_PATTERN = '^v[0-9]+\\.[0-9]+\\.[0-9]+$';
+
+/**
+ * Longest duration an experiment file may hold, milliseconds: 2^31 − 1, the longest a Node.js timer waits (a longer
+ * `setTimeout` fires after 1 ms: https://nodejs.org/api/timers.html#settimeoutcallback-delay-args), and rebootlab
+ * waits out faults, steps and observation with timers. Go's time.Duration, which the component flags parse, reaches
+ * about 292 years, so this bound is the one that binds for every field.
+ */
+export const MAX_DURATION_MS = 2 ** 31 - 1;
+
+/** The ajv format that bounds a Duration (see {@link MAX_DURATION_MS}); added in memory, the schema file is unchanged. */
+const DURATION_FORMAT = 'rebootlab-duration-range';
 
 let cached: { schema: SchemaObject; validate: ValidateFunction } | undefined;
 
@@ -31,18 +43,39 @@ function compiled(): { schema: SchemaObject; validate: ValidateFunction } {
   }
   const schema = JSON.parse(text) as SchemaObject;
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
-  cached = { schema, validate: ajv.compile(schema) };
+  ajv.addFormat(DURATION_FORMAT, { type: 'string', validate: (value: string) => (parseDurationMs(value) ?? 0) <= MAX_DURATION_MS });
+  cached = { schema, validate: ajv.compile(withDurationRange(schema) as SchemaObject) };
   return cached;
 }
 
-/** Validates `data` (the document as plain JS) against the schema; one issue per ajv error, located in `source`. */
+/** A copy of the schema in which every Duration (its pattern) also has the range format. */
+function withDurationRange(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withDurationRange);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    copy[key] = key === 'properties' || key === 'definitions'
+      ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, withDurationRange(v)]))
+      : withDurationRange(value);
+  }
+  if (copy.pattern === DURATION_PATTERN) copy.format = DURATION_FORMAT;
+  return copy;
+}
+
+/**
+ * Validates `data` (the document as plain JS) against the schema; one issue per ajv error, located in `source`.
+ * Numbers must be finite first: YAML's `.inf` and `.nan` are numbers to JSON Schema, and ajv counts `.inf` as an
+ * integer (`Infinity % 1` is NaN, not non-zero).
+ */
 export function checkSchema(source: SourceDocument, data: unknown): InputIssue[] {
   const { validate } = compiled();
-  if (validate(data)) return [];
-  const errors = validate.errors ?? [];
+  const infinite = nonFiniteNumbers(data);
+  const issues: InputIssue[] = infinite.map((path) => issueAt(source, path, `${describeValue(valueAt(data, path))} is not a finite number; write a number such as 3`));
+  if (validate(data)) return issues;
+  const skip = new Set(infinite.map((path) => '/' + path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')));
+  const errors = (validate.errors ?? []).filter((e) => !skip.has(e.instancePath));
   const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
   const typeErrorPaths = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
-  const issues: InputIssue[] = [];
   for (const error of errors) {
     // A value of the wrong type fails its enum/pattern/range too; the type error alone says it.
     if (typeErrorPaths.has(error.instancePath) && !['type', 'required', 'additionalProperties', 'anyOf'].includes(error.keyword)) continue;
@@ -82,6 +115,11 @@ function toIssue(source: SourceDocument, error: ErrorObject): InputIssue {
       return issueAt(source, path, `must be ${JSON.stringify(params.allowedValue)}, got ${describeValue(data)}`);
     case 'pattern':
       return issueAt(source, path, patternMessage(String(params.pattern), data));
+    case 'format':
+      if (String(params.format) === DURATION_FORMAT) {
+        return issueAt(source, path, `${describeValue(data)} is longer than ${formatGoDuration(MAX_DURATION_MS)} (2^31 − 1 ms), the longest rebootlab can wait`);
+      }
+      return issueAt(source, path, error.message ?? 'has the wrong format');
     case 'maxLength':
       return issueAt(source, path, `must be at most ${String(params.limit)} characters, got ${String(data).length}`);
     case 'minimum':
@@ -143,6 +181,32 @@ export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'nothing';
   if (typeof value === 'object') return 'a mapping';
   return String(value);
+}
+
+/** Paths of every number that is not finite (`.inf`, `-.inf`, `.nan`), walked without recursion in linear time. */
+function nonFiniteNumbers(data: unknown): FieldPath[] {
+  type Step = { value: unknown; key: string | number; parent: Step | null };
+  const found: FieldPath[] = [];
+  const pathOf = (step: Step): FieldPath => {
+    const path: (string | number)[] = [];
+    for (let s: Step | null = step; s?.parent; s = s.parent) path.unshift(s.key);
+    return path;
+  };
+  const stack: Step[] = [{ value: data, key: '', parent: null }];
+  while (stack.length > 0) {
+    const step = stack.pop()!;
+    const { value } = step;
+    if (typeof value === 'number' && !Number.isFinite(value)) found.push(pathOf(step));
+    else if (Array.isArray(value)) value.forEach((item, i) => stack.push({ value: item, key: i, parent: step }));
+    else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) stack.push({ value: v, key: k, parent: step });
+  }
+  return found;
+}
+
+function valueAt(data: unknown, path: FieldPath): unknown {
+  let value = data;
+  for (const segment of path) value = (value as Record<string | number, unknown>)[segment];
+  return value;
 }
 
 function isObject(value: unknown): boolean {

@@ -7,9 +7,10 @@ import { DEFAULT_TIMEOUT_SETTINGS } from './settings.js';
 import {
   NAMED_KUBELET_FIELDS, NAMED_SETTING_FLAGS, REMOVED_FLAGS, SUPPORTED_KUBERNETES_VERSIONS_TEXT, isSupportedKubernetesVersion, minorVersion,
 } from './flag-rules.js';
-import { DEFAULT_CLUSTER_NAME, DEFAULT_KUBERNETES_VERSION, DEFAULT_WORKERS } from './defaults.js';
+import { DEFAULT_KUBERNETES_VERSION } from './defaults.js';
 import { parseExpectation } from './expectation.js';
 import { checkExistingCluster, checkManifestWorkloads } from './existing-check.js';
+import { clusterNodeNames } from './node-names.js';
 import { issueAt, type FieldPath, type SourceDocument } from './source.js';
 
 type Obj = Record<string, unknown>;
@@ -67,7 +68,7 @@ export const MAX_KIND_WORKERS = 10;
 function checkCluster(cluster: Obj, report: Report): void {
   const provider = cluster.provider ?? 'kind';
   if (provider === 'kind' && cluster.nodes !== undefined) report(['cluster', 'nodes'], 'is for provider kwok; with kind use cluster.workers');
-  if (provider === 'kind' && typeof cluster.workers === 'number' && cluster.workers > MAX_KIND_WORKERS) {
+  if (provider === 'kind' && typeof cluster.workers === 'number' && Number.isFinite(cluster.workers) && cluster.workers > MAX_KIND_WORKERS) {
     report(['cluster', 'workers'], `${cluster.workers} kind nodes is more than one machine runs well (each is a container with systemd, containerd and a kubelet); use at most ${MAX_KIND_WORKERS}, or provider kwok for simulated nodes`);
   }
   // With kwok, `workers` also counts the simulated workers, so one file runs on both providers (--set cluster.provider=kwok).
@@ -79,12 +80,21 @@ function checkCluster(cluster: Obj, report: Report): void {
   if (typeof cluster.kubernetesVersion === 'string' && /^v[0-9]+\.[0-9]+\.[0-9]+$/.test(version) && !isSupportedKubernetesVersion(version)) {
     report(['cluster', 'kubernetesVersion'], `rebootlab cannot run Kubernetes ${version}; it runs ${SUPPORTED_KUBERNETES_VERSIONS_TEXT} (the toolchain builds ${DEFAULT_KUBERNETES_VERSION})`);
   }
+  // Node names are DNS-1123 labels (at most 63 characters): `<name>-control-plane` must be one.
+  if (provider !== 'existing' && typeof cluster.name === 'string' && cluster.name.length + '-control-plane'.length > 63) {
+    report(['cluster', 'name'], `is ${cluster.name.length} characters; node "${cluster.name}-control-plane" would exceed the 63 characters of a node name, so use at most ${63 - '-control-plane'.length}`);
+  }
   for (const component of ['controllerManager', 'apiServer', 'scheduler'] as const) {
     const section = cluster[component];
     if (!isObj(section) || !isObj(section.extraArgs)) continue;
-    for (const flag of Object.keys(section.extraArgs)) {
+    for (const [flag, value] of Object.entries(section.extraArgs)) {
       const path = ['cluster', component, 'extraArgs', flag];
       const bare = flag.replace(/^-+/, '');
+      if (!FLAG_NAME.test(bare)) {
+        report(path, 'is not a flag name (lowercase letters, digits and "-", e.g. node-monitor-period)', true);
+        continue;
+      }
+      if (typeof value === 'string' && CONTROL_CHARACTER.test(value)) report(path, 'holds a control character (a line break, tab or escape); a flag value is one line of text');
       if (bare !== flag) report(path, `write the flag name without dashes: "${bare}"`, true);
       const removed = REMOVED_FLAGS[component].find((r) => r.flag === bare);
       if (removed && minor !== null && minor >= removed.removedInMinor) {
@@ -97,6 +107,10 @@ function checkCluster(cluster: Obj, report: Report): void {
   const kubelet = cluster.kubelet;
   if (isObj(kubelet) && isObj(kubelet.extraConfig)) {
     for (const field of Object.keys(kubelet.extraConfig)) {
+      if (!KUBELET_FIELD_NAME.test(field)) {
+        report(['cluster', 'kubelet', 'extraConfig', field], 'is not a KubeletConfiguration field name (letters and digits, e.g. maxPods)', true);
+        continue;
+      }
       const named = NAMED_KUBELET_FIELDS[field];
       if (named) report(['cluster', 'kubelet', 'extraConfig', field], `has a named setting; use ${named}`, true);
     }
@@ -105,11 +119,34 @@ function checkCluster(cluster: Obj, report: Report): void {
   for (const field of ['nodeMonitorPeriod', 'nodeMonitorGracePeriod', 'nodeStartupGracePeriod']) {
     if (durationMs(cm[field]) === 0) report(['cluster', 'controllerManager', field], 'must be greater than 0s');
   }
+  checkMonitorPeriod(cm, report);
   const kl = isObj(kubelet) ? kubelet : {};
   for (const field of ['nodeStatusUpdateFrequency', 'nodeStatusReportFrequency']) {
     if (durationMs(kl[field]) === 0) report(['cluster', 'kubelet', field], 'must be greater than 0s');
   }
   checkHeartbeat(cm, kl, report);
+}
+
+/** A command-line flag name (after any leading dashes): kube-controller-manager, kube-apiserver and kube-scheduler flags are all lowercase words joined by "-". */
+const FLAG_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** A KubeletConfiguration (v1beta1) field name: lowerCamelCase. */
+const KUBELET_FIELD_NAME = /^[a-z][A-Za-z0-9]*$/;
+/** C0 and C1 control characters and DEL. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The node lifecycle controller looks at every node once per --node-monitor-period
+ * (k8s.io/kubernetes v1.34.4 pkg/controller/nodelifecycle/node_lifecycle_controller.go Run: wait.UntilWithContext(monitorNodeHealth,
+ * nodeMonitorPeriod)), and marks a node NotReady at the first pass after --node-monitor-grace-period without a
+ * heartbeat. A period as long as the grace period makes detection wait for the next pass, up to a whole period
+ * later, so the grace period no longer decides it: the period must be shorter.
+ */
+function checkMonitorPeriod(cm: Obj, report: Report): void {
+  // Only a period the file sets: a grace period shorter than the default 5s period already breaks the heartbeat rule.
+  const periodMs = durationMs(cm.nodeMonitorPeriod);
+  const graceMs = durationMs(cm.nodeMonitorGracePeriod) ?? DEFAULT_TIMEOUT_SETTINGS.controllerManager.nodeMonitorGracePeriodMs;
+  if (periodMs === null || periodMs <= 0 || graceMs <= 0 || periodMs < graceMs) return;
+  report(['cluster', 'controllerManager', 'nodeMonitorPeriod'], `nodeMonitorPeriod (${periodMs / 1000}s) must be shorter than nodeMonitorGracePeriod (${graceMs / 1000}s): the controller checks each node once per period, so a longer one, not the grace period, would decide when a node is NotReady`);
 }
 
 /**
@@ -178,12 +215,42 @@ function checkWorkloads(workloads: unknown, report: Report): void {
     }
     if (isObj(pdb)) {
       for (const field of ['minAvailable', 'maxUnavailable']) {
+        // policy/v1 IntOrString: an int32, or a percentage of at most 100% (k8s.io/kubernetes v1.34.4 pkg/apis/policy/validation ValidatePodDisruptionBudgetSpec, IsNotMoreThan100Percent).
         const value = pdb[field];
-        const ok = value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 0) || (typeof value === 'string' && /^[0-9]+%$/.test(value));
-        if (!ok) report([...at('podDisruptionBudget'), field], `expected an integer ≥ 0 or a percentage like "50%", got ${JSON.stringify(value)}`);
+        const ok = value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= INT32_MAX) || (typeof value === 'string' && /^[0-9]{1,3}%$/.test(value) && Number(value.slice(0, -1)) <= 100);
+        if (!ok) report([...at('podDisruptionBudget'), field], `expected an integer ≥ 0 or a percentage from 0% to 100% like "50%", got ${JSON.stringify(value)}`);
       }
     }
+    if (typeof workload.image === 'string' && (workload.image === '' || /[\s\u0000-\u001f\u007f]/.test(workload.image))) {
+      report(at('image'), 'is not an image reference (empty, or holding a space or control character), e.g. registry.example/app:v1');
+    }
+    if (Array.isArray(workload.tolerations)) {
+      workload.tolerations.forEach((toleration, t) => {
+        if (isObj(toleration)) checkToleration(toleration, [...at('tolerations'), t], report);
+      });
+    }
   });
+}
+
+/** Largest int32, the range of Kubernetes' int32 fields and IntOrString integers. */
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * The API server's toleration rules (k8s.io/kubernetes v1.34.4 pkg/apis/core/validation/validation.go ValidateTolerations):
+ * `operator: Exists` takes no value; an empty key needs `operator: Exists`; `tolerationSeconds` needs
+ * `effect: NoExecute`. A pod breaking one is refused when created, in the middle of a run.
+ */
+function checkToleration(toleration: Obj, path: FieldPath, report: Report): void {
+  const operator = toleration.operator ?? 'Equal';
+  if (operator === 'Exists' && typeof toleration.value === 'string' && toleration.value !== '') {
+    report([...path, 'value'], 'must be empty with operator: Exists (the API server refuses it); remove value or use operator: Equal');
+  }
+  if ((toleration.key === undefined || toleration.key === '') && operator !== 'Exists') {
+    report([...path, 'operator'], 'must be Exists when key is empty (the API server refuses it); add a key or write operator: Exists');
+  }
+  if (toleration.tolerationSeconds !== undefined && toleration.effect !== 'NoExecute') {
+    report([...path, 'tolerationSeconds'], 'needs effect: NoExecute (only a NoExecute taint evicts; the API server refuses it otherwise)');
+  }
 }
 
 function checkFault(fault: Obj, cluster: Obj, report: Report): void {
@@ -193,13 +260,13 @@ function checkFault(fault: Obj, cluster: Obj, report: Report): void {
   if (INSTANT_FAULT_TYPES.includes(type) && fault.duration !== undefined) report(['fault', 'duration'], `a ${type} is over at once and has no duration; use type ${type === 'reboot' ? 'power-off' : 'kubelet-stop'} for a timed outage`);
   if (needsDuration && durationMs(fault.duration) === 0) report(['fault', 'duration'], 'must be greater than 0s');
   const allowControlPlane = fault.allowControlPlane === true;
-  const clusterName = typeof cluster.name === 'string' ? cluster.name : DEFAULT_CLUSTER_NAME;
+  const nodes = clusterNodeNames(cluster);
   const target = fault.target;
   if (typeof target === 'string' && target !== 'worker-with-most-pods') {
-    if (/control-plane/.test(target) && !allowControlPlane) {
+    if (target.includes('control-plane') && !allowControlPlane) {
       report(['fault', 'target'], `"${target}" is a control-plane node; set fault.allowControlPlane: true to target it`);
-    } else if ((cluster.provider ?? 'kind') === 'kind' && !new RegExp(`^${clusterName}-(worker[0-9]*|control-plane[0-9]*)$`).test(target)) {
-      report(['fault', 'target'], `no node "${target}" in kind cluster "${clusterName}"; kind names workers ${clusterName}-worker, ${clusterName}-worker2, ...`);
+    } else if (nodes && !nodes.has(target)) {
+      report(['fault', 'target'], `no node "${target}" in ${nodes.provider} cluster "${nodes.cluster}" (${nodes.workers} workers); its nodes are ${nodes.describe()}`);
     }
     if (typeof fault.count === 'number' && fault.count > 1) report(['fault', 'count'], `a single node name cannot give ${fault.count} nodes; use worker-with-most-pods or a selector`);
   }
@@ -221,6 +288,8 @@ function checkObserve(observe: Obj, fault: Obj, report: Report): void {
   const until = observe.until ?? 'recovered';
   if (until === 'duration' && observe.duration === undefined) report(['observe', 'duration'], 'is required with until: duration');
   if (until === 'recovered' && observe.duration !== undefined) report(['observe', 'duration'], 'is only used with until: duration');
+  if (durationMs(observe.duration) === 0) report(['observe', 'duration'], 'must be greater than 0s');
+  if (durationMs(observe.timeout) === 0) report(['observe', 'timeout'], 'must be greater than 0s');
   const timeoutMs = durationMs(observe.timeout) ?? 600_000;
   const observeMs = durationMs(observe.duration);
   if (observeMs !== null && observeMs > timeoutMs) report(['observe', 'duration'], `is longer than observe.timeout (${timeoutMs / 1000}s)`);
@@ -238,7 +307,7 @@ function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, repo
   if (!Array.isArray(steps)) return;
   const until = observe.until ?? 'recovered';
   const endMs = until === 'duration' ? durationMs(observe.duration) : (durationMs(observe.timeout) ?? 600_000);
-  const clusterName = typeof cluster.name === 'string' ? cluster.name : DEFAULT_CLUSTER_NAME;
+  const nodes = clusterNodeNames(cluster);
   const undoes: Record<string, string> = { uncordon: 'cordon', 'untaint-out-of-service': 'taint-out-of-service' };
   const timed = steps
     .map((step, index) => ({ step, index, afterMs: isObj(step) ? durationMs(step.after) : null }))
@@ -259,8 +328,8 @@ function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, repo
     const needs = typeof step.action === 'string' ? undoes[step.action] : undefined;
     if (needs && !done.has(`${needs} ${node}`)) report(at('action'), `${step.action} needs an earlier ${needs} step on ${node}`);
     if (typeof step.action === 'string') done.add(`${step.action} ${node}`);
-    if (typeof step.node === 'string' && (cluster.provider ?? 'kind') === 'kind' && !new RegExp(`^${clusterName}-(worker[0-9]*|control-plane[0-9]*)$`).test(step.node)) {
-      report(at('node'), `no node "${step.node}" in kind cluster "${clusterName}"; kind names workers ${clusterName}-worker, ${clusterName}-worker2, ...`);
+    if (typeof step.node === 'string' && nodes && !nodes.has(step.node)) {
+      report(at('node'), `no node "${step.node}" in ${nodes.provider} cluster "${nodes.cluster}" (${nodes.workers} workers); its nodes are ${nodes.describe()}`);
     }
   }
 }
@@ -280,6 +349,8 @@ function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, repo
 function checkProbes(probes: unknown, workloads: unknown, cluster: Obj, report: Report, fault: unknown): void {
   if (!Array.isArray(probes)) return;
   const withService = Array.isArray(workloads) ? workloads.filter((w): w is Obj => isObj(w) && isObj(w.service)).map((w) => String(w.name)) : [];
+  const withServiceSet = new Set(withService);
+  const nodes = clusterNodeNames(cluster);
   const seen = new Set<string>();
   probes.forEach((probe, index) => {
     if (!isObj(probe)) return;
@@ -290,8 +361,11 @@ function checkProbes(probes: unknown, workloads: unknown, cluster: Obj, report: 
     }
     if (typeof probe.node === 'string' && isObj(fault) && fault.target === probe.node) {
       report(['probes', index, 'node'], `"${probe.node}" is the fault target; send through a node that stays up (omit node: to pick the first worker that is not a target)`);
+    } else if (typeof probe.node === 'string' && nodes && !nodes.has(probe.node)) {
+      report(['probes', index, 'node'], `no node "${probe.node}" in ${nodes.provider} cluster "${nodes.cluster}" (${nodes.workers} workers); its nodes are ${nodes.describe()}`);
     }
-    if (typeof probe.service === 'string' && !withService.includes(probe.service)) {
+    if (durationMs(probe.timeout) === 0) report(['probes', index, 'timeout'], 'must be greater than 0s (every request would fail as timeout)');
+    if (typeof probe.service === 'string' && !withServiceSet.has(probe.service)) {
       report(['probes', index, 'service'], `no workload "${probe.service}" with a Service in this experiment; add service: {port: 80} to it (workloads with a Service: ${withService.length > 0 ? withService.join(', ') : 'none'})`);
     }
   });
@@ -302,13 +376,12 @@ function checkExpectations(expect: unknown, workloads: unknown, cluster: Obj, re
   // A manifest's workloads are named after its controllers, known only once the file is read (lib/spec/manifests.ts).
   const fromManifest = Array.isArray(workloads) && workloads.some((w) => isObj(w) && w.manifest !== undefined);
   const names = Array.isArray(workloads) ? workloads.filter(isObj).map((w) => w.name).filter((n): n is string => typeof n === 'string') : [];
-  const known = names.length > 0 ? names.join(', ') : 'none (add workloads:)';
-  const clusterName = typeof cluster.name === 'string' ? cluster.name : DEFAULT_CLUSTER_NAME;
-  const kind = (cluster.provider ?? 'kind') === 'kind';
-  const workers = typeof cluster.workers === 'number' ? cluster.workers : DEFAULT_WORKERS;
-  const nodeNames = [`${clusterName}-control-plane`, ...Array.from({ length: workers }, (_, i) => `${clusterName}-worker${i === 0 ? '' : i + 1}`)];
-  const unknownNode = (node: string) =>
-    `no node "${node}" in kind cluster "${clusterName}" (${workers} workers); its nodes are ${nodeNames.join(', ')}`;
+  const nameSet = new Set(names);
+  const known = names.length > 0 ? listed(names) : 'none (add workloads:)';
+  const nodes = clusterNodeNames(cluster);
+  const unknownNode = (node: string) => `no node "${node}" in ${nodes!.provider} cluster "${nodes!.cluster}" (${nodes!.workers} workers); its nodes are ${nodes!.describe()}`;
+  const probeNames = Array.isArray(probes) ? probes.filter(isObj).map((p) => String(p.name)) : [];
+  const probeSet = new Set(probeNames);
   expect.forEach((text, index) => {
     if (typeof text !== 'string') return;
     const parsed = parseExpectation(text);
@@ -317,22 +390,26 @@ function checkExpectations(expect: unknown, workloads: unknown, cluster: Obj, re
       return;
     }
     const subject = parsed.expectation.subject;
-    const probeNames = Array.isArray(probes) ? probes.filter(isObj).map((p) => String(p.name)) : [];
-    if (subject.scope === 'probe' && !probeNames.includes(subject.name)) {
-      report(['expect', index], `probes.${subject.name}: no probe "${subject.name}" in this experiment; probes: ${probeNames.length > 0 ? probeNames.join(', ') : 'none (add probes:)'}`);
-    } else if (subject.scope === 'workload' && !fromManifest && !names.includes(subject.name)) {
+    if (subject.scope === 'probe' && !probeSet.has(subject.name)) {
+      report(['expect', index], `probes.${subject.name}: no probe "${subject.name}" in this experiment; probes: ${probeNames.length > 0 ? listed(probeNames) : 'none (add probes:)'}`);
+    } else if (subject.scope === 'workload' && !fromManifest && !nameSet.has(subject.name)) {
       report(['expect', index], `workloads.${subject.name}: no workload "${subject.name}" in this experiment; workloads: ${known}`);
     } else if (subject.scope === 'pods') {
       const { workload, namespace, node } = subject.selector;
-      if (workload !== undefined && namespace !== 'kube-system' && !fromManifest && !names.includes(workload)) {
+      if (workload !== undefined && namespace !== 'kube-system' && !fromManifest && !nameSet.has(workload)) {
         report(['expect', index], `pods[workload=${workload}]: no workload "${workload}" in this experiment; workloads: ${known}`);
-      } else if (kind && node !== undefined && !nodeNames.includes(node)) {
+      } else if (nodes && node !== undefined && !nodes.has(node)) {
         report(['expect', index], `pods[node=${node}]: ${unknownNode(node)}`);
       }
-    } else if (subject.scope === 'node' && kind && subject.name !== null && !nodeNames.includes(subject.name)) {
+    } else if (subject.scope === 'node' && nodes && subject.name !== null && !nodes.has(subject.name)) {
       report(['expect', index], `nodes[name=${subject.name}]: ${unknownNode(subject.name)}`);
     }
   });
+}
+
+/** Names for a message: all of them up to ten, else the first ten and how many more. */
+function listed(names: readonly string[]): string {
+  return names.length <= 10 ? names.join(', ') : `${names.slice(0, 10).join(', ')} and ${names.length - 10} more`;
 }
 
 function durationMs(value: unknown): number | null {

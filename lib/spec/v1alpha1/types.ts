@@ -40,8 +40,9 @@ export interface Experiment {
    */
   matrix?: { [path: string]: (string | number | boolean)[] };
   /**
-   * How many times each variant runs.
+   * How many times each variant runs; matrix combinations × repeat is at most 1000 runs (each takes minutes).
    * @minimum 1
+   * @maximum 1000
    * @asType integer
    */
   repeat?: number;
@@ -105,14 +106,17 @@ export interface Cluster {
   /** kind node image override, e.g. `kindest/node:v1.34.4`. */
   nodeImage?: string;
   /**
-   * Worker nodes, default 2: kind containers, or simulated nodes with kwok when `nodes` is not given.
+   * Worker nodes, default 2: kind containers (at most 10), or simulated nodes with kwok when `nodes` is not given
+   * (at most 8191: the kwok nodes' pod CIDRs, 10.64.0.0/24 upward, reach the Service range 10.96.0.0/16 after that).
    * @minimum 1
+   * @maximum 8191
    * @asType integer
    */
   workers?: number;
   /**
-   * Simulated nodes (kwok), default 2.
+   * Simulated nodes (kwok), default 2, at most 8191 (see `workers`).
    * @minimum 1
+   * @maximum 8191
    * @asType integer
    */
   nodes?: number;
@@ -140,13 +144,15 @@ export interface ControllerManager {
   /** `--node-startup-grace-period`, default 1m. */
   nodeStartupGracePeriod?: Duration;
   /**
-   * `--node-eviction-rate`, nodes per second, default 0.1.
+   * `--node-eviction-rate`, nodes per second, default 0.1 (a float32 flag).
    * @minimum 0
+   * @maximum 3.4028234663852886e+38
    */
   nodeEvictionRate?: number;
   /**
-   * `--secondary-node-eviction-rate`, nodes per second, default 0.01.
+   * `--secondary-node-eviction-rate`, nodes per second, default 0.01 (a float32 flag).
    * @minimum 0
+   * @maximum 3.4028234663852886e+38
    */
   secondaryNodeEvictionRate?: number;
   /**
@@ -156,8 +162,9 @@ export interface ControllerManager {
    */
   unhealthyZoneThreshold?: number;
   /**
-   * `--large-cluster-size-threshold`, nodes, default 50.
+   * `--large-cluster-size-threshold`, nodes, default 50 (an int32 flag).
    * @minimum 1
+   * @maximum 2147483647
    * @asType integer
    */
   largeClusterSizeThreshold?: number;
@@ -166,14 +173,16 @@ export interface ControllerManager {
    * (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-controller-manager/). Not a timing
    * setting of the node lifecycle controller (its taints are paced by nodeEvictionRate), but with hundreds of nodes
    * the default throttles the controllers that create and replace pods; raise it with kubeAPIBurst for large kwok
-   * clusters. kind and kwok only.
+   * clusters. kind and kwok only. A float32 flag.
    * @exclusiveMinimum 0
+   * @maximum 3.4028234663852886e+38
    */
   kubeAPIQPS?: number;
   /**
    * `--kube-api-burst`: requests kube-controller-manager's clients may send at once above kubeAPIQPS, default 30
-   * (same reference). kind and kwok only.
+   * (same reference). kind and kwok only. An int32 flag.
    * @minimum 1
+   * @maximum 2147483647
    * @asType integer
    */
   kubeAPIBurst?: number;
@@ -186,12 +195,14 @@ export interface ApiServer {
   /**
    * `--default-not-ready-toleration-seconds`, seconds, default 300.
    * @minimum 0
+   * @maximum 9007199254740991
    * @asType integer
    */
   defaultNotReadyTolerationSeconds?: number;
   /**
    * `--default-unreachable-toleration-seconds`, seconds, default 300.
    * @minimum 0
+   * @maximum 9007199254740991
    * @asType integer
    */
   defaultUnreachableTolerationSeconds?: number;
@@ -206,8 +217,9 @@ export interface Kubelet {
   /** `nodeStatusReportFrequency`, default 5m. */
   nodeStatusReportFrequency?: Duration;
   /**
-   * `nodeLeaseDurationSeconds`, seconds, default 40; the lease is renewed every quarter of it.
+   * `nodeLeaseDurationSeconds`, seconds, default 40; the lease is renewed every quarter of it. An int32.
    * @minimum 1
+   * @maximum 2147483647
    * @asType integer
    */
   nodeLeaseDurationSeconds?: number;
@@ -248,8 +260,10 @@ export interface Workload {
    */
   selector?: string;
   /**
-   * Desired pods, default 1; not for DaemonSet or Pod.
+   * Desired pods, default 1; not for DaemonSet or Pod. At most 10,000: the most pods rebootlab's observer was
+   * measured watching (bench/observer-scale.ts); past it the run measures rebootlab's own load.
    * @minimum 1
+   * @maximum 10000
    * @asType integer
    */
   replicas?: number;
@@ -274,8 +288,9 @@ export interface Workload {
   livenessProbe?: Probe;
   /**
    * Seconds between SIGTERM and SIGKILL when a pod is deleted, default 30 (the Kubernetes default,
-   * https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#lifecycle).
+   * https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#lifecycle). An int64.
    * @minimum 0
+   * @maximum 9007199254740991
    * @asType integer
    */
   terminationGracePeriodSeconds?: number;
@@ -294,36 +309,41 @@ export interface Service {
 
 /**
  * An HTTP GET probe on the workload server. Defaults are those of the Kubernetes API (core/v1 Probe,
- * https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Probe).
+ * https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Probe); its fields are int32.
  */
 export interface Probe {
   /**
    * Seconds between probes, default 10.
    * @minimum 1
+   * @maximum 2147483647
    * @asType integer
    */
   periodSeconds?: number;
   /**
    * Seconds before a probe times out, default 1.
    * @minimum 1
+   * @maximum 2147483647
    * @asType integer
    */
   timeoutSeconds?: number;
   /**
    * Consecutive failures that mark the container not ready (readiness) or restart it (liveness), default 3.
    * @minimum 1
+   * @maximum 2147483647
    * @asType integer
    */
   failureThreshold?: number;
   /**
    * Consecutive successes after a failure that count as success, default 1; must be 1 for a liveness probe.
    * @minimum 1
+   * @maximum 2147483647
    * @asType integer
    */
   successThreshold?: number;
   /**
    * Seconds after the container started before the first probe, default 0.
    * @minimum 0
+   * @maximum 2147483647
    * @asType integer
    */
   initialDelaySeconds?: number;
@@ -336,8 +356,9 @@ export interface Toleration {
   value?: string;
   effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
   /**
-   * Seconds the pod stays bound after a NoExecute taint appears.
+   * Seconds the pod stays bound after a NoExecute taint appears (needs `effect: NoExecute`). An int64.
    * @minimum 0
+   * @maximum 9007199254740991
    * @asType integer
    */
   tolerationSeconds?: number;
@@ -365,8 +386,9 @@ export interface Fault {
   /** A node name, `worker-with-most-pods` (default), or `{selector: "k=v,..."}`. */
   target?: string | TargetSelector;
   /**
-   * Nodes to hit, default 1.
+   * Nodes to hit, default 1; at most the cluster's nodes (8191 with kwok).
    * @minimum 1
+   * @maximum 8191
    * @asType integer
    */
   count?: number;
