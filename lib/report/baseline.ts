@@ -1,8 +1,9 @@
 // The baseline gate of `rebootlab run --baseline <result.json>`: which timing metrics got slower than a stored run allows.
-import { readFileSync } from 'node:fs';
 import { aggregate } from '../analyze/expect.js';
 import { InputError } from '../common/errors.js';
+import { readInputJson } from '../common/read-input.js';
 import { metricsOf, metricValue } from './compare-metrics.js';
+import { checkResultShape, MAX_RESULT_BYTES } from './result-shape.js';
 import type { Result } from './result-types.js';
 
 /** How much slower than the baseline a metric may be; the larger of the two allowances applies. */
@@ -67,16 +68,48 @@ export function checkBaseline(current: readonly Result[], baseline: Result, tole
 }
 
 /**
- * Read a baseline result.json for `--baseline <file>`.
- * @throws InputError naming the file when it is missing, not JSON, or not a rebootlab Result (exit code 2).
+ * Read a baseline result.json for `--baseline <file>`, checked against schema/result.schema.json.
+ * @throws InputError naming the file when it is missing, not a regular file, not JSON, or not a rebootlab Result
+ *   (the first wrong field) (exit code 2).
  */
 export function readBaseline(path: string): Result {
-  let parsed: Result;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8')) as Result;
-  } catch (err) {
-    throw new InputError(`--baseline ${path}: cannot read: ${(err as Error).message}`, 'pass the result.json of an earlier run', { cause: err });
+  const hint = 'pass the result.json of an earlier run';
+  return checkResultShape(readInputJson(path, { label: `--baseline ${path}`, maxBytes: MAX_RESULT_BYTES, hint }), `--baseline ${path}`, hint);
+}
+
+/** What a baseline is compared with: the experiment, fault type and variants of the current runs. */
+export interface BaselineSubject {
+  experiment: string;
+  faultType: string;
+  /** Variant names of the current runs (null: a plain experiment without matrix). */
+  variants: readonly (string | null)[];
+}
+
+/**
+ * How `baseline` differs from the runs it would gate: its experiment, fault type or variant, one phrase each
+ * (`experiment "reboot-quick", not "outage-tuned"`); [] when it is a result of the same experiment, fault and
+ * variant. A baseline of another experiment gates timings that were never comparable, so the gate refuses it
+ * unless asked (`--baseline-any`).
+ */
+export function baselineDifferences(baseline: Result, current: BaselineSubject): string[] {
+  const differences: string[] = [];
+  if (baseline.metadata.experiment !== current.experiment) differences.push(`experiment "${baseline.metadata.experiment}", not "${current.experiment}"`);
+  if (baseline.spec.fault.type !== current.faultType) differences.push(`fault ${baseline.spec.fault.type}, not ${current.faultType}`);
+  const others = [...new Set(current.variants)].filter((v) => v !== baseline.metadata.variant);
+  if (others.length > 0) {
+    const name = (v: string | null) => (v === null ? 'none (no matrix)' : `"${v}"`);
+    differences.push(`variant ${name(baseline.metadata.variant)}, not ${others.slice(0, 3).map(name).join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`);
   }
-  if (parsed?.kind !== 'Result') throw new InputError(`--baseline ${path}: not a rebootlab result (kind is not Result)`, 'pass the result.json of an earlier run');
-  return parsed;
+  return differences;
+}
+
+/**
+ * Refuses a baseline from another experiment, fault or variant ({@link baselineDifferences}) unless `any`.
+ * @throws InputError (exit 2) naming the baseline and what differs, with the flag that accepts it.
+ */
+export function checkBaselineSubject(baseline: Result, baselinePath: string, current: BaselineSubject, any: boolean): void {
+  const differences = baselineDifferences(baseline, current);
+  if (differences.length > 0 && !any) {
+    throw new InputError(`--baseline ${baselinePath} is a result of ${differences.join('; ')}; its timings do not gate these runs`, 'pass a result.json of the same experiment, fault and variant, or add --baseline-any to gate against it anyway');
+  }
 }

@@ -1,7 +1,9 @@
 // Finds run directories (expanding a matrix run's parent directory) and reads each run's result.json and run.json.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../common/errors.js';
+import { readInputJson } from '../common/read-input.js';
+import { checkResultShape, MAX_RESULT_BYTES } from './result-shape.js';
 import { RESULT_FILE } from './reporters/json.js';
 import type { Result } from './result-types.js';
 
@@ -20,7 +22,13 @@ const isRun = (dir: string): boolean => existsSync(join(dir, RESULT_FILE)) || ex
 /** Run directories below `dir` (children, then grandchildren), sorted by name; [] when none. */
 function runsBelow(dir: string, depth: number): string[] {
   if (depth === 0) return [];
-  const children = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(dir, d.name)).sort();
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    throw new InputError(`${dir}: cannot list: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'pass run directories written by rebootlab run', { cause: error });
+  }
+  const children = entries.filter((d) => d.isDirectory()).map((d) => join(dir, d.name)).sort();
   return children.flatMap((child) => (isRun(child) ? [child] : runsBelow(child, depth - 1)));
 }
 
@@ -42,24 +50,24 @@ export function expandRunDirs(args: readonly string[]): string[] {
 
 /**
  * Read `<dir>/result.json` and, when present, `matrixValues` from `<dir>/run.json`.
- * @throws InputError naming the file when result.json is missing, not JSON, or not a rebootlab Result (exit code 2).
+ * @throws InputError naming the file when result.json is missing, not JSON, or not a rebootlab Result (the first wrong
+ *   field, schema/result.schema.json), or run.json is not JSON (exit code 2).
  */
 export function loadRun(dir: string): LoadedRun {
   const path = join(dir, RESULT_FILE);
   if (!existsSync(path)) throw new InputError(`${dir}: not a run directory: no ${RESULT_FILE}`, `rebuild it with: rebootlab report ${dir}`);
-  let result: Result;
-  try {
-    result = JSON.parse(readFileSync(path, 'utf8')) as Result;
-  } catch (err) {
-    throw new InputError(`${path}: cannot read: ${(err as Error).message}`, `rebuild it with: rebootlab report ${dir}`, { cause: err });
-  }
-  if (result?.kind !== 'Result' || typeof result.metadata !== 'object') throw new InputError(`${path}: not a rebootlab result (kind is not Result)`, 'pass run directories written by rebootlab run');
+  const hint = `rebuild it with: rebootlab report ${dir}`;
+  const result = checkResultShape(readInputJson(path, { maxBytes: MAX_RESULT_BYTES, hint }), path, hint);
   let matrixValues: Record<string, unknown> | null = null;
-  try {
-    const info = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { matrixValues?: Record<string, unknown> };
-    matrixValues = info.matrixValues ?? null;
-  } catch {
-    // run.json is optional for compare: result.json carries variant and repeatIndex.
+  const infoPath = join(dir, 'run.json');
+  if (existsSync(infoPath)) {
+    // run.json is optional for compare (result.json carries variant and repeatIndex), but one that is there must be right.
+    const info = readInputJson(infoPath, { maxBytes: MAX_RESULT_BYTES, hint });
+    const values = typeof info === 'object' && info !== null ? (info as { matrixValues?: unknown }).matrixValues : undefined;
+    if (values !== undefined && values !== null && (typeof values !== 'object' || Array.isArray(values))) {
+      throw new InputError(`${infoPath}: not a rebootlab run.json: matrixValues: must be an object`, hint);
+    }
+    matrixValues = (values as Record<string, unknown> | undefined) ?? null;
   }
   return { dir, result, matrixValues };
 }

@@ -144,7 +144,7 @@ export function compareResults(runs: readonly LoadedRun[], options: CompareRunsO
   const groups = [...byConfig.values()].map((g) => [...g].sort((a, b) => a.result.metadata.repeatIndex - b.result.metadata.repeatIndex));
   const names = groupNames(groups);
   const baseline = options.baseline ?? names[0] ?? '';
-  if (options.baseline !== undefined && !names.includes(options.baseline)) throw new InputError(`baseline variant "${options.baseline}" is not among the compared runs; variants: ${names.join(', ')}`, 'pass --baseline with one of those names');
+  if (options.baseline !== undefined && !names.includes(options.baseline)) throw new InputError(`baseline variant "${options.baseline}" is not among the compared runs; variants: ${names.join(', ')}`, 'pass --baseline-variant with one of those names');
   const metrics = metricsOf(runs.map((r) => r.result));
   const differing = differingSettings(groups);
   const variants = groups.map((g, i): VariantComparison => {

@@ -10,7 +10,8 @@ export type RunStatus = 'passed' | 'failed' | 'interrupted';
 
 /**
  * Run metadata the runner writes to `run.json` in the run directory, next to observations.jsonl; together
- * they are all `rebootlab report <run-dir>` needs to rebuild every output.
+ * they are all `rebootlab report <run-dir>` needs to rebuild every output. schema/run-info.schema.json is generated
+ * from this type (`npm run schema:run-info`); report checks run.json against it (lib/report/result-shape.ts).
  */
 export interface RunInfo {
   /** Experiment `metadata.name`. */

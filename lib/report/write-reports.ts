@@ -1,14 +1,16 @@
 // Entry points that turn an analysed run into its files, and rebuild them from a run directory alone.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze } from '../analyze/analyze.js';
 import type { RunAnalysis } from '../analyze/types.js';
-import { InfraError, InputError } from '../common/errors.js';
+import { InfraError } from '../common/errors.js';
+import { readInputJson } from '../common/read-input.js';
+import { replaceFile } from '../common/replace-file.js';
 import { readJournal, type LogFn } from '../observe/journal.js';
 import type { Observation, PhaseObservation } from '../observe/types.js';
 import { Multiplexer } from './multiplexer.js';
 import { DEFAULT_REPORTERS, reporterFactory } from './registry.js';
 import { buildResult } from './result.js';
+import { checkRunInfoShape } from './result-shape.js';
 import type { Result, RunInfo } from './result-types.js';
 
 /** File names inside a run directory. */
@@ -57,24 +59,28 @@ async function finishReports(runDir: string, analysis: RunAnalysis, runInfo: Run
   return result;
 }
 
-/** Write run.json (run metadata) into `runDir`. @throws InfraError if it cannot be written. */
+/** Largest run.json read, bytes: its workloads list, not the journal; 16 MiB is thousands of workloads. */
+const MAX_RUN_INFO_BYTES = 16 * 1024 ** 2;
+
+/** Write run.json (run metadata) into `runDir`, replacing any file or link there. @throws InfraError if it cannot be written. */
 export function writeRunInfo(runDir: string, info: RunInfo): void {
   const path = join(runDir, RUN_FILES.runInfo);
   try {
-    writeFileSync(path, JSON.stringify(info, null, 2) + '\n');
+    replaceFile(path, JSON.stringify(info, null, 2) + '\n');
   } catch (err) {
     throw new InfraError(`cannot write ${path}: ${(err as Error).message}`, 'check that the run directory is writable', { cause: err });
   }
 }
 
-/** Read run.json from `runDir`. @throws InputError if it is missing or not JSON. */
+/**
+ * Read run.json from `runDir`, checked against schema/run-info.schema.json.
+ * @throws InputError (one line naming the file and the field) if it is missing, not a regular file, not JSON or
+ *   not the shape rebootlab writes.
+ */
 export function readRunInfo(runDir: string): RunInfo {
   const path = join(runDir, RUN_FILES.runInfo);
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as RunInfo;
-  } catch (err) {
-    throw new InputError(`cannot read ${path}: ${(err as Error).message}`, 'pass a run directory written by rebootlab run', { cause: err });
-  }
+  const hint = 'pass a run directory written by rebootlab run';
+  return checkRunInfoShape(readInputJson(path, { maxBytes: MAX_RUN_INFO_BYTES, hint }), path, hint);
 }
 
 /**

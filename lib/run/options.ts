@@ -43,6 +43,8 @@ export interface RunOptions extends CommonOptions {
   reconfigure?: 'in-place' | 'recreate';
   /** A result.json to gate against (`--baseline`): a regression beyond the tolerance fails the run (exit 1). */
   baseline?: string;
+  /** Gate against a baseline of another experiment, fault or variant (`--baseline-any`); refused otherwise. */
+  baselineAny?: boolean;
   /** Allowed slowdown against the baseline, seconds (`--tolerance-seconds`, default 5). */
   toleranceSeconds?: number;
   /** Allowed slowdown against the baseline, percent of the baseline value (`--tolerance-percent`, default 10). */
@@ -86,6 +88,8 @@ export interface CompareOptions extends CommonOptions {
   baselineVariant?: string;
   /** result.json to gate every run against (as `run --baseline`); a regression exits 1. */
   baseline?: string;
+  /** Gate against a baseline of another experiment, fault or variant (`--baseline-any`); refused otherwise. */
+  baselineAny?: boolean;
   /** Allowed slowdown against `baseline`, seconds (default 5) and percent (default 10). */
   toleranceSeconds?: number;
   tolerancePercent?: number;

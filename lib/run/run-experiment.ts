@@ -1,11 +1,11 @@
 // `rebootlab run`: every variant (matrix × repeat) of an experiment, each in its own run directory,
 // on clusters created (or reused) for it, with every fault restored on Ctrl-C, SIGTERM, SIGHUP or a crash.
 import { readFileSync } from 'node:fs';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../common/errors.js';
-import { checkBaseline, compareRuns, readBaseline, renderComparison, type Result } from '../report/index.js';
+import { replaceFile } from '../common/replace-file.js';
+import { checkBaseline, checkBaselineSubject, compareRuns, readBaseline, renderComparison, type Result } from '../report/index.js';
 import type { Variant } from '../spec/types.js';
 import type { CommandOutcome, RunOptions } from './options.js';
 import { createProgress, silentProgress, type Progress } from './progress.js';
@@ -37,6 +37,13 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
   // Bad output paths and baselines are input errors: find them before minutes are spent on a cluster.
   prepareOutDir(options.outDir);
   const baseline = options.baseline ? readBaseline(options.baseline) : null;
+  if (baseline && options.baseline) {
+    checkBaselineSubject(baseline, options.baseline, {
+      experiment: first.metadata.name,
+      faultType: first.fault.type,
+      variants: loaded.variants.map((v) => (Object.keys(v.matrixValues).length > 0 ? v.variantName : null)),
+    }, options.baselineAny === true);
+  }
   for (const [flag, value] of [['--tolerance-seconds', options.toleranceSeconds], ['--tolerance-percent', options.tolerancePercent]] as const) {
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new InputError(`${flag}: must be a number ≥ 0, got ${String(value)}`);
   }
@@ -61,8 +68,8 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
   if (loaded.variants.length > 1 && results.length > 1) {
     // A matrix or repeat run: the comparison of its variants sits in the parent directory.
     const comparison = compareRuns([baseDir]);
-    writeFileSync(join(baseDir, 'compare.md'), renderComparison(comparison, 'markdown'));
-    writeFileSync(join(baseDir, 'compare.html'), renderComparison(comparison, 'html'));
+    replaceFile(join(baseDir, 'compare.md'), renderComparison(comparison, 'markdown'));
+    replaceFile(join(baseDir, 'compare.html'), renderComparison(comparison, 'html'));
     options.print?.(renderComparison(comparison, 'text'));
   }
   let regressed = false;

@@ -1,8 +1,7 @@
 // Writes result.json: the Result object, two-space indented, keys in a fixed order, trailing newline.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InfraError } from '../../common/errors.js';
 import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
+import { writeReportFile } from './write-file.js';
 import type { Result } from '../result-types.js';
 
 /** File name of the JSON result in a run directory. */
@@ -16,12 +15,7 @@ export function renderResultJson(result: Result): string {
 /** Reporter that writes `<runDir>/result.json`. @throws InfraError from onEnd if the file cannot be written. */
 export const createJsonReporter: ReporterFactory = (): Reporter => ({
   onEnd({ runDir, result }: RunResult): void {
-    const path = join(runDir, RESULT_FILE);
-    try {
-      writeFileSync(path, renderResultJson(result));
-    } catch (err) {
-      throw new InfraError(`cannot write ${path}: ${(err as Error).message}`, 'check that the run directory is writable', { cause: err });
-    }
+    writeReportFile(join(runDir, RESULT_FILE), renderResultJson(result));
   },
   printsToStdio: () => false,
 });

@@ -1,8 +1,7 @@
 // Writes summary.md: the tables a person reads (expectations, predicted vs observed, nodes, pods, workloads).
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InfraError } from '../../common/errors.js';
 import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
+import { writeReportFile } from './write-file.js';
 import type { Result } from '../result-types.js';
 import { seconds, table } from './markdown-tables.js';
 import { faultLine, PREDICTION_HEADERS, predictionRow, timeZeroSentence } from './prediction-rows.js';
@@ -76,12 +75,7 @@ export function renderSummary(r: Result): string {
 /** Reporter that writes `<runDir>/summary.md`. @throws InfraError from onEnd if the file cannot be written. */
 export const createMarkdownReporter: ReporterFactory = (): Reporter => ({
   onEnd({ runDir, result }: RunResult): void {
-    const path = join(runDir, SUMMARY_FILE);
-    try {
-      writeFileSync(path, renderSummary(result));
-    } catch (err) {
-      throw new InfraError(`cannot write ${path}: ${(err as Error).message}`, 'check that the run directory is writable', { cause: err });
-    }
+    writeReportFile(join(runDir, SUMMARY_FILE), renderSummary(result));
   },
   printsToStdio: () => false,
 });

@@ -46,7 +46,7 @@ describe('report/baseline: checkBaseline', () => {
     const path = join(dir, 'result.json');
     writeFileSync(path, '{"kind":"Experiment"}');
     try {
-      expect(() => readBaseline(path)).to.throw(`--baseline ${path}: not a rebootlab result (kind is not Result)`).with.property('exitCode', 2);
+      expect(() => readBaseline(path)).to.throw(`--baseline ${path}: not a rebootlab result: kind is "Experiment", not "Result"`).with.property('exitCode', 2);
       expect(() => readBaseline(join(dir, 'missing.json'))).to.throw(`--baseline ${join(dir, 'missing.json')}: cannot read`).with.property('exitCode', 2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
