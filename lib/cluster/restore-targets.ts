@@ -5,13 +5,18 @@ import { dirname, join, resolve } from 'node:path';
 import { docker, KIND_CLUSTER_LABEL } from './kind/docker.js';
 import { foreignClusterError, listNodeContainerIds, ownedNodeContainers } from './kind/ownership.js';
 import { cacheDir } from '../common/cache.js';
+import { CommandError } from '../common/exec.js';
 import { defaultKwokClustersDir } from './kwok/paths.js';
 
-/** Why a restore command is not run: `gone` when its node or cluster no longer exists (nothing left to restore). */
+/**
+ * Why a restore command is not run: `gone` when its node or cluster no longer exists (nothing left to restore);
+ * `unchecked` when Docker could not be asked (the fault may still be in place; try again once Docker answers).
+ */
 export interface RestoreRefusal {
   ok: false;
   reason: string;
   gone?: boolean;
+  unchecked?: boolean;
 }
 
 /** What rebootlab owns, asked while checking restore commands (lib/cluster implements it; unit tests fake it). */
@@ -37,8 +42,11 @@ export function createRestoreTargets(env: NodeJS.ProcessEnv = process.env): Rest
       let cluster: string;
       try {
         cluster = (await docker(['inspect', '--type', 'container', '--format', `{{index .Config.Labels "${KIND_CLUSTER_LABEL}"}}`, container])).trim();
-      } catch {
-        return { ok: false, gone: true, reason: `container ${container} no longer exists; nothing to restore` };
+      } catch (error) {
+        // Only Docker's own answer that the container does not exist means the fault is gone with it; an unreachable
+        // daemon, a missing docker binary or a timeout says nothing about the node, so the record must stay.
+        if (isNoSuchContainer(error)) return { ok: false, gone: true, reason: `container ${container} no longer exists; nothing to restore` };
+        return { ok: false, unchecked: true, reason: `cannot ask Docker about container ${container}: ${(error as Error).message.split('\n')[0]}` };
       }
       if (!cluster || cluster === '<no value>') return { ok: false, reason: `container ${container} is not a kind node; rebootlab restores only its own clusters' nodes` };
       const owned = await ownedNodeContainers(kindDir, cluster);
@@ -49,7 +57,13 @@ export function createRestoreTargets(env: NodeJS.ProcessEnv = process.env): Rest
       const file = resolve(path);
       if (dirname(file) === kindDir && file.endsWith('.kubeconfig')) {
         const cluster = file.slice(kindDir.length + 1, -'.kubeconfig'.length);
-        if ((await listNodeContainerIds(cluster)).length === 0) return { ok: false, gone: true, reason: `kind cluster ${cluster} no longer exists; nothing to restore` };
+        let containers;
+        try {
+          containers = await listNodeContainerIds(cluster);
+        } catch (error) {
+          return { ok: false, unchecked: true, reason: `cannot ask Docker about kind cluster ${cluster}: ${(error as Error).message.split('\n')[0]}` };
+        }
+        if (containers.length === 0) return { ok: false, gone: true, reason: `kind cluster ${cluster} no longer exists; nothing to restore` };
         const owned = await ownedNodeContainers(kindDir, cluster);
         if (!owned) return { ok: false, reason: foreignClusterError(cluster).message };
         return { ok: true, cluster, nodes: owned, manifestDir: null };
@@ -64,4 +78,12 @@ export function createRestoreTargets(env: NodeJS.ProcessEnv = process.env): Rest
       return { ok: false, reason: `${path} is not the kubeconfig of a cluster rebootlab made (${kindDir}/<name>.kubeconfig or ${kwokDir}/<name>/kubeconfig)` };
     },
   };
+}
+
+/**
+ * Whether a failed `docker inspect` said the container does not exist ("Error: No such container: x", or "No such
+ * object: x" from older engines), as opposed to failing to ask (daemon unreachable, binary missing, timeout).
+ */
+export function isNoSuchContainer(error: unknown): boolean {
+  return error instanceof CommandError && error.exitCodeOfCommand !== undefined && /No such (container|object)/i.test(error.stderr);
 }

@@ -122,23 +122,24 @@ export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { err
  * Parses and checks one restore command: it must be one of rebootlab's undo commands ({@link parseRestoreCommand})
  * and act on a node of a cluster rebootlab made (docker: the container carries the cluster label and the cluster's
  * owner record knows it; kubectl: the kubeconfig is that cluster's own file and the node one of its nodes).
- * Resolves to the argv to run (and, for a reconnect with `--ip`, the `fallback` without it), or `{ error }` (one line; with `gone` when the node or cluster no longer exists, so
+ * Resolves to the argv to run (and, for a reconnect with `--ip`, the `fallback` without it), or `{ error }` (one line;
+ * `unchecked` when Docker could not be asked; with `gone` when the node or cluster no longer exists, so
  * there is nothing to restore). @throws InfraError only when Docker cannot be asked.
  */
-export async function checkRestoreCommand(argv: unknown, targets: RestoreTargets): Promise<{ argv: string[]; fallback?: string[] } | { error: string; gone?: boolean }> {
+export async function checkRestoreCommand(argv: unknown, targets: RestoreTargets): Promise<{ argv: string[]; fallback?: string[] } | { error: string; gone?: boolean; unchecked?: boolean }> {
   const parsed = parseRestoreCommand(argv);
   if ('error' in parsed) return parsed;
   if (parsed.via === 'user-command') return checkUserUndo(parsed);
   if (parsed.via === 'docker') {
     const owner = await targets.kindNodeContainer(parsed.container);
-    if (!owner.ok) return { error: owner.reason, ...(owner.gone ? { gone: true } : {}) };
+    if (!owner.ok) return { error: owner.reason, ...(owner.gone ? { gone: true } : {}), ...(owner.unchecked ? { unchecked: true } : {}) };
     // Docker refuses --ip on kind's network (its subnet is not user-configured) and when the address was taken
     // meanwhile: then connect without it, as the live undo does (lib/cluster/kind/actions.ts reconnect).
     if (parsed.undo === 'network-connect' && parsed.ip !== null) return { argv: parsed.argv, fallback: ['docker', 'network', 'connect', parsed.network, parsed.container] };
     return { argv: parsed.argv };
   }
   const owner = await targets.clusterOfKubeconfig(parsed.kubeconfig);
-  if (!owner.ok) return { error: owner.reason, ...(owner.gone ? { gone: true } : {}) };
+  if (!owner.ok) return { error: owner.reason, ...(owner.gone ? { gone: true } : {}), ...(owner.unchecked ? { unchecked: true } : {}) };
   if (owner.nodes !== null && !owner.nodes.has(parsed.node)) return { error: `${parsed.node} is not a node of cluster ${owner.cluster}: ${parsed.argv.join(' ')}` };
   if (parsed.undo === 'recreate-node' && (owner.manifestDir === null || dirname(parsed.manifest) !== owner.manifestDir)) {
     return { error: `${parsed.manifest} is not a node manifest rebootlab saved for cluster ${owner.cluster}` };

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { CommandError, formatCommand, run } from '../common/exec.js';
 import { cacheDir, createRestoreTargets, type RestoreCommand, type RestoreTargets } from '../cluster/index.js';
 import { checkRestoreCommand } from './restore-commands.js';
+import { readInputJson } from '../common/read-input.js';
 
 /** File name of the restore list inside a run directory. */
 export const PENDING_RESTORE_FILE = 'pending-restore.json';
@@ -53,9 +54,10 @@ export interface RestoreReport {
   restored: string[];
   /**
    * Commands that failed or were refused (not rebootlab's own undo on a node of a cluster it made), with the
-   * one-line reason. The file is kept when any failed.
+   * one-line reason and its cause: `input` (the file or a command in it is not what rebootlab writes) or
+   * `infrastructure` (Docker or the cluster could not be asked, or the command failed). The file is kept when any failed.
    */
-  failed: { command: string; error: string }[];
+  failed: { command: string; error: string; cause: 'input' | 'infrastructure' }[];
   /** Set when the file's process is still alive and the file was left alone. */
   skippedLivePid?: number;
 }
@@ -70,16 +72,21 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Reads a pending-restore.json; null when it is not the shape rebootlab writes. */
-function readPendingFile(file: string): PendingRestoreFile | null {
+/** Largest pending-restore.json read, bytes: a few entries of a few commands each are a few KiB. */
+const MAX_PENDING_RESTORE_BYTES = 1024 * 1024;
+
+/** Reads a pending-restore.json: its content, or why it is not the shape rebootlab writes (one line). */
+function readPendingFile(file: string): PendingRestoreFile | { error: string } {
+  let content: Partial<PendingRestoreFile>;
   try {
-    const content = JSON.parse(readFileSync(file, 'utf8')) as Partial<PendingRestoreFile>;
-    if (typeof content.pid !== 'number' || !Array.isArray(content.entries)) return null;
-    if (!content.entries.every((e) => typeof e === 'object' && e !== null && Array.isArray((e as PendingRestoreEntry).commands))) return null;
-    return content as PendingRestoreFile;
-  } catch {
-    return null;
+    content = readInputJson(file, { maxBytes: MAX_PENDING_RESTORE_BYTES }) as Partial<PendingRestoreFile>;
+  } catch (error) {
+    return { error: (error as Error).message.split('\n')[0]! };
   }
+  const shape = 'not a pending-restore.json written by rebootlab (expected {pid, entries: [{commands: [[...]]}]}); nothing run';
+  if (typeof content !== 'object' || content === null || typeof content.pid !== 'number' || !Array.isArray(content.entries)) return { error: shape };
+  if (!content.entries.every((e) => typeof e === 'object' && e !== null && Array.isArray((e as PendingRestoreEntry).commands))) return { error: shape };
+  return content as PendingRestoreFile;
 }
 
 /** Runs one checked restore command; "already restored" errors count as success. */
@@ -102,29 +109,38 @@ async function restoreOne(runDir: string, options: Required<RestoreOptions>): Pr
   if (!existsSync(file)) return null;
   const report: RestoreReport = { runDir, restored: [], failed: [] };
   const content = readPendingFile(file);
-  if (!content) {
-    report.failed.push({ command: file, error: 'not a pending-restore.json written by rebootlab (expected {pid, entries: [{commands: [[...]]}]}); nothing run' });
+  if ('error' in content) {
+    report.failed.push({ command: file, error: content.error, cause: 'input' });
     return report;
   }
   if (!force && isAlive(content.pid)) return { ...report, skippedLivePid: content.pid };
   for (const entry of [...content.entries].reverse()) {
     for (const command of entry.commands) {
-      const checked = await checkRestoreCommand(command, targets);
+      const text = Array.isArray(command) ? command.join(' ') : JSON.stringify(command);
+      let checked: Awaited<ReturnType<typeof checkRestoreCommand>>;
+      try {
+        checked = await checkRestoreCommand(command, targets);
+      } catch (error) {
+        // Who owns the node could not be asked: the fault may still be in place, so the record stays.
+        report.failed.push({ command: text, error: (error as Error).message.split('\n')[0]!, cause: 'infrastructure' });
+        continue;
+      }
       if ('error' in checked && checked.gone) {
-        report.restored.push(`${Array.isArray(command) ? command.join(' ') : String(command)} (not run: ${checked.error})`);
+        report.restored.push(`${text} (not run: ${checked.error})`);
         continue;
       }
       if ('error' in checked) {
-        report.failed.push({ command: Array.isArray(command) ? command.join(' ') : JSON.stringify(command), error: `refused: ${checked.error}` });
+        // A command rebootlab never writes is bad input; one it could not check (Docker unreachable) is not.
+        report.failed.push({ command: text, error: `refused: ${checked.error}`, cause: checked.unchecked ? 'infrastructure' : 'input' });
         continue;
       }
       const outcome = await runRestoreCommand(checked.argv, exec);
       if (outcome.ok) report.restored.push(outcome.text);
-      else if (!checked.fallback) report.failed.push({ command: outcome.text, error: outcome.error });
+      else if (!checked.fallback) report.failed.push({ command: outcome.text, error: outcome.error, cause: 'infrastructure' });
       else {
         const second = await runRestoreCommand(checked.fallback, exec);
         if (second.ok) report.restored.push(second.text);
-        else report.failed.push({ command: second.text, error: `${second.error} (after: ${outcome.error})` });
+        else report.failed.push({ command: second.text, error: `${second.error} (after: ${outcome.error})`, cause: 'infrastructure' });
       }
     }
   }

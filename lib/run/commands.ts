@@ -1,18 +1,17 @@
 // The run layer behind `rebootlab doctor`, `toolchain`, `cluster`, `report` and `compare`.
-import { existsSync, readFileSync, statfsSync } from 'node:fs';
+import { existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { cacheDir, getProvider, kindBinary, providerNames } from '../cluster/index.js';
 import { readToolchainEnv } from '../common/cache.js';
 import { VERSIONS } from '../common/versions.js';
-import { ExitCode, InfraError, InputError } from '../common/errors.js';
+import { ExitCode, InfraError, InputError, printable } from '../common/errors.js';
 import { canRun, run } from '../common/exec.js';
 import { findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../faults/index.js';
 import { rebuildReports } from '../report/index.js';
 import { DEFAULT_REPORTS_DIR, type ClusterCommandOptions, type CommandOutcome, type DoctorOptions, type ReportOptions, type ToolchainOptions } from './options.js';
 import { createProgress, silentProgress } from './progress.js';
-import { exitCodeFor } from './session.js';
 
 /** Free disk space below which `doctor` warns: a cluster and the node image need about this much, bytes. */
 const MIN_FREE_DISK_BYTES = 10 * 1024 ** 3;
@@ -28,15 +27,19 @@ export interface DoctorCheck {
   ok: boolean;
   detail: string;
   fix?: string;
+  /** The failure is in a file the user handed over (a pending-restore.json rebootlab did not write): exit 2, not 3. */
+  badInput?: boolean;
 }
 
 /**
  * Checks what rebootlab needs, one line each: Docker engine, runtime capabilities, kind, node image, Go,
  * disk space, faults left behind. With `restore`, restores faults listed in pending-restore.json files.
  * Resolves to exit 0 when everything is present; otherwise throws.
- * @throws InfraError (exit 3) naming the first missing piece, after printing every line.
+ * @throws InfraError (exit 3) naming the first missing piece, after printing every line; InputError (exit 2) when
+ *   that is a pending-restore.json rebootlab did not write, or `--reports` is not a directory.
  */
 export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome> {
+  checkReportsDir(options.reportsDir);
   const checks: DoctorCheck[] = [];
   const fix = 'npm run toolchain';
   let dockerVersion = '';
@@ -74,7 +77,8 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   for (const r of restored) {
     for (const command of r.restored) checks.push({ name: 'restored fault', ok: true, detail: `${r.runDir}: ${command}` });
     for (const f of r.failed) {
-      checks.push({ name: 'restore failed', ok: false, detail: `${r.runDir}: ${f.command}: ${f.error}`, fix: `restore by hand, then delete ${r.runDir}/pending-restore.json` });
+      const fix = f.cause === 'input' ? `restore by hand, then delete ${r.runDir}/pending-restore.json` : `rerun rebootlab doctor --restore once Docker and the cluster answer (${r.runDir}/pending-restore.json is kept)`;
+      checks.push({ name: 'restore failed', ok: false, detail: `${r.runDir}: ${f.command}: ${f.error}`, fix, badInput: f.cause === 'input' });
     }
   }
   // Whatever is still listed after restoring is a fault still in place: doctor --restore must not exit 0.
@@ -85,10 +89,26 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   }
 
   if (options.output === 'json') options.print?.(JSON.stringify(checks, null, 2));
-  else for (const c of checks) options.print?.(`${c.ok ? 'ok     ' : 'MISSING'} ${c.name}: ${c.detail}${c.ok || !c.fix ? '' : ` — fix: ${c.fix}`}`);
+  else for (const c of checks) options.print?.(printable(`${c.ok ? 'ok     ' : 'MISSING'} ${c.name}: ${c.detail}${c.ok || !c.fix ? '' : ` — fix: ${c.fix}`}`));
   const missing = checks.find((c) => !c.ok);
+  if (missing?.badInput) throw new InputError(`${missing.name}: ${missing.detail}`, missing.fix ? `Then: ${missing.fix}` : undefined);
   if (missing) throw new InfraError(`${missing.name}: ${missing.detail}`, missing.fix ? `Run: ${missing.fix}` : undefined);
   return { exitCode: ExitCode.Ok };
+}
+
+/**
+ * `doctor --reports <dir>`: a directory, or absent when it is the default (no run has written reports yet).
+ * @throws InputError (exit 2) for a file, or a directory given explicitly that does not exist.
+ */
+function checkReportsDir(dir: string): void {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch {
+    if (dir === DEFAULT_REPORTS_DIR) return;
+    throw new InputError(`--reports ${dir}: no such directory`, 'pass the parent directory of your run directories (rebootlab run --out), e.g. --reports reports');
+  }
+  if (!isDirectory) throw new InputError(`--reports ${dir}: not a directory`, 'pass the parent directory of your run directories (rebootlab run --out), e.g. --reports reports');
 }
 
 /**
@@ -139,15 +159,20 @@ export async function clusterCommand(options: ClusterCommandOptions): Promise<Co
 }
 
 /**
- * Rebuilds result.json and every report of a run directory from observations.jsonl and run.json alone.
- * Resolves to exit 0 when the run's expectations pass, 1 when one fails, 130 when it was interrupted.
- * @throws InputError (exit 2) when the directory is not a run directory.
+ * Rebuilds result.json and every report of a run directory from observations.jsonl and run.json alone; each output
+ * replaces its file through a rename (a symbolic link in the directory is replaced, never written through).
+ * Resolves to exit 0 when the run's expectations pass, 1 when one fails or the run never finished (a journal
+ * without run-finished: it is reported INTERRUPTED, but 130 is this process's own answer to a signal).
+ * @throws InputError (exit 2) when the directory is not a run directory, or run.json is not the shape rebootlab writes.
  */
 export async function reportCommand(options: ReportOptions): Promise<CommandOutcome> {
-  if (!existsSync(join(options.runDir, 'observations.jsonl')) || !existsSync(join(options.runDir, 'run.json'))) {
+  const journal = join(options.runDir, 'observations.jsonl');
+  if (!existsSync(journal) || !existsSync(join(options.runDir, 'run.json'))) {
     throw new InputError(`${options.runDir}: not a run directory (needs observations.jsonl and run.json)`);
   }
-  const result = await rebuildReports(options.runDir, { log: (level, m) => options.progressSink?.write(`${level === 'warn' ? 'warning: ' : ''}${m}\n`) });
-  options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${options.runDir}: reports rebuilt`);
-  return { exitCode: exitCodeFor([result.status]) };
+  if (!statSync(journal).isFile()) throw new InputError(`${journal}: not a regular file`, 'pass a run directory written by rebootlab run');
+  const result = await rebuildReports(options.runDir, { log: (level, m) => options.progressSink?.write(`${level === 'warn' ? 'warning: ' : ''}${printable(m)}\n`) });
+  const interrupted = result.status === 'interrupted' ? ' (the journal ends before run-finished: the run was stopped)' : '';
+  options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${options.runDir}: reports rebuilt${interrupted}`);
+  return { exitCode: result.status === 'passed' ? ExitCode.Ok : ExitCode.ExpectationFailed };
 }
