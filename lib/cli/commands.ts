@@ -37,7 +37,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
     progressSink: { isTTY: Boolean(process.stderr.isTTY), write: (text) => process.stderr.write(text) },
   });
   const finish = (outcome: CommandOutcome): void => context.setExitCode(outcome.exitCode);
-  const setOption = { type: 'string', array: true, default: [] as string[], describe: 'Override a setting: path=value (repeatable)' } as const;
+  // One value per --set (nargs 1): a greedy list would swallow the file after it (`validate --set a=1 x.yaml`).
+  const setOption = { type: 'string', array: true, nargs: 1, default: [] as string[], describe: 'Override a setting: path=value (repeatable)' } as const;
 
   return parser
     .command(
@@ -64,6 +65,7 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
             describe: 'When a variant changes control-plane or kubelet flags: rewrite them in the running cluster, or make a new cluster',
           })
           .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
+          .option('baseline-any', { type: 'boolean', default: false, describe: 'Gate against a --baseline of another experiment, fault or variant' })
           .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
           .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' })
           .option('shard', { type: 'string', describe: 'Run only slice i of n of the matrix × repeat runs (CI fan-out), e.g. 1/4' })
@@ -95,6 +97,7 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
             keepCluster: argv['keep-cluster'],
             reconfigure: argv.reconfigure,
             baseline: argv.baseline,
+            baselineAny: argv['baseline-any'],
             toleranceSeconds: argv['tolerance-seconds'],
             tolerancePercent: argv['tolerance-percent'],
           }),
@@ -154,12 +157,13 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           .option('format', { choices: ['text', 'markdown', 'html', 'json'] as const, default: 'text' as const, describe: 'Output format' })
           .option('baseline-variant', { type: 'string', describe: 'Variant to measure deltas against (default: the first)' })
           .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
+          .option('baseline-any', { type: 'boolean', default: false, describe: 'Gate against a --baseline of another experiment, fault or variant' })
           .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
           .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' }),
       async (argv) =>
         finish(await (await loadRun()).compareCommand({
           ...common(argv), runDirs: argv.dirs, format: argv.format, baselineVariant: argv['baseline-variant'],
-          baseline: argv.baseline, toleranceSeconds: argv['tolerance-seconds'], tolerancePercent: argv['tolerance-percent'],
+          baseline: argv.baseline, baselineAny: argv['baseline-any'], toleranceSeconds: argv['tolerance-seconds'], tolerancePercent: argv['tolerance-percent'],
         })),
     );
 }

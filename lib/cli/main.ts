@@ -45,7 +45,13 @@ function buildParser(argv: string[], context: CommandContext): Argv<GlobalFlags>
     .wrap(Math.min(100, process.stdout.columns ?? 100))
     // yargs would print usage and exit 1 ("expectation failed"); a flag error is bad input, exit 2, one line.
     .fail((message, error) => {
-      if (error) throw error;
+      // yargs' own argument errors (YError, e.g. "Not enough arguments following: set") are flag errors too.
+      if (error && error.name !== 'YError') throw error;
+      message = message ?? error?.message;
+      // yargs counts positionals before it checks flags: in `validate --foo x.yaml` the unknown --foo took x.yaml as
+      // its value, and "not enough non-option arguments" would hide the real mistake.
+      const unknown = /^Not enough non-option arguments/.test(message ?? '') ? unknownFlags(argv, (parser as unknown as { getOptions(): YargsOptions }).getOptions()) : [];
+      if (unknown.length > 0) throw new InputError(`unknown flag ${unknown.join(', ')}; see rebootlab --help`);
       let line = firstLine(message, argv);
       if (line.startsWith('did you mean')) line = `unknown command "${argv[0] ?? ''}"; ${line}`;
       throw new InputError(line.includes('--help') ? line : `${line}; see rebootlab --help`);
@@ -73,4 +79,29 @@ export function firstLine(message: string | undefined, argv: readonly string[] =
     return parts.length > 0 ? parts.join('; ') : `unknown flag ${given.map(asFlag).join(', ')}`;
   });
   return line.charAt(0).toLowerCase() + line.slice(1);
+}
+
+/** The part of yargs' getOptions() (not in its type declarations) that names the defined flags. */
+interface YargsOptions {
+  key: Record<string, unknown>;
+  alias: Record<string, string[]>;
+}
+
+/**
+ * The flags of `argv` that the matched command does not define (`options` as yargs' getOptions() gives them for
+ * that command, aliases included), as written: `--foo`, `-x`. `--no-<flag>` counts as `<flag>`; nothing after `--`.
+ */
+export function unknownFlags(argv: readonly string[], options: YargsOptions): string[] {
+  const known = new Set<string>(Object.keys(options.key));
+  for (const [name, aliases] of Object.entries(options.alias)) for (const a of [name, ...aliases]) known.add(a);
+  const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  const unknown: string[] = [];
+  for (const arg of argv) {
+    if (arg === '--') break;
+    const m = /^(--?)([^=]+)/.exec(arg);
+    if (!m || arg === '-' || /^-[0-9]/.test(arg)) continue;
+    const names = m[1] === '-' ? [...m[2]!] : [m[2]!, m[2]!.replace(/^no-/, '')];
+    if (!names.some((n) => known.has(n) || known.has(camel(n)))) unknown.push(arg.split('=')[0]!);
+  }
+  return [...new Set(unknown)];
 }

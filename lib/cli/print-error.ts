@@ -1,6 +1,6 @@
 // Turns any thrown value into the CLI's error lines and exit code: `ERROR: <one line>` on stderr,
 // the hint on a second line, the stack only with -v (kind's logError).
-import { ExitCode, RebootlabError, formatInputIssue, InputError, type ExitCodeValue } from '../common/errors.js';
+import { ExitCode, RebootlabError, formatInputIssue, InputError, printable, type ExitCodeValue, type InputIssue } from '../common/errors.js';
 
 /** Where the CLI writes; replaced in tests. */
 export interface Streams {
@@ -20,7 +20,7 @@ export const processStreams: Streams = {
  */
 export function printError(error: unknown, verbose: boolean, streams: Streams = processStreams): ExitCodeValue {
   if (error instanceof InputError && error.issues.length > 0) {
-    for (const issue of error.issues) streams.stderr(`ERROR: ${oneLine(formatInputIssue(issue))}\n`);
+    for (const line of issueLines(error.issues[0]!.file, error.issues, error.issueCount)) streams.stderr(`ERROR: ${line}\n`);
     if (verbose && error.stack) streams.stderr(`${error.stack}\n`);
     return error.exitCode;
   }
@@ -37,8 +37,23 @@ export function printError(error: unknown, verbose: boolean, streams: Streams = 
   return ExitCode.Infrastructure;
 }
 
+/** The first line of `text`, through {@link printable} (no control characters, at most 1000 characters). */
 function oneLine(text: string): string {
-  return text.split('\n')[0]!.trim();
+  return printable(text.split('\n')[0]!.trim());
+}
+
+/** Most issues printed for one file; the first ones in file order say what to fix first. */
+export const MAX_PRINTED_ISSUES = 10;
+
+/**
+ * The lines for `issues` of `file` (without `ERROR: `): one per issue up to {@link MAX_PRINTED_ISSUES}, then
+ * `<file>: N more issues not shown` when `issueCount` (all found) is larger.
+ */
+export function issueLines(file: string, issues: readonly InputIssue[], issueCount = issues.length): string[] {
+  const lines = issues.slice(0, MAX_PRINTED_ISSUES).map((issue) => formatInputIssue(issue));
+  const more = Math.max(issueCount, issues.length) - lines.length;
+  if (more > 0) lines.push(`${printable(file, 160)}: ${more} more issue${more === 1 ? '' : 's'} not shown; fix these first`);
+  return lines;
 }
 
 function causeChain(error: Error): string {

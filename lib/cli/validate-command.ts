@@ -1,7 +1,7 @@
 // `rebootlab validate <files..>`: load every file, print `ok <file>` or one line per issue.
-import { ExitCode, InputError, formatInputIssue, type ExitCodeValue, type InputIssue } from '../common/errors.js';
+import { ExitCode, InputError, type ExitCodeValue, type InputIssue } from '../common/errors.js';
 import { loadExperiment } from '../spec/load.js';
-import { printError, type Streams } from './print-error.js';
+import { issueLines, MAX_PRINTED_ISSUES, printError, type Streams } from './print-error.js';
 
 /** Options of validateFiles. */
 export interface ValidateOptions {
@@ -21,10 +21,11 @@ export interface FileValidation {
 }
 
 /**
- * Validates each file independently (a bad file does not hide the others).
- * Text: `ok <file>` on stdout per valid file, `ERROR: file:line:col: path: message` on stderr per issue.
+ * Validates each file independently: a bad file, or one that trips a bug, does not hide the others.
+ * Text: `ok <file>` on stdout per valid file, `ERROR: file:line:col: path: message` on stderr per issue (at most
+ * {@link MAX_PRINTED_ISSUES} per file, then one line counting the rest).
  * JSON: `{ files: FileValidation[] }` on stdout.
- * @returns exit code 0 when every file is valid, 2 otherwise; 3 if an unexpected error occurred.
+ * @returns exit code 0 when every file is valid, 2 otherwise; 3 if an unexpected error occurred in any file.
  */
 export async function validateFiles(options: ValidateOptions, streams: Streams): Promise<ExitCodeValue> {
   const results: FileValidation[] = [];
@@ -35,11 +36,16 @@ export async function validateFiles(options: ValidateOptions, streams: Streams):
       results.push({ file, ok: true, variantCount: loaded.variants.length, issues: [] });
       if (options.output === 'text') streams.stdout(`ok ${file}\n`);
     } catch (error) {
-      if (!(error instanceof InputError)) return printError(error, options.verbose, streams);
+      if (!(error instanceof InputError)) {
+        // A bug: say so for this file, and go on with the others.
+        exitCode = printError(error, options.verbose, streams);
+        results.push({ file, ok: false, variantCount: 0, issues: [{ file, path: '', message: `unexpected error: ${(error as Error)?.message ?? String(error)}` }] });
+        continue;
+      }
       const issues = error.issues.length > 0 ? [...error.issues] : [{ file, path: '', message: error.message }];
       results.push({ file, ok: false, variantCount: 0, issues });
-      if (options.output === 'text') for (const issue of issues) streams.stderr(`ERROR: ${formatInputIssue(issue)}\n`);
-      exitCode = ExitCode.BadInput;
+      if (options.output === 'text') for (const line of issueLines(file, issues, error.issueCount)) streams.stderr(`ERROR: ${line}\n`);
+      if (exitCode === ExitCode.Ok) exitCode = ExitCode.BadInput;
     }
   }
   if (options.output === 'json') streams.stdout(`${JSON.stringify({ files: results }, null, 2)}\n`);

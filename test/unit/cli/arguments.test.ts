@@ -2,7 +2,7 @@
 // `--name NAME`), extra words called arguments, not flags. Parsed in process by the real yargs parser (main()).
 import { expect } from 'chai';
 import { clusterNameArgument } from '../../../lib/cli/commands.js';
-import { firstLine, main } from '../../../lib/cli/main.js';
+import { firstLine, main, unknownFlags } from '../../../lib/cli/main.js';
 
 async function cli(argv: string[]): Promise<{ exitCode: number; stderr: string; stdout: string }> {
   let stderr = '';
@@ -48,5 +48,15 @@ describe('cli arguments', () => {
     expect(firstLine('Unknown arguments: dry-run, dryRun', ['run', 'x.yaml', '--dry-run'])).to.equal('unknown flag --dry-run');
     expect(firstLine('Unknown arguments: x, extra', ['run', 'a.yaml', '-x', 'extra'])).to.equal('unknown flag -x; unexpected argument "extra"');
     expect(firstLine('Invalid values:\n  Argument: action', [])).to.equal('invalid values: Argument: action');
+  });
+
+  it('unknownFlags: flags the matched command does not define, aliases, camelCase and --no- forms known', () => {
+    const options = { key: { help: true, verbose: true, set: true, 'tolerance-seconds': true, toleranceSeconds: true }, alias: { verbose: ['v'], help: ['h'] } };
+    expect(unknownFlags(['validate', '--foo', 'x.yaml', '-v', '--no-verbose', '--tolerance-seconds=3', '--set', 'a=1', '-q', '--', '--bar'], options)).to.deep.equal(['--foo', '-q']);
+    expect(unknownFlags(['compare', '-1', '-'], options)).to.deep.equal([]);
+  });
+
+  it('a yargs argument error (--set with no value) is bad input, one line', async () => {
+    expect(await cli(['validate', 'experiments/reboot-quick.yaml', '--set'])).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: not enough arguments following: set; see rebootlab --help\n' });
   });
 });
