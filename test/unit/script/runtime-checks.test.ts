@@ -2,6 +2,8 @@
 import { expect } from 'chai';
 import { ExitCode, InputError } from '../../../lib/common/errors.js';
 import { durationMs, resolveScriptExperiment, type Duration, type ScriptExperiment } from '../../../lib/script/index.js';
+import { scriptError } from '../../../lib/script/run-file.js';
+import { InfraError } from '../../../lib/common/errors.js';
 
 describe('scripted experiments: runtime checks', function () {
   it('converts durations with a unit to milliseconds', function () {
@@ -50,5 +52,19 @@ describe('scripted experiments: runtime checks', function () {
       .to.throw(InputError, 'experiments/x.ts: probes[0].ratePerSecond: must be > 0, got 0');
     expect(() => resolveScriptExperiment({ name: 'x', workloads, probes: [{ name: 'db', service: 'db' }] }, 'experiments/x.ts'))
       .to.throw(InputError, 'probes[0].service: no workload "db" with a Service in this experiment');
+  });
+
+  it("a script's own throw is one line of bad input naming the script (issue 27 item 8), rebootlab's errors stay as they are", function () {
+    const own = scriptError(new Error('replica never came back'), 'experiments/x.ts');
+    expect(own).to.be.instanceOf(InputError);
+    expect((own as InputError).message).to.equal('experiments/x.ts: the script threw Error: replica never came back');
+    expect((own as InputError).hint).to.equal('rerun with -v for its stack trace');
+    expect((scriptError('a string', 'x.ts') as InputError).message).to.equal('x.ts: the script threw a string');
+    const infra = new InfraError('docker pause failed');
+    expect(scriptError(infra, 'x.ts')).to.equal(infra);
+    // An error raised inside rebootlab's own code (its stack's first frame in dist/lib) is still a bug.
+    const ours = new TypeError('x is undefined');
+    ours.stack = `TypeError: x is undefined\n    at Lab.inject (${new URL('../../../lib/script/lab.js', import.meta.url).pathname}:10:5)`;
+    expect(scriptError(ours, 'x.ts')).to.equal(ours);
   });
 });
