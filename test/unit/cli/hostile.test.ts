@@ -1,0 +1,192 @@
+// Issue 27 through the real CLI (a subprocess, as a user or a CI job runs it): each reproduction of the issue gives
+// exit 2 and one clear line (an ERROR line, and the hint when there is one), never "a bug in rebootlab"; `report`
+// writes no file through a symbolic link; `doctor --restore` keeps the record of a fault it could not check.
+import { expect } from 'chai';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli, type CliResult } from '../../helpers/run-cli.js';
+
+const HEAD = 'apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\n';
+const RUN = 'test/fixtures/runs/reboot-quick';
+
+/** stderr as lines, without the empty last one. */
+const lines = (r: CliResult): string[] => r.stderr.split('\n').filter((l) => l !== '');
+
+/** Asserts exit 2 with exactly `expected` on stderr (ERROR line, then the hint if any), nothing about a bug. */
+function badInput(result: CliResult, ...expected: (string | RegExp)[]): void {
+  expect(result.stderr).to.not.match(/bug in rebootlab|unexpected error|\n\s+at /);
+  expect(lines(result)).to.have.length(expected.length, result.stderr);
+  expected.forEach((e, i) => (typeof e === 'string' ? expect(lines(result)[i]).to.equal(e) : expect(lines(result)[i]).to.match(e)));
+  expect(result.exitCode, result.stderr).to.equal(2);
+}
+
+describe('cli: hostile input (issue 27)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rebootlab-hostile-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('1, 2. validate a.yaml b.yaml: a regex character in a name and .inf are issues of their file, and b.yaml is still checked', async () => {
+    const a = file('a.yaml', `${HEAD}cluster: {name: "a(", workers: .inf}\nfault: {type: reboot, target: a(-worker}\nexpect: ["node.readyAtEnd == true"]\n`);
+    const result = await runCli(['validate', a, 'experiments/reboot-quick.yaml']);
+    badInput(result,
+      `ERROR: ${a}:4:17: cluster.name: "a(" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)`,
+      `ERROR: ${a}:4:32: cluster.workers: Infinity is not a finite number; write a number such as 3`);
+    expect(result.stdout).to.equal('ok experiments/reboot-quick.yaml\n');
+  });
+
+  it('3. a 10^6-variant matrix and repeat: 1e9 are refused at once, one line each', async () => {
+    const axes = ['nodeEvictionRate', 'secondaryNodeEvictionRate', 'kubeAPIQPS', 'largeClusterSizeThreshold', 'kubeAPIBurst', 'unhealthyZoneThreshold'];
+    const matrix = axes.map((x) => `  cluster.controllerManager.${x}: [${Array.from({ length: 10 }, (_, i) => (x === 'unhealthyZoneThreshold' ? (i + 1) / 10 : i + 1)).join(', ')}]`).join('\n');
+    const m = file('m.yaml', `${HEAD}fault: {type: reboot}\nmatrix:\n${matrix}\n`);
+    const r = file('r.yaml', `${HEAD}fault: {type: reboot}\nrepeat: 1000000000\n`);
+    const result = await runCli(['validate', m, r], { timeoutMs: 10_000 });
+    badInput(result, new RegExp(`^ERROR: ${m}:6:3: matrix: 10 nodeEvictionRate × .* is 1000000 runs; at most 1000 `), `ERROR: ${r}:5:9: repeat: must be ≤ 1000, got 1000000000`);
+  });
+
+  it('5. report replaces a symbolic link in the run directory and never writes its target (a dangling one creates nothing)', async () => {
+    const run = join(dir, 'r');
+    cpSync(RUN, run, { recursive: true });
+    const victim = file('victim', 'X\n');
+    rmSync(join(run, 'result.json'));
+    symlinkSync(victim, join(run, 'summary.md'));
+    symlinkSync(join(dir, 'created-by-a-dangling-link'), join(run, 'result.json'));
+    const result = await runCli(['report', run]);
+    expect(result.exitCode, result.stderr).to.equal(0);
+    expect(readFileSync(victim, 'utf8')).to.equal('X\n');
+    expect(existsSync(join(dir, 'created-by-a-dangling-link'))).to.equal(false);
+    expect(lstatSync(join(run, 'summary.md')).isFile()).to.equal(true);
+    expect(readFileSync(join(run, 'summary.md'), 'utf8')).to.match(/^# /);
+    expect(lstatSync(join(run, 'result.json')).isFile()).to.equal(true);
+  });
+
+  it('6. doctor --restore with Docker unreachable keeps pending-restore.json and exits non-zero with the reason', async () => {
+    const runDir = join(dir, 'reports', 'r');
+    mkdirSync(runDir, { recursive: true });
+    const pending = join(runDir, 'pending-restore.json');
+    writeFileSync(pending, '{"pid":999999,"writtenAtMs":1,"entries":[{"label":"p","nodes":["n"],"commands":[["docker","unpause","rebootlab-worker"]]}]}');
+    const env = { DOCKER_HOST: 'unix:///nonexistent/docker.sock', REBOOTLAB_CACHE: join(dir, 'cache') };
+    const result = await runCli(['doctor', '--restore', '--reports', join(dir, 'reports')], { env, cwd: process.cwd(), timeoutMs: 50_000 });
+    expect(existsSync(pending)).to.equal(true);
+    expect(result.exitCode).to.equal(3);
+    expect(result.stdout).to.match(/MISSING restore failed: .*docker unpause rebootlab-worker: refused: cannot ask Docker about container rebootlab-worker: .* — fix: rerun rebootlab doctor --restore once Docker and the cluster answer/);
+    expect(result.stdout).to.not.match(/restored fault/);
+  });
+
+  describe('7. a run.json or baseline of the wrong shape', () => {
+    for (const [name, content, line] of [
+      ['{}', '{}', 'run.json: not a rebootlab run.json: experiment: missing'],
+      ['[]', '[]', 'run.json: not a rebootlab run.json: a list, not a JSON object'],
+      ['null', 'null', 'run.json: not a rebootlab run.json: null, not a JSON object'],
+      ['settings "fast"', null, 'run.json: not a rebootlab run.json: settings: must be object, got "fast"'],
+      ['not JSON', '{"experiment": ', /run\.json: not JSON: /],
+    ] as const) {
+      it(`report with run.json ${name}: exit 2, the file and the field`, async () => {
+        const run = join(dir, 'r');
+        cpSync(RUN, run, { recursive: true });
+        const info = content ?? JSON.stringify({ ...JSON.parse(readFileSync(join(RUN, 'run.json'), 'utf8')), settings: 'fast' });
+        writeFileSync(join(run, 'run.json'), info);
+        badInput(await runCli(['report', run]), typeof line === 'string' ? `ERROR: ${join(run, line)}` : new RegExp(`^ERROR: ${run}/${line.source}`), 'pass a run directory written by rebootlab run');
+      });
+    }
+
+    it('compare --baseline {"kind":"Result"} names the first missing field, not "is not Result"', async () => {
+      const baseline = file('b.json', '{"kind":"Result"}');
+      badInput(await runCli(['compare', RUN, '--baseline', baseline]), `ERROR: --baseline ${baseline}: not a rebootlab result: apiVersion: missing`, 'pass the result.json of an earlier run');
+    });
+
+    it('compare of a run whose result.json is a list', async () => {
+      const run = join(dir, 'r');
+      cpSync(RUN, run, { recursive: true });
+      writeFileSync(join(run, 'result.json'), '[]');
+      badInput(await runCli(['compare', run]), `ERROR: ${run}/result.json: not a rebootlab result: a list, not a JSON object`, `rebuild it with: rebootlab report ${run}`);
+    });
+
+    it('a result.json whose nodes hold the wrong type', async () => {
+      const run = join(dir, 'r');
+      cpSync(RUN, run, { recursive: true });
+      const result = JSON.parse(readFileSync(join(RUN, 'result.json'), 'utf8')) as { nodes: { notReadyAfterSeconds: unknown }[] };
+      result.nodes[0]!.notReadyAfterSeconds = 'soon';
+      writeFileSync(join(run, 'result.json'), JSON.stringify(result));
+      badInput(await runCli(['compare', run]), `ERROR: ${run}/result.json: not a rebootlab result: nodes[0].notReadyAfterSeconds: must be number or null, got "soon"`, `rebuild it with: rebootlab report ${run}`);
+    });
+  });
+
+  it('13. --baseline of another experiment says what differs and is refused unless --baseline-any', async () => {
+    const other = 'test/fixtures/runs/power-off-past-toleration';
+    badInput(await runCli(['compare', other, '--baseline', `${RUN}/result.json`]),
+      `ERROR: --baseline ${RUN}/result.json is a result of experiment "reboot-quick", not "outage-tuned"; fault reboot, not power-off; its timings do not gate these runs`,
+      'pass a result.json of the same experiment, fault and variant, or add --baseline-any to gate against it anyway');
+    const any = await runCli(['compare', other, '--baseline', `${RUN}/result.json`, '--baseline-any']);
+    expect(any.exitCode).to.equal(1);
+    expect(any.stdout).to.match(/^REGRESSION detection \(NotReady\): /m);
+    // The same experiment gates as before.
+    const same = await runCli(['compare', 'test/fixtures/runs/kind-outage-tuned-recorded', '--baseline', `${other}/result.json`]);
+    expect(same.stderr).to.equal('');
+    expect([0, 1]).to.include(same.exitCode);
+  });
+
+  describe('14. misleading lines', () => {
+    it('--set before the file takes one value; an unknown --set path names the flag', async () => {
+      badInput(await runCli(['validate', '--set', 'nosuch.path=1', 'experiments/reboot-quick.yaml']),
+        'ERROR: experiments/reboot-quick.yaml (--set nosuch.path=1): nosuch: unknown field; allowed: apiVersion, cluster, expect, fault, kind, matrix, metadata, observe, probes, repeat, steps, workloads');
+    });
+
+    it('validate --foo x.yaml names the unknown flag, not "not enough non-option arguments"', async () => {
+      badInput(await runCli(['validate', '--foo', 'experiments/reboot-quick.yaml']), 'ERROR: unknown flag --foo; see rebootlab --help');
+      badInput(await runCli(['report', '--bogus', RUN]), 'ERROR: unknown flag --bogus; see rebootlab --help');
+    });
+
+    it('an unknown --baseline-variant hint names --baseline-variant', async () => {
+      badInput(await runCli(['compare', RUN, '--baseline-variant', 'nope']), 'ERROR: baseline variant "nope" is not among the compared runs; variants: reboot-quick', 'pass --baseline-variant with one of those names');
+    });
+
+    it('a binary file is refused without echoing it; a script is named as one; a directory and a FIFO-like device are refused', async () => {
+      const binary = file('bin.yaml', `kind: Experiment\n${String.fromCharCode(0, 1, 2, 27)}[2J${'\u00ff'.repeat(9000)}`);
+      const result = await runCli(['validate', binary, 'experiments/rolling-reboot.ts', dir, '/dev/zero']);
+      badInput(result,
+        `ERROR: ${binary}: cannot read: not a text file (a NUL byte at offset 17)`,
+        'ERROR: experiments/rolling-reboot.ts: a scripted experiment, not an experiment file (YAML); it is type-checked and validated when run: rebootlab run experiments/rolling-reboot.ts',
+        `ERROR: ${dir}: cannot read: is a directory`,
+        'ERROR: /dev/zero: cannot read: not a regular file');
+    });
+
+    it('an alias without its anchor is placed at the alias', async () => {
+      const f = file('a.yaml', `${HEAD}fault: {type: power-off, duration: *nope}\n`);
+      badInput(await runCli(['validate', f]), `ERROR: ${f}:4:36: invalid YAML: unknown alias *nope (its anchor &nope must come before it)`);
+    });
+
+    it('a file of many issues prints the first ten and counts the rest', async () => {
+      const f = file('k.yaml', `${HEAD}fault: {type: reboot}\n${Array.from({ length: 500 }, (_, i) => `k${i}: 1`).join('\n')}\n`);
+      const result = await runCli(['validate', f]);
+      expect(result.exitCode).to.equal(2);
+      expect(lines(result)).to.have.length(11);
+      expect(lines(result)[10]).to.equal(`ERROR: ${f}: 490 more issues not shown; fix these first`);
+    });
+
+    it('report of a torn journal (a killed run) is INTERRUPTED with exit 1, not 130 (a signal to this process)', async () => {
+      const run = join(dir, 'r');
+      cpSync(RUN, run, { recursive: true });
+      const journal = readFileSync(join(RUN, 'observations.jsonl'), 'utf8');
+      writeFileSync(join(run, 'observations.jsonl'), journal.slice(0, journal.length - 50));
+      const result = await runCli(['report', run]);
+      expect(result.exitCode).to.equal(1);
+      expect(result.stdout).to.equal(`INTERRUPTED ${run}: reports rebuilt (the journal ends before run-finished: the run was stopped)\n`);
+      expect(result.stderr).to.match(/torn last line/);
+    });
+
+    it('doctor --reports <a file> is refused before anything is checked', async () => {
+      const f = file('not-a-dir', 'x');
+      badInput(await runCli(['doctor', '--reports', f]), `ERROR: --reports ${f}: not a directory`, 'pass the parent directory of your run directories (rebootlab run --out), e.g. --reports reports');
+      badInput(await runCli(['doctor', '--reports', join(dir, 'missing')]), `ERROR: --reports ${join(dir, 'missing')}: no such directory`, 'pass the parent directory of your run directories (rebootlab run --out), e.g. --reports reports');
+    });
+  });
+});
