@@ -1,10 +1,11 @@
 // `npm run bench`: runs the benchmarks and prints one table of figures with the issue-15 targets beside them.
-// Usage: node dist/bench/run.js [--only recovery,capacity,report,kwok,kwok-observer,prober] [--rate 5000] [--seconds 60]
+// Usage: node dist/bench/run.js [--only recovery,capacity,report,kwok,kwok-observer,prober,hostile] [--rate 5000] [--seconds 60]
 //   recovery       the in-run recovery check: incremental tracker vs full re-analysis (bench/recovery-check.ts)
 //   capacity       observer + journal fed by the loopback API server (bench/observer-capacity.ts)
 //   report         `rebootlab report` on a 1000-node / 10,000-pod run scaled from a recorded one (bench/scale-journal.ts)
 //   kwok           `rebootlab run bench/zone-outage-1000.yaml`: the harness process's CPU (bench/harness-cost.ts)
 //   kwok-observer  the observer watching a 10,000-pod rollout on 1000 kwok nodes (bench/observer-scale.ts; not by default)
+//   hostile        `rebootlab validate` of a 1 MB file, a 100,000-key file and a 10^6-variant matrix (bench/hostile-input.ts)
 // Figures depend on the machine and on what else runs on it: the table says nothing passes or fails, it measures.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchHarnessCost, measureCli } from './harness-cost.js';
+import { benchHostileInput } from './hostile-input.js';
 import { benchObserverCapacity } from './observer-capacity.js';
 import { benchObserverScale } from './observer-scale.js';
 import { benchProberLoad } from './prober-load.js';
@@ -20,7 +22,7 @@ import { writeScaledRun } from './scale-journal.js';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'recovery,capacity,report,kwok' },
+    only: { type: 'string', default: 'recovery,capacity,report,kwok,hostile' },
     rate: { type: 'string', default: '5000' },
     seconds: { type: 'string', default: '60' },
   },
@@ -41,6 +43,7 @@ try {
       ['recovery check: same decision at every record', f.sameDecisions ? 'yes' : 'NO', 'yes'],
     );
   }
+  if (only.has('hostile')) rows.push(...benchHostileInput(log));
   if (only.has('capacity')) {
     const o = { nodes: 1000, pods: 10_000, zones: 10, ratePerSecond: Number(values.rate), seconds: Number(values.seconds), expireAtSeconds: Number(values.seconds) / 2 };
     log(`observer capacity: loopback API server, ${o.nodes} nodes, ${o.pods} pods, ${o.ratePerSecond} changes/s for ${o.seconds} s, 410 Gone at ${o.expireAtSeconds} s`);
