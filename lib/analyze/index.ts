@@ -3,6 +3,7 @@ export { analyze, type AnalyzeOptions } from './analyze.js';
 export { evaluateExpectations, compare, aggregate, type ExpectationResult } from './expect.js';
 export { predict, leaseRenewIntervalSeconds, type PredictInput } from './predict.js';
 export { detectionWindowAfterRenewal } from './predict-detection.js';
+export { detectionWindowAfterHeartbeat, detectionWindowAfterHeartbeatIn, detectionWindowFromSilence, evictionWindow, evictionWindowFromSilence, heartbeatIntervalSeconds, inPassTaintWindow } from './windows.js';
 export { computeZoneState, zoneEvictionRate } from './predict-zones.js';
 export { decideOutcome } from './outcome.js';
 export { RecoveryTracker, recoveryOfAnalysis, type RecoveryState } from './recovery.js';

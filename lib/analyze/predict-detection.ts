@@ -1,34 +1,16 @@
 // Causal model, node part: when the node lifecycle controller marks a silent node Unknown, and its NoSchedule taint.
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds } from './clock.js';
+import { detectionWindowAfterHeartbeat } from './windows.js';
 import { causeOf, leaderChangeDuring, leaderChangeText, NOT_READY_TAINT, OBSERVATION_LATENCY_SECONDS, round3, secondsText, UNREACHABLE_TAINT, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
+export { leaseRenewIntervalSeconds } from './windows.js';
 import type { FaultInstant, NodeTimeline, TaintChange } from './types.js';
 
 /**
- * Kubelet renews its Lease every 25% of nodeLeaseDurationSeconds (KEP-589 "Efficient Node Heartbeats",
- * https://github.com/kubernetes/enhancements/tree/master/keps/sig-node/589-efficient-node-heartbeats;
- * kubelet `renewIntervalFraction = 0.25`). Seconds.
+ * Window of the Ready→Unknown transition after the last Lease renewal the controller saw (seconds since time zero):
+ * {@link detectionWindowAfterHeartbeat} (lib/analyze/windows.ts, the one home of that formula).
  */
-export function leaseRenewIntervalSeconds(settings: TimeoutSettings): number {
-  return msToSeconds(settings.kubelet.nodeLeaseDurationSeconds * 0.25 * 1000);
-}
-
-/**
- * Window of the Ready→Unknown transition (server `lastTransitionTime`, seconds since time zero) after the last
- * Lease renewal the controller saw, `renewSeconds` (server renewTime, seconds since time zero).
- *
- * Mechanism (pkg/controller/nodelifecycle, tryUpdateNodeHealth): at each monitor pass (every
- * `--node-monitor-period` M) that sees a newer renewTime, the controller sets probeTimestamp = its own clock, so
- * probeTimestamp ∈ [R, R + M]. It marks the node Unknown at the first pass more than `--node-monitor-grace-period`
- * G after probeTimestamp, i.e. in (probe + G, probe + G + M]. Hence the transition is in [R + G, R + G + 2M];
- * lastTransitionTime is truncated to whole seconds (−1 s), and the controller's API write and watch add up to
- * OBSERVATION_LATENCY_SECONDS. Width: 2M + 2 s (12 s with M = 5 s): the pass phase is not observable.
- */
-export function detectionWindowAfterRenewal(settings: TimeoutSettings, renewSeconds: number): { fromSeconds: number; toSeconds: number } {
-  const grace = msToSeconds(settings.controllerManager.nodeMonitorGracePeriodMs);
-  const monitor = msToSeconds(settings.controllerManager.nodeMonitorPeriodMs);
-  return windowOf(renewSeconds + grace - 1, renewSeconds + grace + 2 * monitor + OBSERVATION_LATENCY_SECONDS);
-}
+export const detectionWindowAfterRenewal = detectionWindowAfterHeartbeat;
 
 /** First added change of taint `key`:`effect` on a node, or undefined. */
 export function firstTaint(node: NodeTimeline, key: string, effect: string): TaintChange | undefined {

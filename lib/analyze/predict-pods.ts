@@ -1,6 +1,7 @@
 // Causal model, pod part: taint-based evictions, pod garbage collection, force-delete steps and replacements,
 // each derived from the observed node event it follows.
 import { matchesToleration } from './objects.js';
+import { evictionWindow } from './windows.js';
 import { causeOf, leaderChangeDuring, leaderChangeText, OBSERVATION_LATENCY_SECONDS, OUT_OF_SERVICE_TAINT, secondsText, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
 import type { NodeTimeline, PodTimeline, StepInstant } from './types.js';
 
@@ -163,7 +164,7 @@ function scheduledItem(pod: PodTimeline, node: NodeTimeline, base: Pick<ItemDraf
   const what = scheduled.seconds === 0 && toleration(pod, scheduled.key) === 'untolerated' ? `${scheduled.key}:NoExecute not tolerated: evicted at once` : `${scheduled.key}:NoExecute + ${secondsText(scheduled.seconds)} toleration${defaultFlag(scheduled.key)}`;
   const leader = scheduled.newLeader;
   return {
-    ...base, taintKey: scheduled.key, expected: true, window: windowOf(scheduled.earliestStart + scheduled.seconds, scheduled.trigger + 1 + OBSERVATION_LATENCY_SECONDS + scheduled.lateBy),
+    ...base, taintKey: scheduled.key, expected: true, window: evictionWindow({ taintSeenFromSeconds: scheduled.earliestStart, taintReceivedToSeconds: scheduled.start, tolerationSeconds: scheduled.seconds, lateBySeconds: scheduled.lateBy }),
     cause: leader === undefined
       ? causeOf(`NoExecute taint change on ${node.name} seen by the taint eviction controller (received)`, scheduled.start)
       : causeOf(`kube-controller-manager leader acquired its Lease (acquireTime) with ${scheduled.key}:NoExecute on ${node.name}; its first pass received at ${secondsText(scheduled.start)}`, leader.acquiredSeconds),

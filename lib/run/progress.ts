@@ -2,6 +2,8 @@
 // countdown ("node should go NotReady in ~12 s") on a TTY; plain lines otherwise.
 import type { Observation } from '../observe/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
+import { detectionWindowFromSilence, evictionWindowFromSilence } from '../analyze/windows.js';
+import type { Window } from '../analyze/types.js';
 
 /** Where progress goes: one line at a time (plain) or a redrawn status line (TTY). */
 export interface ProgressSink {
@@ -43,10 +45,11 @@ export function createProgress(sink: ProgressSink, nowMs: () => number = Date.no
   const nextExpected = (): string => {
     if (injectedAtMs === null || settings === null) return '';
     const sinceS = (nowMs() - injectedAtMs) / 1000;
-    const graceS = settings.controllerManager.nodeMonitorGracePeriodMs / 1000;
-    if (!notReadySeen) return `; node should go NotReady in ~${Math.max(0, graceS - sinceS).toFixed(0)} s`;
-    const evictS = graceS + settings.apiServer.defaultUnreachableTolerationSeconds;
-    if (sinceS < evictS) return `; default-toleration pods evicted in ~${(evictS - sinceS).toFixed(0)} s`;
+    // The same windows the forecast and the causal model use (lib/analyze/windows.ts).
+    const detection = detectionWindowFromSilence(settings);
+    if (!notReadySeen) return sinceS < detection.toSeconds ? `; node should go NotReady ${countdown(detection, sinceS)}` : '';
+    const eviction = evictionWindowFromSilence(settings, settings.apiServer.defaultUnreachableTolerationSeconds);
+    if (sinceS < eviction.toSeconds) return `; default-toleration pods evicted ${countdown(eviction, sinceS)}`;
     return '';
   };
   const draw = () => {
@@ -105,6 +108,13 @@ export function createProgress(sink: ProgressSink, nowMs: () => number = Date.no
       if (sink.isTTY) sink.write('\r\x1b[2K');
     },
   };
+}
+
+/** "in 14–31 s" (both ends counted from now, `sinceSeconds` after time zero), or "any moment now (window ends in 3 s)". */
+function countdown(window: Window, sinceSeconds: number): string {
+  const from = Math.max(0, window.fromSeconds - sinceSeconds);
+  const to = window.toSeconds - sinceSeconds;
+  return from === 0 ? `any moment now (window ends in ${to.toFixed(0)} s)` : `in ${from.toFixed(0)}–${to.toFixed(0)} s`;
 }
 
 function readyStatus(node: Record<string, unknown>): string | undefined {

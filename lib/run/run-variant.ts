@@ -5,7 +5,7 @@ import type { Cluster } from '../cluster/index.js';
 import { ExitCode, RebootlabError } from '../common/errors.js';
 import { loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
 import type { Journal, Prober } from '../observe/index.js';
-import { RecoveryTracker } from '../analyze/index.js';
+import { detectionWindowFromSilence, RecoveryTracker } from '../analyze/index.js';
 import type { Result, RunInfo } from '../report/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Variant } from '../spec/types.js';
@@ -189,11 +189,12 @@ async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracke
     const state = observe.until === 'recovered' && fault.settled() ? recovery.state() : null;
     if (state) {
       // Right after a quick fault nothing has changed yet, which looks like "recovered": every pod that
-      // was on a target must show the fault's effect (restart, eviction) unless the detection window
-      // (grace period + monitor period) has passed without one. A standalone Pod that was evicted is gone
-      // for good (RecoveryState.workloadsSettled): waiting for it would only run into observe.timeout.
+      // was on a target must show the fault's effect (restart, eviction) unless the detection window (the one
+      // the forecast and the causal model use, lib/analyze/windows.ts) has closed without one. A standalone Pod
+      // that was evicted is gone for good (RecoveryState.workloadsSettled): waiting for it would only run into
+      // observe.timeout.
       const sinceFaultMs = Date.now() - startMs;
-      const detectionWindowMs = input.settings.controllerManager.nodeMonitorGracePeriodMs + input.settings.controllerManager.nodeMonitorPeriodMs;
+      const detectionWindowMs = detectionWindowFromSilence(input.settings).toSeconds * 1000;
       if (state.workloadsSettled && state.nodesBack && (state.effectsSeen || sinceFaultMs >= detectionWindowMs)) {
         input.session.progress.phase(`recovered; settling ${observe.settleMs / 1000} s`);
         await abortableSleep(observe.settleMs, input.session.signal);

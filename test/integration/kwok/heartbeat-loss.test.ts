@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { createKwokProvider, type KwokCluster } from '../../../lib/cluster/kwok/index.js';
 import type { Undo } from '../../../lib/cluster/provider.js';
-import { detectionWindowAfterRenewal, leaseRenewIntervalSeconds } from '../../../lib/analyze/index.js';
+import { detectionWindowFromSilence } from '../../../lib/analyze/index.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import type { ClusterSpec } from '../../../lib/spec/types.js';
 import { collectionOf } from '../../../lib/cluster/watch-list.js';
@@ -95,9 +95,9 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     undo = await cluster.act(target, 'stop-heartbeat', { afterAct: (r) => (actedAtMs = r.actedAtMs!) });
     const unknownAtMs = await nodes.until(`${target} Ready=Unknown`, (m) => readyStatus(m.get(target)) === 'Unknown', 60_000);
     const taintedAtMs = await nodes.until(`${target} unreachable:NoExecute`, (m) => hasTaint(m.get(target), UNREACHABLE), 30_000);
-    // The last renewal happened at most one renew interval before the heartbeat stopped; detection follows it.
-    const afterRenewal = detectionWindowAfterRenewal(spec.settings, 0);
-    const window = { fromSeconds: afterRenewal.fromSeconds - leaseRenewIntervalSeconds(spec.settings), toSeconds: afterRenewal.toSeconds };
+    // The last heartbeat happened at most one heartbeat interval before the heartbeat stopped; detection follows it
+    // (the window the forecast, the causal model and the run loop share: lib/analyze/windows.ts).
+    const window = detectionWindowFromSilence(spec.settings);
     const detectedSeconds = secondsBetween(actedAtMs, unknownAtMs);
     console.log(`      ${target}: Unknown after ${detectedSeconds} s (predicted [${window.fromSeconds}, ${window.toSeconds}]), unreachable:NoExecute after ${secondsBetween(actedAtMs, taintedAtMs)} s`);
     expect(detectedSeconds).to.be.within(window.fromSeconds, window.toSeconds);
