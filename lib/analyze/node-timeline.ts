@@ -4,6 +4,7 @@ import { secondsSince, serverSecondsSince } from './clock.js';
 import { groupBy, type RunContext } from './context.js';
 import { condition, internalIP, isReady, label, renewTime, taints } from './objects.js';
 import type { NodeTimeline, TaintChange } from './types.js';
+import { zoneKeyOf } from './zones/zone-state.js';
 
 /** Taint keys the node lifecycle controller and admins use for node failures (https://kubernetes.io/docs/reference/labels-annotations-taints/). */
 export const NODE_FAILURE_TAINT_KEYS: readonly string[] = [
@@ -68,8 +69,7 @@ export function lastRenewBefore(ctx: RunContext, leases: ObjectObservation[], li
   return best ? { renewTime: best.renewTime, afterSeconds: secondsSince(ctx.faultMs, best.ms) } : null;
 }
 
-/** Label of a node's zone (https://kubernetes.io/docs/reference/labels-annotations-taints/#topologykubernetesiozone). */
-export const ZONE_LABEL = 'topology.kubernetes.io/zone';
+export { ZONE_LABEL } from './zones/zone-state.js';
 /** Label that keeps a node out of its zone's disruption state (pkg/controller/nodelifecycle, `labelNodeDisruptionExclusion`). */
 export const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
 
@@ -106,7 +106,7 @@ function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], l
     faultTarget: target,
     faultInjectedAfterSeconds: ctx.targetOffsetSeconds.get(name) ?? null,
     lastLeaseRenewBeforeDetection: lastRenewBefore(ctx, leases, detectionMs),
-    zone: (before ? label(before.object, ZONE_LABEL) : null) ?? '',
+    zone: before ? zoneKeyOf(((before.object.metadata as { labels?: Record<string, string> } | undefined)?.labels) ?? {}) : '',
     countsForZoneState: !before || label(before.object, EXCLUDE_DISRUPTION_LABEL) === null,
     notReadyStatus: notReadyCond ? (notReadyCond.status === 'False' ? 'False' : 'Unknown') : null,
     notReadyReason: notReadyCond?.reason ?? null,

@@ -41,7 +41,9 @@ export const LAG_SAMPLE_REACH_SECONDS = 3;
  * verdict again with the observer's measured extra delivery lag around the receipt ([observed − 3 s, observed + 3 s])
  * added to the window's end. Server-timed events (node-not-ready*) never use the lag.
  */
-export function judgeItem(item: ItemDraft, endSeconds: number, lag: readonly { atSeconds: number; lagSeconds: number }[]): PredictionItem {
+export function judgeItem(draft: ItemDraft, endSeconds: number, lag: readonly { atSeconds: number; lagSeconds: number }[]): PredictionItem {
+  const o = draft.otherwise;
+  const item: ItemDraft = o === undefined ? draft : { ...draft, otherwise: { ...o, held: judge({ ...draft, expected: o.expected, window: o.window, notModelled: o.notModelled }, endSeconds) } };
   const held = judge(item, endSeconds);
   const w = item.window;
   const observed = item.observedSeconds;
@@ -49,7 +51,10 @@ export function judgeItem(item: ItemDraft, endSeconds: number, lag: readonly { a
   const near = lag.filter((l) => Math.abs(l.atSeconds - observed) <= LAG_SAMPLE_REACH_SECONDS).map((l) => l.lagSeconds);
   const extra = near.length === 0 ? 0 : Math.max(...near);
   if (extra <= 0 || observed > w.toSeconds + extra) return { ...item, held };
-  return { ...item, held: true, observerLagSeconds: round3(extra), because: `${item.because}; received ${secondsText(observed - w.toSeconds)} after the window, within the observer's lag measured then (${secondsText(extra)}, Lease renewTime → receipt)` };
+  return {
+    ...item, held: true, observerLagSeconds: round3(extra), because: `${item.because}; received ${secondsText(observed - w.toSeconds)} after the window, within the observer's lag measured then (${secondsText(extra)}, Lease renewTime → receipt)`,
+    chosenBy: 'observation', otherwise: item.otherwise ?? { expected: item.expected, window: w, held, because: item.because },
+  };
 }
 
 /** Seconds as text with its unit, at most millisecond precision: `secondsText(20) === "20 s"`. */

@@ -3,10 +3,11 @@
 // states, rate limiting) and predict-pods.ts (evictions, PodGC, steps, replacements).
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds } from './clock.js';
-import { judgeItem, type ItemDraft, type LeaderChange } from './predict-common.js';
+import { judgeItem, secondsText, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
+import { detectionWindowAfterHeartbeat } from './windows.js';
 import { leaseRenewIntervalSeconds, predictDetection } from './predict-detection.js';
 import { predictPods } from './predict-pods.js';
-import { predictNoExecuteTaints } from './predict-zones.js';
+import { blindChoices, observedChoices, predictNoExecuteTaints } from './predict-zones.js';
 import type { FaultInstant, NodeTimeline, PodTimeline, PredictionItem, Predictions, StepInstant } from './types.js';
 
 export { leaseRenewIntervalSeconds } from './predict-detection.js';
@@ -40,12 +41,16 @@ export interface PredictInput {
 export function predict(settings: TimeoutSettings, input: PredictInput): Predictions {
   const drafts: ItemDraft[] = [];
   const faults = new Map(input.faults.map((f) => [f.node, f]));
+  const detections: ItemDraft[] = [];
   for (const node of input.nodes) {
     if (!faults.has(node.name) && node.notReadyStatus === null) continue;
-    drafts.push(...predictDetection({ settings, node, fault: faults.get(node.name), renewals: input.leaseRenewals.get(node.name) ?? [], leaderChanges: input.leaderChanges }));
+    detections.push(...predictDetection({ settings, node, fault: faults.get(node.name), renewals: input.leaseRenewals.get(node.name) ?? [], leaderChanges: input.leaderChanges }));
   }
-  const zones = predictNoExecuteTaints(settings, input.nodes, input.endSeconds, input.leaderChanges, input.pods);
-  drafts.push(...zones.items);
+  const zones = predictNoExecuteTaints(settings, input.nodes, input.endSeconds, input.leaderChanges, input.pods, observedChoices);
+  // The same replay never reading an outcome: where its item differs, the observation chose the window.
+  const blind = predictNoExecuteTaints(settings, input.nodes, input.endSeconds, input.leaderChanges, input.pods, blindChoices);
+  drafts.push(...detections.map((d) => afterMasterDisruption(settings, d, zones.leftMasterDisruptionAtSeconds)));
+  drafts.push(...markChosenByObservation(zones.items, blind.items));
   drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges, apiEvictions: input.apiEvictions ?? new Map() }));
   const items: PredictionItem[] = drafts
     .map((d) => judgeItem(d, input.endSeconds, input.observerLag ?? []))
@@ -59,5 +64,45 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
     missed: items.filter((i) => i.held === false),
     heldCount: items.filter((i) => i.held === true).length,
     predictedCount: items.filter((i) => i.notModelled === undefined).length,
+    explainedCount: items.filter((i) => i.notModelled === undefined && i.chosenBy === 'observation').length,
+    explainedHeldCount: items.filter((i) => i.held === true && i.chosenBy === 'observation').length,
   };
+}
+
+/**
+ * A Ready→Unknown window after the controller left master disruption mode at `leftAtSeconds` (seconds since time
+ * zero): leaving it sets every node's probeTimestamp to the controller's clock (handleDisruption,
+ * pkg/controller/nodelifecycle/node_lifecycle_controller.go, v1.34), so a silent node not yet marked Unknown gets a
+ * whole grace period again from that pass. A window wholly after it restarts there; one straddling it ends there
+ * (the node may have been marked before). Unchanged otherwise.
+ */
+function afterMasterDisruption(settings: TimeoutSettings, item: ItemDraft, leftAtSeconds: number | null): ItemDraft {
+  const w = item.window;
+  if (leftAtSeconds === null || item.event !== 'node-not-ready' || !item.expected || w === null || w.toSeconds <= leftAtSeconds || (item.cause?.atSeconds ?? -Infinity) >= leftAtSeconds) return item;
+  const restarted = detectionWindowAfterHeartbeat(settings, leftAtSeconds);
+  return {
+    ...item, window: windowOf(w.fromSeconds < leftAtSeconds ? w.fromSeconds : restarted.fromSeconds, restarted.toSeconds),
+    because: `${item.because}; the controller left master disruption mode at ${secondsText(leftAtSeconds)}, which restarts every node's grace period from that pass${w.fromSeconds < leftAtSeconds ? ' (unless it was marked before)' : ''}`,
+  };
+}
+
+/**
+ * `observed` items (the zone replay with observedChoices) marked `chosenBy: 'observation'` where the blind replay
+ * (blindChoices, never reading an outcome) gives a different verdict shape: another expectation, window or
+ * not-modelled reason; `otherwise` then holds the blind item's. Matched by event, node and taint key (one zone item
+ * per detected node).
+ */
+export function markChosenByObservation(observed: readonly ItemDraft[], blind: readonly ItemDraft[]): ItemDraft[] {
+  const key = (i: ItemDraft) => `${i.event}|${i.node}|${i.pod ?? ''}|${i.taintKey ?? ''}`;
+  const blindByKey = new Map(blind.map((i) => [key(i), i]));
+  return observed.map((item) => {
+    const other = blindByKey.get(key(item));
+    const same = other !== undefined && other.expected === item.expected && other.window?.fromSeconds === item.window?.fromSeconds &&
+      other.window?.toSeconds === item.window?.toSeconds && (other.notModelled === undefined) === (item.notModelled === undefined);
+    if (same) return item;
+    const otherwise = other === undefined
+      ? { expected: false, window: null, held: null, because: 'the model alone has no item for this node' }
+      : { expected: other.expected, window: other.window, held: null, because: other.because, ...(other.notModelled !== undefined ? { notModelled: other.notModelled } : {}) };
+    return { ...item, chosenBy: 'observation' as const, otherwise };
+  });
 }

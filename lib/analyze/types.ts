@@ -32,7 +32,11 @@ export interface NodeTimeline {
   faultInjectedAfterSeconds: number | null;
   /** Last Lease renewTime (server MicroTime) at or before detection (or before restore/end when never detected). */
   lastLeaseRenewBeforeDetection: { renewTime: string; afterSeconds: number } | null;
-  /** Value of label `topology.kubernetes.io/zone` at the fault; `""` when unlabelled (the controller's single zone). */
+  /**
+   * The node lifecycle controller's zone of this node at the fault (lib/analyze/zones/zone-state.ts zoneKeyOf: region
+   * and zone, the legacy `failure-domain.beta.kubernetes.io/…` labels preferred where set), shown `region/zone`, or the
+   * value of `topology.kubernetes.io/zone` alone when no region is set; `""` when unlabelled (the controller's single zone).
+   */
   zone: string;
   /**
    * Whether the node lifecycle controller counts this node in its zone's state: false when it carries label
@@ -335,6 +339,15 @@ export interface PredictionItem {
    * receipt was late, so the item held. Never set for events timed by the server (node-not-ready).
    */
   observerLagSeconds?: number;
+  /**
+   * `observation` when the window was chosen by reading the outcome it judges (which waiting node got the zone's
+   * token, whether the in-pass race was won, the path a late taint took, the instant the next token counts from, the
+   * observer's lag around a late receipt): the item explains the run rather than predicts it, and the totals count it
+   * apart (Predictions.explainedCount). Absent for an item the model gives from its observed causes alone.
+   */
+  chosenBy?: 'observation';
+  /** With `chosenBy`: what the model gives without reading the outcome (lib/analyze/zones/choices.ts blindChoices), and its verdict. */
+  otherwise?: { expected: boolean; window: Window | null; held: boolean | null; because: string; notModelled?: string };
 }
 
 /** One change of a zone's state as the model replays the node lifecycle controller's monitor passes. */
@@ -369,6 +382,10 @@ export interface Predictions {
   heldCount: number;
   /** Items with a window or `expected: false` (not `notModelled`). */
   predictedCount: number;
+  /** Of `predictedCount`, the items whose window was chosen by reading the observation (`chosenBy`): explained, not predicted. */
+  explainedCount: number;
+  /** Of `heldCount`, the explained items (`chosenBy`). Predicted before the outcome: heldCount − explainedHeldCount of predictedCount − explainedCount. */
+  explainedHeldCount: number;
 }
 
 /** A span when a watch was broken: objects may have changed unseen. Seconds since fault. */
