@@ -93,6 +93,9 @@ export function writeScaledRun(dir: string, o: ScaleOptions): ScaledRun {
       } else if (copy.type === 'gap') {
         const { seq: _seq, type: _type, ...rest } = copy;
         journal.appendGap(rest);
+      } else if (copy.type === 'forecast') {
+        const { seq: _seq, type: _type, ...rest } = copy;
+        journal.appendForecast(rest);
       } else {
         const { seq: _seq, type: _type, ...rest } = copy;
         journal.appendProbe(rest);

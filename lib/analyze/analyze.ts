@@ -41,5 +41,6 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     warnings,
     ...(measured.marks ? { marks: measured.marks } : {}),
     ...(measured.probes ? { probes: measured.probes } : {}),
+    ...(measured.forecast ? { forecast: measured.forecast } : {}),
   };
 }

@@ -4,6 +4,7 @@
 import type { Observation } from '../observe/types.js';
 import type { ExpectationSubject } from '../spec/expectation.js';
 import type { TimeoutSettings } from '../spec/settings.js';
+import type { Experiment } from '../spec/types.js';
 import type { RunContext } from './context.js';
 import type { LeaderChange } from './predict-common.js';
 import type { RunAnalysis, WorkloadEndpoints } from './types.js';
@@ -15,10 +16,14 @@ export interface AnalyzeOptions {
   settings: TimeoutSettings;
   /** The experiment's workloads; pods join them by label rebootlab.dev/workload=<name>. */
   workloads: readonly WorkloadRef[];
+  /** The resolved experiment of the run (run.json `experiment`), when known: a journal without a frozen forecast gets one from its pre-fault records. */
+  experiment?: Experiment;
+  /** The cluster's Kubernetes version (e.g. `v1.34.4`), when known. */
+  kubernetesVersion?: string;
 }
 
 /** The parts measurements compute: RunAnalysis's parts plus intermediate ones that only other measurements read. */
-export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes' | 'pods' | 'workloads' | 'predictions' | 'events' | 'marks' | 'probes'> {
+export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes' | 'pods' | 'workloads' | 'predictions' | 'events' | 'marks' | 'probes' | 'forecast'> {
   /** Per workload with a Service, its endpoint figures (read by the workloads measurement). */
   endpointsByWorkload: ReadonlyMap<string, WorkloadEndpoints | null>;
   /** Per node, its journaled Lease renewTimes, seconds since time zero, ascending and distinct. */
@@ -57,7 +62,7 @@ export interface MeasurementTable {
 }
 
 /** The parts of a result.json a measurement's tables read (a Result and a RunAnalysis both have them). */
-export type MeasuredView = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'events' | 'predictions' | 'marks' | 'probes'> & {
+export type MeasuredView = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'events' | 'predictions' | 'marks' | 'probes' | 'forecast'> & {
   /** The experiment's fault type (run.json), e.g. `power-off`. */
   faultType: string;
 };

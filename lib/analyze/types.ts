@@ -3,6 +3,7 @@
 // journal marker; millisecond precision, negative for instants before it); `null` means "did not happen before
 // the journal ended".
 import type { PodOutcome } from '../spec/expectation.js';
+import type { JudgedForecast } from './forecast/types.js';
 import type { ProbeSummary } from './probe-timeline.js';
 
 /** The outcome of one pod; see PodOutcome in lib/spec/expectation.ts for the rules. */
@@ -459,4 +460,6 @@ export interface RunAnalysis {
   marks?: ScriptMark[];
   /** What each traffic prober's clients saw (experiment `probes:`); absent when the run had none. */
   probes?: ProbeSummary[];
+  /** The forecast frozen before the fault, judged against the run (lib/analyze/forecast); absent when the run has none. */
+  forecast?: JudgedForecast;
 }

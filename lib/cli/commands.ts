@@ -115,6 +115,24 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
       },
     )
     .command(
+      'predict <experiment>',
+      'Forecast the fault\'s timeline from the experiment and its settings alone, without a cluster',
+      (y) =>
+        y
+          .positional('experiment', { type: 'string', demandOption: true, describe: 'Experiment file (YAML)' })
+          .option('set', setOption)
+          .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Output format' }),
+      async (argv) => {
+        if (/\.(m?ts|m?js)$/.test(argv.experiment)) throw new InputError(`${argv.experiment}: predict reads a YAML experiment; a scripted experiment's faults are only known when it runs`);
+        const { predictExperiment } = await import('../run/predict-command.js');
+        const { renderForecastMarkdown, renderForecastText } = await import('../report/forecast-render.js');
+        const doc = predictExperiment(await loadExperiment(argv.experiment, { set: argv.set }));
+        const format = argv.output === 'json' ? 'json' : argv.format;
+        context.streams.stdout(format === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : format === 'markdown' ? renderForecastMarkdown(doc) : renderForecastText(doc));
+        context.setExitCode(0);
+      },
+    )
+    .command(
       'doctor',
       'Check Docker, runtime capabilities, kind, node image, Go and disk space; one line each',
       (y) =>

@@ -1,5 +1,5 @@
 // Public API of the observer: informers → journal (observations.jsonl), and the journal reader.
-export type { GapObservation, ObjectObservation, Observation, ObservationBase, ObservationVerb, PhaseName, PhaseObservation, ProbeObservation, ProbeOutcome, WatchedKind } from './types.js';
+export type { ForecastObservation, GapObservation, ObjectObservation, Observation, ObservationBase, ObservationVerb, PhaseName, PhaseObservation, ProbeObservation, ProbeOutcome, WatchedKind } from './types.js';
 export { startProber, type Prober, type ProberOptions } from './prober.js';
 export { openJournal, parseJournal, readJournal, type Journal, type LogFn, type NewObservation, type OpenJournalOptions } from './journal.js';
 export { startObserver, DEFAULT_SYNC_TIMEOUT_MS, type Observer, type ObserverOptions } from './observer.js';

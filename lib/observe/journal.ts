@@ -3,6 +3,7 @@
 import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { InfraError } from '../common/errors.js';
 import type {
+  ForecastObservation,
   GapObservation,
   ObjectObservation,
   Observation,
@@ -33,6 +34,8 @@ export interface Journal {
   appendGap(record: NewObservation<GapObservation>): GapObservation;
   /** Append one probe request's outcome (lib/observe/prober.ts). @throws InfraError if the write fails. */
   appendProbe(record: NewObservation<ProbeObservation>): ProbeObservation;
+  /** Append the run's frozen forecast (before the first fault command). @throws InfraError if the write fails. */
+  appendForecast(record: NewObservation<ForecastObservation>): ForecastObservation;
   /**
    * Mark a run phase, e.g. `mark('fault-injected', { nodes: ['kind-worker'] })`; stamped with the client
    * clock (Unix epoch milliseconds) unless `atMs` is given. @throws InfraError if the write fails.
@@ -144,6 +147,7 @@ export function openJournal(path: string, options: OpenJournalOptions = {}): Jou
     appendObject: (record) => write<ObjectObservation>({ ...record, type: 'object' }),
     appendGap: (record) => write<GapObservation>({ ...record, type: 'gap' }),
     appendProbe: (record) => write<ProbeObservation>({ ...record, type: 'probe' }),
+    appendForecast: (record) => write<ForecastObservation>({ ...record, type: 'forecast' }),
     mark: (phase, opts = {}) =>
       write<PhaseObservation>({
         type: 'phase',

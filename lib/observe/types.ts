@@ -102,5 +102,15 @@ export interface ProbeObservation extends ObservationBase {
   localPort?: number;
 }
 
+/**
+ * The forecast of the run, frozen just before the first fault command (lib/analyze/forecast): what the settings and
+ * the pre-fault state said would happen, written before anything did. `forecast` is that Forecast as JSON (the journal
+ * does not read it).
+ */
+export interface ForecastObservation extends ObservationBase {
+  type: 'forecast';
+  forecast: Record<string, unknown>;
+}
+
 /** One line of observations.jsonl. */
-export type Observation = ObjectObservation | PhaseObservation | GapObservation | ProbeObservation;
+export type Observation = ObjectObservation | PhaseObservation | GapObservation | ProbeObservation | ForecastObservation;

@@ -4,6 +4,8 @@ import type { ProbeSummary } from '../analyze/probe-timeline.js';
 import type { EventRecord, FaultInstant, GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, ScriptMark, StepInstant, WorkloadTimeline } from '../analyze/types.js';
 import type { WorkloadRef } from '../analyze/workload-timeline.js';
 import type { TimeoutSettings } from '../spec/settings.js';
+import type { Experiment } from '../spec/types.js';
+import type { JudgedForecast } from '../analyze/forecast/types.js';
 
 /** Final state of a run: every expectation met, one failed, or the run was interrupted (exit 0, 1, 130). */
 export type RunStatus = 'passed' | 'failed' | 'interrupted';
@@ -43,6 +45,12 @@ export interface RunInfo {
   interrupted: boolean;
   /** rebootlab's package version. */
   rebootlabVersion: string;
+  /**
+   * The resolved experiment of this variant (durations in milliseconds), when the run was a YAML experiment: what a
+   * forecast is computed from (`rebootlab report` recomputes one from the journal's pre-fault records when the journal
+   * holds no frozen forecast). Absent for scripted experiments and older run directories.
+   */
+  resolved?: Experiment;
 }
 
 /**
@@ -109,4 +117,9 @@ export interface Result {
   marks?: ScriptMark[];
   /** What each traffic prober's clients saw (experiment `probes:`); absent when the run had none. */
   probes?: ProbeSummary[];
+  /**
+   * The forecast frozen before the first fault command (or recomputed from the journal's records before it), judged
+   * against what happened: `count(forecast.missed) == 0` asserts it held. Absent when the run has none.
+   */
+  forecast?: JudgedForecast;
 }

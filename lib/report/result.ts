@@ -79,5 +79,6 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
     warnings: analysis.warnings,
     ...(analysis.marks ? { marks: analysis.marks } : {}),
     ...(analysis.probes ? { probes: analysis.probes } : {}),
+    ...(analysis.forecast ? { forecast: analysis.forecast } : {}),
   };
 }

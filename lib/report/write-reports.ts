@@ -96,7 +96,10 @@ export async function rebuildReports(runDir: string, options: Omit<WriteReportsO
   // shows stopped early, so it is reported as interrupted, never as passed or failed.
   const finished = observations.some((r) => r.type === 'phase' && r.phase === 'run-finished');
   const info = finished ? recorded : { ...recorded, interrupted: true };
-  const analysis = analyze(observations, { settings: info.settings, workloads: info.workloads });
+  const analysis = analyze(observations, {
+    settings: info.settings, workloads: info.workloads,
+    ...(info.resolved ? { experiment: info.resolved } : {}), ...(info.cluster.kubernetesVersion ? { kubernetesVersion: info.cluster.kubernetesVersion } : {}),
+  });
   const { mux, startedAtMs } = replay(analysis, info, { ...options, observations });
   // The records are a few hundred MB of objects at 10,000 pods and no reporter needs them past the replay: let
   // them go before rendering, or every collection while the reports are built walks them (half of summary.md's

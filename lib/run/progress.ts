@@ -79,7 +79,7 @@ export function createProgress(sink: ProgressSink, nowMs: () => number = Date.no
         return;
       }
       if (record.type === 'gap') return line(`watch of ${record.kind} broke and was re-listed (${record.reason})`);
-      if (record.type === 'probe' || injectedAtMs === null || record.verb === 'LISTED') return;
+      if (record.type === 'probe' || record.type === 'forecast' || injectedAtMs === null || record.verb === 'LISTED') return;
       const since = `+${((record.receivedAtMs - injectedAtMs) / 1000).toFixed(1)} s`;
       if (record.kind === 'Node') {
         const status = readyStatus(record.object);

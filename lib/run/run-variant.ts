@@ -6,6 +6,7 @@ import { ExitCode, RebootlabError } from '../common/errors.js';
 import { loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
 import type { Journal, Prober } from '../observe/index.js';
 import { detectionWindowFromSilence, RecoveryTracker } from '../analyze/index.js';
+import { forecast, FORECAST_LEAD_SECONDS, PreFaultRecorder, type Forecast } from '../analyze/forecast/index.js';
 import type { Result, RunInfo } from '../report/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Variant } from '../spec/types.js';
@@ -65,14 +66,21 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     expectations: experiment.expect,
     interrupted: false,
     rebootlabVersion: input.rebootlabVersion,
+    resolved: experiment,
   };
   // Fed each journal record once: the "until recovered" check asks it instead of re-analyzing the journal.
   const recovery = new RecoveryTracker(info.workloads);
+  // Fed each record until the forecast is frozen: the pre-fault state it conditions on.
+  const preFault = new PreFaultRecorder(info.workloads);
+  let forecastFrozen = false;
   let faultInjected = false;
   return session.observe({
     runDir, cluster, settings: input.settings, info,
     startedDetail: { variant: variant.variantName, repeatIndex: variant.repeatIndex, matrixValues: variant.matrixValues },
-    onRecord: (record) => recovery.add(record),
+    onRecord: (record) => {
+      recovery.add(record);
+      if (!forecastFrozen) preFault.add(record);
+    },
     // Interrupted before the fault: nothing to measure, the run ends with exit 130 and no report.
     reportsInterrupt: () => faultInjected,
   }, async ({ journal, kc, guard, onStop }) => {
@@ -95,6 +103,10 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     probers = await startProbers(kc, cluster, experiment.probes, targets, journal);
     throwIfAborted(signal);
 
+    // The forecast, frozen in the journal before the first fault command: from the settings read back, the
+    // Kubernetes version and the pre-fault state (placement, zones, each node's last heartbeat seen).
+    journal.appendForecast({ forecast: freezeForecast(experiment, input.settings, preFault) as unknown as Record<string, unknown> });
+    forecastFrozen = true;
     progress.phase(`injecting ${experiment.fault.type} on ${targets.join(', ')}`, input.settings);
     // The fault (with its timed restore) and the follow-up steps run while the cluster is observed; the end
     // of the observation ends a fault still running (until: duration shorter than fault.duration).
@@ -207,6 +219,14 @@ async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracke
     journal.mark('observe-timeout', { detail: { timeoutMs: observe.timeoutMs } });
     input.session.progress.log('warn', `not recovered ${observe.timeoutMs / 1000} s after the fault (observe.timeout); reporting what was seen`);
   }
+}
+
+/**
+ * The forecast of `experiment` from the records seen so far (`preFault`), taken as made FORECAST_LEAD_SECONDS at most
+ * before time zero: the first fault command starts right after it is journaled.
+ */
+function freezeForecast(experiment: Variant['experiment'], settings: TimeoutSettings, preFault: PreFaultRecorder): Forecast {
+  return forecast({ experiment, settings, kubernetesVersion: experiment.cluster.kubernetesVersion, preFault: preFault.state(Date.now(), FORECAST_LEAD_SECONDS) });
 }
 
 function throwIfAborted(signal: AbortSignal): void {

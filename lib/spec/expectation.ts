@@ -150,6 +150,21 @@ export const PREDICTION_FIELDS = {
 /** A field name of `predictions`. */
 export type PredictionField = keyof typeof PREDICTION_FIELDS;
 
+/**
+ * Lists of `forecast` (the forecast frozen before the fault, lib/analyze/forecast), usable only inside count():
+ * `missed` (observed outside every outcome's window, or not observed though it always happens and its windows
+ * closed), `held`, `open` (undecided: a window still open, or not observable in the run), `items` (all).
+ */
+export const FORECAST_FIELDS = {
+  missed: 'list',
+  held: 'list',
+  open: 'list',
+  items: 'list',
+} as const satisfies Record<string, FieldType>;
+
+/** A field name of `forecast`. */
+export type ForecastField = keyof typeof FORECAST_FIELDS;
+
 /** A field name of `pods[...]`. */
 export type PodField = keyof typeof POD_FIELDS;
 /** A field name of `node` / `nodes[name=x]`. */
@@ -183,7 +198,9 @@ export type ExpectationSubject =
   | { scope: 'probe'; name: string; field: ProbeField }
   | { scope: 'run'; field: RunField }
   /** `count(predictions.<list>)`: the number of prediction items in that list. */
-  | { scope: 'predictions'; field: PredictionField };
+  | { scope: 'predictions'; field: PredictionField }
+  /** `count(forecast.<list>)`: the number of forecast items in that list. */
+  | { scope: 'forecast'; field: ForecastField };
 
 /** A literal on the right-hand side; `null` asserts "did not happen". */
 export type ExpectedValue = number | string | boolean | null;
@@ -329,8 +346,12 @@ function parseSubject(path: string): ExpectationSubject | string {
     if (!isField(PREDICTION_FIELDS, m[1])) return `predictions: unknown field "${m[1]}"; allowed: ${allowed(PREDICTION_FIELDS)} (inside count(), e.g. count(predictions.missed) == 0)`;
     return { scope: 'predictions', field: m[1] as PredictionField };
   }
+  if ((m = /^forecast\.(\w+)$/.exec(path))) {
+    if (!(m[1] in FORECAST_FIELDS)) return `forecast: unknown field "${m[1]}"; allowed: ${allowed(FORECAST_FIELDS)} (inside count(), e.g. count(forecast.missed) == 0)`;
+    return { scope: 'forecast', field: m[1] as ForecastField };
+  }
   const head = path.split(/[.[]/)[0];
-  return `unknown subject "${head}" in "${path}"; allowed: pods[key=value].<field>, node.<field>, nodes[name=x|target=true].<field>, workloads.<name>.<field>, probes.<name>.<field>, run.<field>, count(predictions.<list>)`;
+  return `unknown subject "${head}" in "${path}"; allowed: pods[key=value].<field>, node.<field>, nodes[name=x|target=true].<field>, workloads.<name>.<field>, probes.<name>.<field>, run.<field>, count(predictions.<list>), count(forecast.<list>)`;
 }
 
 function fieldType(subject: ExpectationSubject): FieldType {
@@ -347,6 +368,8 @@ function fieldType(subject: ExpectationSubject): FieldType {
       return RUN_FIELDS[subject.field];
     case 'predictions':
       return PREDICTION_FIELDS[subject.field];
+    case 'forecast':
+      return FORECAST_FIELDS[subject.field];
   }
 }
 
@@ -384,7 +407,7 @@ export function parseExpectation(text: string): ParseExpectationResult {
   const subject = parseSubject(path);
   if (typeof subject === 'string') return fail(subject);
   const type = fieldType(subject);
-  if (type === 'list' && aggregate?.fn !== 'count') return fail(`${path} is a list of predictions; count it, e.g. count(${path}) == 0`);
+  if (type === 'list' && aggregate?.fn !== 'count') return fail(`${path} is a list of ${subject.scope === 'forecast' ? 'forecast items' : 'predictions'}; count it, e.g. count(${path}) == 0`);
   if (aggregate && aggregate.fn !== 'count' && type !== 'number') return fail(`${path}: ${aggregate.fn === 'percentile' ? `p${aggregate.percentile}` : aggregate.fn}() needs a number field`);
   const numeric = type === 'number' || aggregate?.fn === 'count';
   let comparison: Comparison;

@@ -4,6 +4,7 @@
 import type { Measurement } from '../measurement.js';
 import { controlPlaneSignalsMeasurement } from './control-plane-signals.js';
 import { eventsMeasurement } from './events.js';
+import { forecastMeasurement } from './forecast.js';
 import { faultInstantsMeasurement } from './fault-instants.js';
 import { marksMeasurement } from './marks.js';
 import { nodesMeasurement } from './nodes.js';
@@ -21,6 +22,7 @@ export const MEASUREMENTS: readonly Measurement[] = [
   controlPlaneSignalsMeasurement,
   predictionsMeasurement,
   probesMeasurement,
+  forecastMeasurement,
   eventsMeasurement,
   marksMeasurement,
 ];

@@ -4,6 +4,7 @@ import { CoreV1Api, Watch, type KubeConfig, type V1Node } from '@kubernetes/clie
 import { InfraError } from '../../common/errors.js';
 import type { ClusterSpec } from '../../spec/types.js';
 import { ZONE_LABEL } from '../kind/index.js';
+import { clusterNodeNames } from '../node-names.js';
 import { apiError, apiErrorCode } from '../kube-client.js';
 import { KWOK_MANAGED_LABEL, KWOK_MANAGED_VALUE } from './flags.js';
 
@@ -13,12 +14,7 @@ export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
 export const CONTROL_PLANE_LABEL = 'node-role.kubernetes.io/control-plane';
 
 /** Node names as kind gives them: `<cluster>-control-plane`, `<cluster>-worker`, `<cluster>-worker2`, ... */
-export function kwokNodeNames(cluster: string, workers: number): { controlPlane: string; workers: string[] } {
-  return {
-    controlPlane: `${cluster}-control-plane`,
-    workers: Array.from({ length: workers }, (_, i) => `${cluster}-worker${i === 0 ? '' : i + 1}`),
-  };
-}
+export const kwokNodeNames = clusterNodeNames;
 
 /** A pod CIDR per node index: 10.(64 + ⌊i/256⌋).(i mod 256).0/24, room for 16k nodes. */
 function podCidr(index: number): string {

@@ -26,7 +26,8 @@ export function loadFixtureRun(scenario: string): FixtureRun {
   const observations = readJournal(join(dir, 'observations.jsonl'), (_level, message) => warnings.push(message));
   if (warnings.length > 0) throw new Error(`fixture ${scenario}: ${warnings.join('; ')}`);
   const info = readRunInfo(dir);
-  return { dir, observations, info, analysis: analyze(observations, { settings: info.settings, workloads: info.workloads }) };
+  const options = { settings: info.settings, workloads: info.workloads, ...(info.resolved ? { experiment: info.resolved } : {}), ...(info.cluster.kubernetesVersion ? { kubernetesVersion: info.cluster.kubernetesVersion } : {}) };
+  return { dir, observations, info, analysis: analyze(observations, options) };
 }
 
 /**

@@ -1,0 +1,61 @@
+// The forecast: from the resolved experiment, the effective settings, the Kubernetes version and the pre-fault state,
+// every event of the fault's timeline counted from time zero, before anything happened. Pure.
+import type { TimeoutSettings } from '../../spec/settings.js';
+import type { Experiment } from '../../spec/types.js';
+import { msToSeconds } from '../clock.js';
+import { mechanism, type MechanismId } from './mechanisms.js';
+import { forecastTargetNodes } from './nodes.js';
+import { forecastPods } from './pods.js';
+import type { Forecast, ForecastItem, PreFaultState } from './types.js';
+import { forecastWorkloads } from './workloads.js';
+import { forecastTaints } from './zones.js';
+
+/** What a forecast is computed from. */
+export interface ForecastInput {
+  /** The resolved experiment (one variant). */
+  experiment: Experiment;
+  /** The settings in effect: requested (`rebootlab predict`) or read back from the cluster (a run), durations in milliseconds. */
+  settings: TimeoutSettings;
+  /** The Kubernetes version, e.g. `v1.34.4`: mechanisms are taken for it (v1.34 behaviour by default). */
+  kubernetesVersion: string;
+  /** The cluster before the fault: synthesized from the experiment, or read from a journal's records before it. */
+  preFault: PreFaultState;
+}
+
+/** Order of events with the same start: the node's, then the taints', the pods', the workloads'. */
+const EVENT_ORDER: readonly ForecastItem['event'][] = [
+  'node-deleted', 'node-not-ready', 'node-not-ready-kubelet', 'no-schedule-taint', 'no-execute-taint', 'endpoint-not-ready', 'pod-eviction', 'pod-deleted',
+  'replacement-created', 'replacement-ready', 'node-ready-again', 'workload-unavailable', 'workload-recovered', 'probe-last-error',
+];
+
+/**
+ * The forecast of one experiment variant: per target node its detection, NoSchedule and NoExecute taints (every
+ * outcome where a pass grouping or a token decides), Ready again or deleted; per pod on a target its eviction or
+ * PodGC deletion and its replacement created and Ready; per workload what clients see and when it is back; per
+ * prober its last failed request. Items sorted by window start (never-happening ones last), then event, node, pod.
+ * Pure: the same input gives the same forecast.
+ */
+export function forecast(input: ForecastInput): Forecast {
+  const { experiment, settings, preFault } = input;
+  const nodesByName = new Map(preFault.nodes.map((n) => [n.name, n]));
+  const targets = forecastTargetNodes({ experiment, settings, targets: preFault.targets, nodes: nodesByName, leadSeconds: preFault.leadSeconds });
+  const endSeconds = msToSeconds(experiment.observe.until === 'duration' && experiment.observe.durationMs !== null ? experiment.observe.durationMs : experiment.observe.timeoutMs);
+  const zones = forecastTaints({ settings, nodes: preFault.nodes, targets: targets.nodes, pods: preFault.pods, endSeconds });
+  const workers = preFault.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
+  const pods = forecastPods({ experiment, settings, targets: targets.nodes, taints: zones.taints, pods: preFault.pods, workers });
+  const workloads = forecastWorkloads({ experiment, targets: targets.nodes, pods: preFault.pods, fates: pods.fates });
+  const items = [...targets.items, ...zones.items, ...pods.items, ...workloads.items].sort(
+    (a, b) => (a.window?.fromSeconds ?? Infinity) - (b.window?.fromSeconds ?? Infinity) || EVENT_ORDER.indexOf(a.event) - EVENT_ORDER.indexOf(b.event) || a.node.localeCompare(b.node) || (a.pod ?? a.workload ?? '').localeCompare(b.pod ?? b.workload ?? ''),
+  );
+  const notForecast = [...targets.notForecast, ...workloads.notForecast];
+  if (preFault.source === 'experiment') notForecast.push('pods rebootlab does not deploy (kube-system DaemonSets, selected and manifest workloads\' placement): only the experiment\'s own workloads are placed without a cluster');
+  return {
+    kubernetesVersion: input.kubernetesVersion,
+    conditionedOn: preFault.source,
+    conditions: [...targets.conditions, ...zones.zoneNotes],
+    targets: [...preFault.targets],
+    mechanisms: Object.fromEntries([...new Set(items.map((i) => i.mechanism))].sort().map((id) => [id, mechanism(id as MechanismId)])),
+    items,
+    notForecast,
+  };
+}

@@ -1,0 +1,32 @@
+// Building forecast items: defaults for the fields most items leave empty, the hull of their outcomes.
+import type { Window } from '../types.js';
+import { windowOf } from '../windows.js';
+import type { MechanismId } from './mechanisms.js';
+import type { ForecastItem, ForecastOutcome } from './types.js';
+
+/** What {@link item} needs: the rest defaults to null (pod, workload, taint key) or one outcome from `window`. */
+export interface ItemSpec extends Omit<ForecastItem, 'pod' | 'workload' | 'taintKey' | 'mechanism' | 'outcomes'> {
+  pod?: string | null;
+  workload?: string | null;
+  taintKey?: string | null;
+  mechanism: MechanismId;
+  /** The outcomes; by default one: `window` (or "does not happen" when `happens` is never). */
+  outcomes?: ForecastOutcome[];
+}
+
+/** A forecast item: one outcome from its window unless outcomes are given, and then `window` the hull of theirs. */
+export function item(spec: ItemSpec): ForecastItem {
+  const outcomes = spec.outcomes ?? [{ window: spec.happens === 'never' ? null : spec.window, when: spec.happens === 'never' ? 'in every case' : 'as forecast' }];
+  const windows = outcomes.flatMap((o) => (o.window ? [o.window] : []));
+  return {
+    event: spec.event, node: spec.node, pod: spec.pod ?? null, workload: spec.workload ?? null, taintKey: spec.taintKey ?? null,
+    happens: spec.happens, window: hull(windows) ?? spec.window, outcomes,
+    mechanism: spec.mechanism, setting: spec.setting, assumption: spec.assumption, because: spec.because,
+  };
+}
+
+/** The smallest window holding every one of `windows`, or null when there are none. */
+export function hull(windows: readonly Window[]): Window | null {
+  if (windows.length === 0) return null;
+  return windowOf(Math.min(...windows.map((w) => w.fromSeconds)), Math.max(...windows.map((w) => w.toSeconds)));
+}

@@ -1,0 +1,64 @@
+// Judging a forecast against what the run shows: each item's observed instant from the analysis, held when it falls in
+// one of its outcomes' windows (or it did not happen and "never" is an outcome).
+import type { ProbeSummary } from '../probe-timeline.js';
+import type { NodeTimeline, PodTimeline, RunAnalysis, WorkloadTimeline } from '../types.js';
+import type { Forecast, ForecastItem, JudgedForecast, JudgedForecastItem } from './types.js';
+
+/** The parts of an analysis a forecast is judged against. */
+export type ObservedRun = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'endAfterSeconds'> & { probes?: ProbeSummary[] };
+
+/** What the run shows for `item` (the instant its event names, seconds since time zero), null when it did not happen, undefined when the run cannot show it. */
+export function observedFor(item: ForecastItem, run: ObservedRun): number | null | undefined {
+  const node: NodeTimeline | undefined = run.nodes.find((n) => n.name === item.node);
+  const pod: PodTimeline | undefined = item.pod === null ? undefined : run.pods.find((p) => `${p.namespace}/${p.name}` === item.pod);
+  const workload: WorkloadTimeline | undefined = item.workload === null ? undefined : run.workloads.find((w) => w.name === item.workload);
+  const taint = (effect: string) => node?.taints.find((t) => t.key === item.taintKey && t.effect === effect && t.addedReceivedAfterSeconds !== null)?.addedReceivedAfterSeconds ?? null;
+  switch (item.event) {
+    case 'node-not-ready': return node ? (node.notReadyStatus === 'Unknown' ? node.notReadyAfterSeconds : null) : undefined;
+    case 'node-not-ready-kubelet': return node ? (node.notReadyStatus === 'False' ? node.notReadyAfterSeconds : null) : undefined;
+    case 'no-schedule-taint': return node ? taint('NoSchedule') : undefined;
+    case 'no-execute-taint': return node ? taint('NoExecute') : undefined;
+    case 'node-ready-again': return node ? node.readyAgainAfterSeconds : undefined;
+    case 'node-deleted': return node ? node.deletedAfterSeconds : undefined;
+    case 'pod-eviction': return pod ? pod.evictedAfterSeconds : undefined;
+    case 'pod-deleted': return pod ? pod.deletedAfterSeconds : undefined;
+    case 'replacement-created': return pod ? pod.replacement?.createdAfterSeconds ?? null : undefined;
+    case 'replacement-ready': return pod ? pod.replacement?.readyAfterSeconds ?? null : undefined;
+    // Followed only when the run knew the workload's Service (endpointReadyAtFault set).
+    case 'endpoint-not-ready': return pod && pod.endpointReadyAtFault !== null && pod.endpointReadyAtFault !== undefined ? pod.endpointNotReadyAfterSeconds ?? null : undefined;
+    case 'workload-unavailable': return workload ? workload.unavailableAfterSeconds : undefined;
+    case 'workload-recovered': return workload ? workload.recoveredAfterSeconds : undefined;
+    case 'probe-last-error': {
+      const probe = run.probes?.find((p) => p.name === item.workload);
+      return probe ? probe.lastErrorAfterSeconds : undefined;
+    }
+  }
+}
+
+/**
+ * The verdict of one item at the end of the run (`endSeconds`): observed inside an outcome's window → true, outside
+ * every one → false; not observed → true when "never" is an outcome and every window closed before the end, false when
+ * it always happens and its windows closed, else null (still open); not observable in this run → null.
+ */
+export function judgeForecastItem(item: ForecastItem, observed: number | null | undefined, endSeconds: number): boolean | null {
+  if (observed === undefined) return null;
+  const windows = item.outcomes.flatMap((o) => (o.window ? [o.window] : []));
+  if (observed !== null) return windows.some((w) => observed >= w.fromSeconds && observed <= w.toSeconds);
+  const closed = windows.every((w) => w.toSeconds < endSeconds);
+  if (item.outcomes.some((o) => o.window === null)) return closed ? true : null;
+  return closed ? false : null;
+}
+
+/** `forecast` judged against `run`; `frozen` says whether it was read from the journal or recomputed from its pre-fault records. */
+export function judgeForecast(forecast: Forecast, run: ObservedRun, frozen: JudgedForecast['frozen']): JudgedForecast {
+  const items: JudgedForecastItem[] = forecast.items.map((i) => {
+    const observed = observedFor(i, run);
+    return { ...i, observedSeconds: observed ?? null, held: judgeForecastItem(i, observed, run.endAfterSeconds) };
+  });
+  return {
+    ...forecast, frozen, items,
+    missed: items.filter((i) => i.held === false),
+    heldCount: items.filter((i) => i.held === true).length,
+    judgedCount: items.filter((i) => i.held !== null).length,
+  };
+}

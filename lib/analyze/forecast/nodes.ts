@@ -1,0 +1,230 @@
+// Forecast, node part: per target node, when its fault starts and ends, when the node lifecycle controller sees it
+// (Ready→Unknown, or the kubelet's own Ready=False), its NoSchedule taint, its deletion, and Ready again.
+import type { TimeoutSettings } from '../../spec/settings.js';
+import type { Experiment } from '../../spec/types.js';
+import { FAULT_TYPES_WITH_DURATION } from '../../spec/types.js';
+import { msToSeconds } from '../clock.js';
+import { NOT_READY_TAINT, secondsText, UNREACHABLE_TAINT } from '../predict-common.js';
+import type { Window } from '../types.js';
+import { detectionWindowAfterHeartbeatIn, heartbeatIntervalSeconds, OBSERVATION_LATENCY_SECONDS, round3, windowOf } from '../windows.js';
+import { faultEffect, type FaultEffect } from './fault-effects.js';
+import { HEARTBEAT_JITTER, lastHeartbeatRange } from './heartbeat.js';
+import { item } from './items.js';
+import type { ForecastItem, PreFaultNode } from './types.js';
+
+/**
+ * kubelet `maxWaitForContainerRuntime`: the runtime counts as down this long after its last successful status check
+ * (pkg/kubelet/kubelet.go, runtimeState.runtimeErrors, v1.34), seconds.
+ */
+export const RUNTIME_DOWN_AFTER_SECONDS = 30;
+/** kubelet updateRuntimeUp period (pkg/kubelet/kubelet.go `wait.Until(kl.updateRuntimeUp, 5*time.Second)`, v1.34), seconds. */
+export const RUNTIME_CHECK_PERIOD_SECONDS = 5;
+
+/** What the rest of the forecast needs to know about one target node. */
+export interface TargetNodeForecast {
+  name: string;
+  /** When its fault command starts, seconds since time zero (staggered targets later). */
+  offSeconds: number;
+  effect: FaultEffect;
+  /** Its Ready condition leaves True: the taint key that calls for, the lastTransitionTime window, and whether it surely happens. */
+  detection: { key: string; status: 'Unknown' | 'False'; window: Window; happens: 'always' | 'maybe'; because: string } | null;
+  /** When the fault's restore command starts, [earliest, latest] seconds since time zero; null when it is not restored while observed. */
+  restoreStart: readonly [number, number] | null;
+  /** Ready=True again (lastTransitionTime), when forecast. */
+  readyAgain: Window | null;
+  /** The Node object deleted (client receive time), for node-delete. */
+  deleted: Window | null;
+}
+
+/** Inputs of {@link forecastTargetNodes}. */
+export interface TargetNodesInput {
+  experiment: Experiment;
+  settings: TimeoutSettings;
+  targets: readonly string[];
+  nodes: ReadonlyMap<string, PreFaultNode>;
+  leadSeconds: number;
+}
+
+/**
+ * Per target node: its fault instants (command start = index × fault.stagger), the detection by the node lifecycle
+ * controller (heartbeats stop: Ready→Unknown after the grace period; runtime down: the kubelet's Ready=False), its
+ * NoSchedule taint, its deletion (node-delete) and Ready again once restored. Items, and the facts the zone, pod and
+ * workload parts build on.
+ */
+export function forecastTargetNodes(input: TargetNodesInput): { nodes: TargetNodeForecast[]; items: ForecastItem[]; conditions: string[]; notForecast: string[] } {
+  const { experiment, settings } = input;
+  const fault = experiment.fault;
+  const items: ForecastItem[] = [];
+  const conditions: string[] = [];
+  const notForecast: string[] = [];
+  const forecasts: TargetNodeForecast[] = [];
+  input.targets.forEach((name, index) => {
+    const effect = faultEffect(fault.type, experiment.cluster.provider);
+    const offSeconds = round3(index * msToSeconds(fault.staggerMs));
+    const restoreStart = restoreStartOf(experiment, effect, offSeconds);
+    const node: TargetNodeForecast = { name, offSeconds, effect, detection: null, restoreStart, readyAgain: null, deleted: null };
+    if (effect.detection === 'heartbeats-stop') {
+      const heartbeat = lastHeartbeatRange(settings, offSeconds, effect.heartbeatsStopWithinSeconds, input.nodes.get(name), input.leadSeconds);
+      if (heartbeat.condition) conditions.push(heartbeat.condition);
+      items.push(...silenceDetection(settings, node, heartbeat, notForecast, experiment.steps));
+    } else if (effect.detection === 'kubelet-reports-not-ready') {
+      items.push(...runtimeDetection(settings, node));
+    } else if (effect.detection === 'node-deleted') {
+      node.deleted = windowOf(offSeconds, offSeconds + effect.commandSeconds[1] + OBSERVATION_LATENCY_SECONDS);
+      items.push(item({
+        event: 'node-deleted', node: name, happens: 'always', window: node.deleted, mechanism: 'node-delete', setting: `fault ${fault.type}`,
+        assumption: `the node is stopped and its Node object deleted while the fault command runs (${effect.commandSeconds[0]} to ${effect.commandSeconds[1]} s; ${effect.measured})`,
+        because: 'node-delete stops the node and deletes its Node object: the node lifecycle controller forgets it, nothing marks it NotReady or taints it',
+      }));
+      items.push(item({
+        event: 'node-not-ready', node: name, happens: 'never', window: null, mechanism: 'node-health', setting: `--node-monitor-grace-period ${secondsText(msToSeconds(settings.controllerManager.nodeMonitorGracePeriodMs))}`,
+        assumption: 'the Node object is gone before its grace period runs out', because: 'a deleted Node has no Ready condition to mark Unknown',
+      }));
+    } else {
+      items.push(...quickFaultDetection(settings, node));
+    }
+    forecasts.push(node);
+  });
+  return { nodes: forecasts, items, conditions, notForecast };
+}
+
+/**
+ * When the restore command of a target starts, seconds since time zero: its command's return + fault.duration
+ * (runFault), or the end of the observation when that comes first (observe.until duration), or a `restore` step;
+ * null when the fault has no restore while observed.
+ */
+function restoreStartOf(experiment: Experiment, effect: FaultEffect, offSeconds: number): readonly [number, number] | null {
+  const fault = experiment.fault;
+  const ends = FAULT_TYPES_WITH_DURATION.includes(fault.type) || (fault.type === 'node-delete' && fault.durationMs !== null);
+  const candidates: [number, number][] = [];
+  if (ends && fault.durationMs !== null) {
+    const d = msToSeconds(fault.durationMs);
+    candidates.push([offSeconds + effect.commandSeconds[0] + d, offSeconds + effect.commandSeconds[1] + d]);
+  }
+  const step = experiment.steps.find((s) => s.action === 'restore');
+  if (step) candidates.push([msToSeconds(step.afterMs), msToSeconds(step.afterMs)]);
+  if (experiment.observe.until === 'duration' && experiment.observe.durationMs !== null) {
+    const end = msToSeconds(experiment.observe.durationMs);
+    candidates.push([end, end]);
+  }
+  if (candidates.length === 0) return null;
+  const first = candidates.reduce((a, b) => (b[1] < a[1] ? b : a));
+  return [round3(first[0]), round3(first[1])];
+}
+
+const graceText = (settings: TimeoutSettings) =>
+  `--node-monitor-grace-period ${secondsText(msToSeconds(settings.controllerManager.nodeMonitorGracePeriodMs))}, --node-monitor-period ${secondsText(msToSeconds(settings.controllerManager.nodeMonitorPeriodMs))}, kubelet nodeLeaseDurationSeconds ${settings.kubelet.nodeLeaseDurationSeconds} (heartbeat every ${secondsText(heartbeatIntervalSeconds(settings))})`;
+
+/** Ready→Unknown of a silenced node, its NoSchedule taint and Ready again; sets node.detection and node.readyAgain. */
+function silenceDetection(settings: TimeoutSettings, node: TargetNodeForecast, heartbeat: ReturnType<typeof lastHeartbeatRange>, notForecast: string[], steps: Experiment['steps']): ForecastItem[] {
+  const detection = detectionWindowAfterHeartbeatIn(settings, heartbeat.fromSeconds, heartbeat.toSeconds);
+  const items: ForecastItem[] = [];
+  // The heartbeats resume once the node is back: before the grace period ran out, nothing is marked.
+  const resume = node.restoreStart === null || node.effect.readyAgainAfterRestoreSeconds === null
+    ? null : [node.restoreStart[0] + Math.max(0, node.effect.readyAgainAfterRestoreSeconds[0]), node.restoreStart[1] + node.effect.readyAgainAfterRestoreSeconds[1]] as const;
+  const restoredEarly = node.restoreStart !== null && node.restoreStart[0] < detection.toSeconds;
+  let happens: 'always' | 'maybe' | 'never' = 'always';
+  if (resume !== null && resume[1] < detection.fromSeconds) happens = 'never';
+  else if (restoredEarly && (resume === null || resume[0] < detection.toSeconds)) happens = 'maybe';
+  const because = `no heartbeat for more than the grace period, seen at a monitor pass (${graceText(settings)})`;
+  items.push(item({
+    event: 'node-not-ready', node: node.name, happens, window: happens === 'never' ? null : detection,
+    outcomes: happens === 'maybe' ? [{ window: detection, when: 'the node is still silent at that monitor pass' }, { window: null, when: `the fault ends first (restore from ${secondsText(node.restoreStart![0])})` }] : undefined,
+    mechanism: 'node-health', setting: graceText(settings), assumption: `${heartbeat.assumption}; the monitor pass phase is not known (2 × --node-monitor-period); lastTransitionTime is truncated to the second`, because,
+  }));
+  if (happens === 'never') return items;
+  node.detection = { key: UNREACHABLE_TAINT, status: 'Unknown', window: detection, happens, because };
+  items.push(noScheduleItem(node, detection, happens, 'Unknown'));
+  items.push(...readyAgainItems(settings, node, happens, notForecast, steps));
+  return items;
+}
+
+/**
+ * The kubelet's own Ready=False when its container runtime is down: its last successful runtime check (every 5 s)
+ * falls in the 5 s before the runtime stopped; it counts as down 30 s after that check (maxWaitForContainerRuntime);
+ * the status loop (every nodeStatusUpdateFrequency × 1.04) posts it at its next tick. lastTransitionTime (kubelet
+ * clock, whole seconds) in [S + 25 − 1, S + 30 + 1.04 f + 0.1], S the runtime stop ∈ [off, off + command].
+ */
+function runtimeDetection(settings: TimeoutSettings, node: TargetNodeForecast): ForecastItem[] {
+  const f = msToSeconds(settings.kubelet.nodeStatusUpdateFrequencyMs);
+  const from = node.offSeconds + RUNTIME_DOWN_AFTER_SECONDS - RUNTIME_CHECK_PERIOD_SECONDS - 1;
+  const to = node.offSeconds + node.effect.commandSeconds[1] + RUNTIME_DOWN_AFTER_SECONDS + f * (1 + HEARTBEAT_JITTER) + 0.1;
+  const detection = windowOf(from, to);
+  const setting = `kubelet nodeStatusUpdateFrequency ${secondsText(f)} (runtime down after 30 s without a successful check, checked every 5 s)`;
+  const restoredEarly = node.restoreStart !== null && node.restoreStart[0] < detection.toSeconds;
+  const happens = node.restoreStart !== null && node.restoreStart[1] < detection.fromSeconds ? 'never' : restoredEarly ? 'maybe' : 'always';
+  const because = 'the kubelet reports Ready=False itself ("container runtime is down"), heartbeats continue';
+  const items = [item({
+    event: 'node-not-ready-kubelet', node: node.name, happens, window: happens === 'never' ? null : detection,
+    outcomes: happens === 'maybe' ? [{ window: detection, when: 'the runtime is still down then' }, { window: null, when: 'the runtime is back first' }] : undefined,
+    mechanism: 'kubelet-runtime-health', setting, assumption: `the runtime stops while its command runs (0 to ${node.effect.commandSeconds[1]} s); its last successful check falls anywhere in the 5 s before; the status loop's phase is not known`, because,
+  })];
+  if (happens === 'never') return items;
+  node.detection = { key: NOT_READY_TAINT, status: 'False', window: detection, happens, because };
+  items.push(noScheduleItem(node, detection, happens, 'False'));
+  if (node.restoreStart !== null) {
+    // Back: the runtime starts with its command, the next runtime check (≤ 5 s) succeeds, the next status tick posts Ready=True.
+    node.readyAgain = windowOf(node.restoreStart[0] - 1, node.restoreStart[1] + node.effect.commandSeconds[1] + RUNTIME_CHECK_PERIOD_SECONDS + f * (1 + HEARTBEAT_JITTER) + 0.1 + OBSERVATION_LATENCY_SECONDS);
+    items.push(item({
+      event: 'node-ready-again', node: node.name, happens, window: node.readyAgain, mechanism: 'kubelet-runtime-health', setting,
+      assumption: `the restore starts ${secondsText(node.restoreStart[0])} to ${secondsText(node.restoreStart[1])} (fault command ${node.effect.commandSeconds[0]} to ${node.effect.commandSeconds[1]} s + duration); the runtime is up when its start command returns; the next runtime check (every 5 s) and status tick post Ready=True`,
+      because: 'the kubelet reports Ready=True again once its runtime check succeeds',
+    }));
+  }
+  return items;
+}
+
+/** A reboot or kubelet restart: heartbeats pause for seconds only; Ready→Unknown only if that outlasts the grace period. */
+function quickFaultDetection(settings: TimeoutSettings, node: TargetNodeForecast): ForecastItem[] {
+  const grace = msToSeconds(settings.controllerManager.nodeMonitorGracePeriodMs);
+  const gap = heartbeatIntervalSeconds(settings) * (1 + HEARTBEAT_JITTER) + node.effect.silenceSeconds;
+  const happens = gap < grace ? 'never' : 'maybe';
+  const detection = detectionWindowAfterHeartbeatIn(settings, node.offSeconds - heartbeatIntervalSeconds(settings), node.offSeconds + node.effect.silenceSeconds);
+  return [item({
+    event: 'node-not-ready', node: node.name, happens, window: happens === 'never' ? null : detection,
+    outcomes: happens === 'maybe' ? [{ window: detection, when: 'the node is still silent after the grace period' }, { window: null, when: 'its kubelet heartbeats again first' }] : undefined,
+    mechanism: 'node-health', setting: graceText(settings),
+    assumption: `the heartbeats pause at most ${node.effect.silenceSeconds} s (${node.effect.measured}) after a last one up to one heartbeat interval before: ${secondsText(round3(gap))} ${happens === 'never' ? '<' : '≥'} the grace period`,
+    because: happens === 'never' ? 'the kubelet heartbeats again before the grace period runs out' : 'the pause may outlast the grace period',
+  })];
+}
+
+/**
+ * The NoSchedule taint (unreachable for Unknown, not-ready for False) the node update worker adds when it sees the
+ * new Ready condition (doNoScheduleTaintingPass, not rate limited): from the transition (detection.from + 1 undoes
+ * the truncation) to its receipt + 1 s + the observation latency.
+ */
+function noScheduleItem(node: TargetNodeForecast, detection: Window, happens: 'always' | 'maybe', status: 'Unknown' | 'False'): ForecastItem {
+  const key = status === 'Unknown' ? UNREACHABLE_TAINT : NOT_READY_TAINT;
+  const window = windowOf(detection.fromSeconds + 1 - 0.1, detection.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS);
+  return item({
+    event: 'no-schedule-taint', node: node.name, taintKey: key, happens, window,
+    outcomes: happens === 'maybe' ? [{ window, when: 'the node is marked' }, { window: null, when: 'it is not' }] : undefined,
+    mechanism: 'no-schedule-taint', setting: 'none (not rate limited)',
+    assumption: 'the node update worker writes the taint within a second of seeing the Ready condition change',
+    because: `node lifecycle controller taints a node ${key}:NoSchedule when its Ready condition is ${status}`,
+  });
+}
+
+/** Ready=True again after the restore of a node marked Unknown: its kubelet is back and posts its status. */
+function readyAgainItems(settings: TimeoutSettings, node: TargetNodeForecast, detected: 'always' | 'maybe', notForecast: string[], experimentSteps: Experiment['steps']): ForecastItem[] {
+  const back = node.effect.readyAgainAfterRestoreSeconds;
+  if (node.restoreStart === null) return [];
+  const deleteStep = experimentSteps.find((s) => s.action === 'delete-node-object' && (s.node === null || s.node === node.name));
+  if (deleteStep) {
+    notForecast.push(`${node.name} Ready again: its Node object is deleted by a step; the restarted kubelet registers a new Node`);
+    return [];
+  }
+  if (back === null) {
+    notForecast.push(`${node.name} Ready again after the restore: not forecast for ${node.effect.detection === 'heartbeats-stop' ? 'this fault type' : 'it'} yet (${node.effect.measured})`);
+    return [];
+  }
+  node.readyAgain = windowOf(node.restoreStart[0] + back[0], node.restoreStart[1] + back[1]);
+  return [item({
+    event: 'node-ready-again', node: node.name, happens: detected, window: node.readyAgain,
+    outcomes: detected === 'maybe' ? [{ window: node.readyAgain, when: 'it was marked NotReady' }, { window: null, when: 'it never left Ready' }] : undefined,
+    mechanism: 'kubelet-status', setting: `fault duration, kubelet nodeStatusUpdateFrequency ${secondsText(msToSeconds(settings.kubelet.nodeStatusUpdateFrequencyMs))}`,
+    assumption: `the restore starts ${secondsText(node.restoreStart[0])} to ${secondsText(node.restoreStart[1])} (the fault command's return + the duration, or the end of the observation); Ready again ${back[0]} to ${back[1]} s after it starts (${node.effect.measured})`,
+    because: 'the restarted kubelet heartbeats and posts Ready=True',
+  })];
+}

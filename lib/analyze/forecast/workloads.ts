@@ -1,0 +1,172 @@
+// Forecast, workload part: what clients and the API see of each workload with pods on a target (first drop, back at
+// the desired count), its pods' endpoints leaving the Service, and the last failed request of each traffic prober.
+import type { Experiment } from '../../spec/types.js';
+import { PROXY_LAG_MS } from '../probe-backends.js';
+import type { Window } from '../types.js';
+import { OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
+import { item } from './items.js';
+import type { TargetNodeForecast } from './nodes.js';
+import type { PodFate } from './pods.js';
+import type { ForecastItem, ForecastOutcome, PreFaultPod } from './types.js';
+
+/**
+ * A pod left in place on a node that comes back is Ready again within this many seconds of the node's Ready=True
+ * (its containers restarted after a power-off, or still running after a kubelet stop; then its readiness probe),
+ * seconds. Named, not yet measured apart: kind reboots showed pods Ready again 4.2 to 5.3 s after their NotReady.
+ */
+export const POD_READY_AFTER_NODE_SECONDS = 10;
+/**
+ * A restarted kubelet writes its pods' status (not ready until their first readiness probe, v1.34) within this many
+ * seconds of its restart command's return, seconds (measured once on kind: 5.6 s after the command started).
+ */
+export const KUBELET_RESTART_POD_STATUS_SECONDS = 10;
+
+/** Inputs of {@link forecastWorkloads}. */
+export interface WorkloadsForecastInput {
+  experiment: Experiment;
+  targets: readonly TargetNodeForecast[];
+  pods: readonly PreFaultPod[];
+  fates: readonly PodFate[];
+}
+
+const PROXY_LAG_SECONDS = PROXY_LAG_MS / 1000;
+/** nf_conntrack's timeout of an unanswered SYN_SENT entry (nf_conntrack_tcp_timeout_syn_sent, Linux default), seconds. */
+export const CONNTRACK_SYN_SENT_SECONDS = 120;
+
+/** The [latest earliest, latest latest] over pods each given by outcomes: when every one of them is back; null when one never is. */
+function allBack(perPod: readonly ForecastOutcome[][]): { window: Window | null; some: boolean } {
+  let from = -Infinity;
+  let to = -Infinity;
+  let some = false;
+  for (const outcomes of perPod) {
+    const windows = outcomes.flatMap((o) => (o.window ? [o.window] : []));
+    if (windows.length === 0) return { window: null, some: false };
+    if (windows.length < outcomes.length) some = true;
+    from = Math.max(from, Math.min(...windows.map((w) => w.fromSeconds)));
+    to = Math.max(to, Math.max(...windows.map((w) => w.toSeconds)));
+  }
+  return { window: Number.isFinite(from) ? windowOf(from, to) : null, some };
+}
+
+/** Per workload with pods on a target: first drop (clients), back at its desired count; endpoints; probes. */
+export function forecastWorkloads(input: WorkloadsForecastInput): { items: ForecastItem[]; notForecast: string[] } {
+  const items: ForecastItem[] = [];
+  const notForecast: string[] = [];
+  const targetOf = new Map(input.targets.map((t) => [t.name, t]));
+  for (const w of input.experiment.workloads) {
+    const fates = input.fates.filter((f) => f.pod.workload === w.name);
+    if (fates.length === 0) continue;
+    const first = [...fates].sort((a, b) => (targetOf.get(a.pod.node)?.offSeconds ?? 0) - (targetOf.get(b.pod.node)?.offSeconds ?? 0))[0];
+    const target = targetOf.get(first.pod.node)!;
+    // Clients: a pod on a node whose containers stop serves no more from its fault command's start.
+    if (!target.effect.containersServe) {
+      items.push(item({
+        event: 'workload-unavailable', node: target.name, workload: w.name, happens: 'always', window: windowOf(target.offSeconds, target.offSeconds),
+        mechanism: 'fault-command', setting: `fault ${input.experiment.fault.type}`, assumption: 'its containers stop serving when the fault command starts (the client view of lib/analyze/workload-timeline.ts)',
+        because: `${w.name} has a pod on ${target.name}, whose containers stop with the fault`,
+      }));
+    } else if (target.detection !== null && target.detection.status === 'Unknown') {
+      const d = target.detection.window;
+      items.push(item({
+        event: 'workload-unavailable', node: target.name, workload: w.name, happens: target.detection.happens, window: windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS),
+        outcomes: target.detection.happens === 'maybe' ? [{ window: windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS), when: 'its node is marked NotReady' }, { window: null, when: 'it is not' }] : undefined,
+        mechanism: 'endpoint-slice', setting: 'the detection window', assumption: 'its containers keep serving; the node lifecycle controller marks its pods Ready=False in the pass that marks the node Unknown (MarkPodsNotReady)',
+        because: `${w.name}'s pods on ${target.name} keep running but are marked not ready`,
+      }));
+    } else if (target.effect.detection === 'none') {
+      // A kubelet restart: v1.34 reports every pod not ready until its first readiness probe after the restart.
+      const restart = windowOf(target.offSeconds, target.offSeconds + target.effect.commandSeconds[1] + KUBELET_RESTART_POD_STATUS_SECONDS);
+      items.push(item({
+        event: 'workload-unavailable', node: target.name, workload: w.name, happens: 'maybe', window: restart,
+        outcomes: [{ window: restart, when: 'the restarted kubelet reports its pods not ready until their first readiness probe' }, { window: null, when: 'the probe passes before the status is written' }],
+        mechanism: 'kubelet-status', setting: `fault ${input.experiment.fault.type}`, assumption: `the restarted kubelet writes its pods' status within ${KUBELET_RESTART_POD_STATUS_SECONDS} s of its command's return (measured 5.6 s after the start once; ${target.effect.measured})`,
+        because: `${w.name}'s containers keep running through a kubelet restart; only their readiness is reset`,
+      }));
+    } else notForecast.push(`workload ${w.name}: when clients lose it under ${input.experiment.fault.type} (its containers keep serving and its node is not marked Unknown)`);
+    // Back at the desired count: every affected pod replaced and Ready, or Ready again in place.
+    const perPod = fates.map((f) => {
+      if (f.replacementReady.length > 0 && f.replacementReady.some((o) => o.window !== null)) return f.replacementReady;
+      const node = targetOf.get(f.pod.node)!;
+      if (node.effect.detection === 'none' && node.effect.containersServe) {
+        // Never below desired (0), or back after the restarted kubelet's first readiness probe.
+        const period = w.readinessProbe ? w.readinessProbe.initialDelaySeconds + w.readinessProbe.periodSeconds : 1;
+        return [{ window: windowOf(0, 0), when: 'it never drops below its desired count' }, { window: windowOf(node.offSeconds, node.offSeconds + node.effect.commandSeconds[1] + KUBELET_RESTART_POD_STATUS_SECONDS + period + OBSERVATION_LATENCY_SECONDS), when: 'ready again at its first probe after the restart' }];
+      }
+      const inPlace = node.readyAgain ?? (node.detection === null && !node.effect.containersServe && node.effect.detection === 'none' ? windowOf(node.offSeconds + node.effect.commandSeconds[0], node.offSeconds + node.effect.commandSeconds[1] + node.effect.silenceSeconds) : null);
+      const notEvicted = f.stopped.some((o) => o.window === null);
+      if (inPlace !== null && notEvicted) return [{ window: windowOf(inPlace.fromSeconds, inPlace.toSeconds + POD_READY_AFTER_NODE_SECONDS), when: 'Ready again in place once its node is back' }];
+      if (f.replacementReady.length > 0) return f.replacementReady;
+      return [{ window: null, when: 'nothing brings it back while observed' }];
+    });
+    const back = allBack(perPod);
+    items.push(item({
+      event: 'workload-recovered', node: target.name, workload: w.name, happens: back.window === null ? 'never' : back.some ? 'maybe' : 'always', window: back.window,
+      outcomes: back.window !== null && back.some ? [{ window: back.window, when: 'every affected pod is back' }, { window: null, when: 'one of them is not' }] : undefined,
+      mechanism: 'pod-start', setting: 'the replacement and Ready-again windows of its pods',
+      assumption: `the latest of its pods' replacements Ready (or Ready again in place within ${POD_READY_AFTER_NODE_SECONDS} s of the node)`,
+      because: back.window === null ? `a pod of ${w.name} on a target is neither replaced nor back while observed` : `${w.name} is back at its desired count when its last affected pod is`,
+    }));
+    // Endpoints: a pod marked not ready leaves its Service's ready endpoints (EndpointSlice controller).
+    if (w.service !== null || w.kind === 'StatefulSet') {
+      for (const f of fates) {
+        const node = targetOf.get(f.pod.node)!;
+        if (node.detection === null || node.detection.status !== 'Unknown') continue;
+        const d = node.detection.window;
+        let window = windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS);
+        // A pod evicted first (an out-of-service step) is terminating, so not ready, from then: the earlier of both.
+        const stop = f.stopped.every((o) => o.window !== null) ? f.stopped.map((o) => o.window as Window) : [];
+        if (stop.length > 0) window = windowOf(Math.min(window.fromSeconds, ...stop.map((w) => w.fromSeconds)), Math.min(window.toSeconds, Math.max(...stop.map((w) => w.toSeconds))));
+        items.push(item({
+          event: 'endpoint-not-ready', node: node.name, pod: `${f.pod.namespace}/${f.pod.name}`, workload: w.name, happens: node.detection.happens, window,
+          outcomes: node.detection.happens === 'maybe' ? [{ window, when: 'its node is marked NotReady' }, { window: null, when: 'it is not' }] : undefined,
+          mechanism: 'endpoint-slice', setting: 'the detection window', assumption: 'the pod is marked Ready=False in the detection pass (MarkPodsNotReady); the EndpointSlice controller writes within a second',
+          because: 'the node lifecycle controller marks the pods of an Unknown node not ready; their endpoints stop being ready',
+        }));
+      }
+    }
+    // Probes: the last failed request.
+    for (const probe of input.experiment.probes.filter((p) => p.service === w.name)) {
+      items.push(...probeItems(probe.name, w.name, input, fates, perPod, target));
+    }
+  }
+  return { items, notForecast };
+}
+
+/**
+ * The last failed request of a prober of the workload's Service: when every ready endpoint was on a target, clients
+ * fail until the first pod is back (replacement Ready, or Ready in place) and kube-proxy programs it; otherwise the
+ * requests routed to a dead endpoint fail until that endpoint is no longer ready and kube-proxy drops it, unless a
+ * reused conntrack entry keeps sending one there (up to 120 s: nf_conntrack's SYN_SENT timeout).
+ */
+function probeItems(probe: string, workload: string, input: WorkloadsForecastInput, fates: readonly PodFate[], perPod: ForecastOutcome[][], target: TargetNodeForecast): ForecastItem[] {
+  const all = input.pods.filter((p) => p.workload === workload);
+  const onTargets = all.filter((p) => input.targets.some((t) => t.name === p.node));
+  const proxy = PROXY_LAG_SECONDS + OBSERVATION_LATENCY_SECONDS;
+  const base = { node: target.name, workload: probe, mechanism: 'kube-proxy' as const, setting: `probe ${probe} on Service ${workload}` };
+  if (onTargets.length === all.length) {
+    const firstBack = perPod.flatMap((o) => o).flatMap((o) => (o.window ? [o.window] : []));
+    if (firstBack.length === 0) return [];
+    const from = Math.min(...firstBack.map((w) => w.fromSeconds));
+    const to = Math.min(...perPod.map((o) => Math.max(...o.flatMap((x) => (x.window ? [x.window.toSeconds] : [Infinity])))));
+    if (!Number.isFinite(to)) return [];
+    const usual = windowOf(from - 1, to + proxy);
+    const conntrack = windowOf(from - 1, to + proxy + CONNTRACK_SYN_SENT_SECONDS);
+    return [item({
+      ...base, event: 'probe-last-error', happens: 'always', window: conntrack,
+      outcomes: [{ window: usual, when: 'clients reach the first pod back once kube-proxy programs it' }, { window: conntrack, when: 'a reused conntrack entry still points at a dead pod' }],
+      assumption: `every ready endpoint was on a target: clients fail until the first pod is back and kube-proxy programs it (within ${PROXY_LAG_SECONDS} s); a request reusing the source port of one that failed toward a dead pod follows its conntrack entry (nf_conntrack keeps an unanswered SYN_SENT entry ${CONNTRACK_SYN_SENT_SECONDS} s)`,
+      because: `${workload} has no ready endpoint elsewhere`,
+    })];
+  }
+  const detection = fates.map((f) => input.targets.find((t) => t.name === f.pod.node)?.detection?.window).filter((w): w is Window => w !== undefined);
+  if (detection.length === 0 || target.effect.containersServe) return [];
+  const from = Math.min(...detection.map((d) => d.fromSeconds)) + 1 - 0.1;
+  const to = Math.max(...detection.map((d) => d.toSeconds)) + 1 + proxy;
+  const conntrack = windowOf(from, to + CONNTRACK_SYN_SENT_SECONDS);
+  return [item({
+    ...base, event: 'probe-last-error', happens: 'always', window: conntrack,
+    outcomes: [{ window: windowOf(from, to), when: 'the dead endpoints leave the Service and kube-proxy drops them' }, { window: conntrack, when: 'a reused conntrack entry still points at a dead pod (nf_conntrack keeps an unanswered SYN_SENT entry 120 s)' }],
+    assumption: `requests routed to an endpoint on a target fail until it is not ready (its node's detection) and kube-proxy drops it (within ${PROXY_LAG_SECONDS} s)`,
+    because: 'the Service keeps a dead pod\'s endpoint ready until the node is detected',
+  })];
+}

@@ -1,0 +1,218 @@
+// Forecast, zone part: the NoExecute taints, from the causal model's own zone replay (lib/analyze/zones) run blind over
+// the ways the targets' detections can fall into monitor passes. Where the outcome depends on a pass grouping or on
+// which node wins a token, every outcome is given.
+import type { TimeoutSettings } from '../../spec/settings.js';
+import { secondsText } from '../predict-common.js';
+import { blindChoices } from '../zones/choices.js';
+import { predictNoExecuteTaints } from '../zones/replay.js';
+import { TAINT_LOOP_SECONDS } from '../zones/tolerances.js';
+import { zoneKeyOf } from '../zones/zone-state.js';
+import type { NodeTimeline, Window, ZoneStateChange } from '../types.js';
+import { OBSERVATION_LATENCY_SECONDS, round3, windowOf } from '../windows.js';
+import { hull, item } from './items.js';
+import type { TargetNodeForecast } from './nodes.js';
+import type { ForecastItem, ForecastOutcome, PreFaultNode, PreFaultPod } from './types.js';
+
+/** Label that keeps a node out of its zone's disruption state (pkg/controller/nodelifecycle `labelNodeDisruptionExclusion`). */
+const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
+
+/** One node's NoExecute taint as forecast: the outcomes, and the soonest the taint eviction controller can see it. */
+export interface TaintForecast {
+  node: string;
+  key: string;
+  /** Every outcome (a window of its receipt, or null: never tainted). */
+  outcomes: ForecastOutcome[];
+  /** Per tainted outcome, the soonest the taint can be written (what an eviction countdown counts from), seconds since time zero. */
+  seenFromSeconds: (number | null)[];
+}
+
+/** How the detections of one scenario fall into monitor passes: per target, passes after its cohort's first. */
+interface Scenario {
+  name: string;
+  passOf: Map<string, number>;
+}
+
+/** Inputs of {@link forecastTaints}. */
+export interface ZoneForecastInput {
+  settings: TimeoutSettings;
+  nodes: readonly PreFaultNode[];
+  targets: readonly TargetNodeForecast[];
+  pods: readonly PreFaultPod[];
+  /** When the observation ends, seconds since time zero: tokens after it are still forecast. */
+  endSeconds: number;
+}
+
+/**
+ * The NoExecute taint of every detected target. Targets whose fault starts together (a cohort) are detected in one
+ * monitor pass or in several, depending on their heartbeat phases, which nobody knows before; the zone replay of the
+ * causal model (blind: it never reads an outcome) runs over these scenarios: all of a cohort in one pass; each node
+ * alone one pass before the rest; one node per pass in name order and in reverse (as many passes as the detection
+ * window holds). Each scenario is replayed with the detections at the earliest and at the latest instant they can
+ * have, and a taint's window is the hull over both. A taint written in the pass that swaps its zone to rate 0 races
+ * the end of that pass (the 100 ms tainting loop): both outcomes. Also the zone states each scenario passes through.
+ */
+export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecast[]; items: ForecastItem[]; zoneNotes: string[] } {
+  const detected = input.targets.filter((t) => t.detection !== null);
+  if (detected.length === 0) return { taints: [], items: [], zoneNotes: [] };
+  const monitor = input.settings.controllerManager.nodeMonitorPeriodMs / 1000;
+  const real = (t: TargetNodeForecast) => ({ from: t.detection!.window.fromSeconds + 1 });
+  const results = new Map<string, { scenario: string; window: Window | null; seenFrom: number | null; why: string }[]>();
+  const zoneNotes = new Set<string>();
+  const push = (name: string, r: { scenario: string; window: Window | null; seenFrom: number | null; why: string }) => results.set(name, [...(results.get(name) ?? []), r]);
+  for (const scenario of scenarios(detected, monitor)) {
+    const early = replay(input, detected, scenario, 'early');
+    const late = replay(input, detected, scenario, 'late');
+    for (const change of early.zoneStates) zoneNotes.add(zoneNote(change, scenario.name));
+    // Which node of a cohort (detected together, same zone) gets which token is not known (the lister's order): each
+    // may get any of the cohort's slots, and when some of them are not tainted, any of them may be the one.
+    const groups = new Map<string, TargetNodeForecast[]>();
+    for (const t of detected) {
+      const k = `${t.offSeconds}|${zoneOf(input.nodes, t.name)}`;
+      groups.set(k, [...(groups.get(k) ?? []), t]);
+    }
+    for (const group of groups.values()) {
+      const slots: { window: Window; seenFrom: number; why: string }[] = [];
+      const misses: string[] = [];
+      for (const t of group) {
+        const a = early.items.find((i) => i.node === t.name && i.event === 'no-execute-taint');
+        const b = late.items.find((i) => i.node === t.name && i.event === 'no-execute-taint');
+        if (!a || !b || !a.expected || !b.expected || a.window === null || b.window === null) {
+          misses.push((a && !a.expected ? a.because : b?.because) ?? 'not tainted');
+          continue;
+        }
+        slots.push({ window: windowOf(a.window.fromSeconds, b.window.toSeconds), seenFrom: round3(a.window.fromSeconds + TAINT_LOOP_SECONDS), why: a.because });
+        if (a.notModelled !== undefined || b.notModelled !== undefined) misses.push(a.notModelled ?? b.notModelled ?? '');
+        // Written in the very pass that swapped its zone to rate 0: the tainting loop may not have run before the swap.
+        const pass = early.zoneStates.find((z) => z.zone === zoneOf(input.nodes, t.name) && z.evictionRatePerSecond === 0 && z.state !== 'FullDisruption' && Math.abs(z.atSeconds - (a.cause?.atSeconds ?? NaN)) < 0.01);
+        if (pass) misses.push(`the monitor pass at which zone "${pass.zone}" turned ${pass.state} (rate 0) ended before the 100 ms tainting loop spent its token`);
+      }
+      for (const t of group) {
+        const own = real(t);
+        for (const slot of slots) {
+          if (group.length === 1 || slot.window.toSeconds >= own.from) push(t.name, { scenario: scenario.name, window: group.length === 1 ? slot.window : windowOf(Math.max(slot.window.fromSeconds, own.from - TAINT_LOOP_SECONDS), slot.window.toSeconds), seenFrom: Math.max(slot.seenFrom, own.from), why: slot.why });
+        }
+        for (const why of misses) push(t.name, { scenario: scenario.name, window: null, seenFrom: null, why: group.length === 1 ? why : `${why} (one of ${group.length} detected together; which one is not known)` });
+      }
+    }
+  }
+  const taints: TaintForecast[] = [];
+  const items: ForecastItem[] = [];
+  for (const t of detected) {
+    const list = results.get(t.name) ?? [];
+    const tainted = list.filter((r) => r.window !== null);
+    const untainted = list.filter((r) => r.window === null);
+    const outcomes: ForecastOutcome[] = [];
+    const seenFrom: (number | null)[] = [];
+    if (tainted.length > 0) {
+      outcomes.push({ window: hull(tainted.map((r) => r.window as Window)), when: untainted.length === 0 ? 'in every pass grouping' : `when ${listed([...new Set(tainted.map((r) => r.scenario))])}` });
+      seenFrom.push(Math.min(...tainted.map((r) => r.seenFrom as number)));
+    }
+    if (untainted.length > 0) {
+      outcomes.push({ window: null, when: listed([...new Set(untainted.map((r) => `${r.scenario}: ${r.why}`))]) });
+      seenFrom.push(null);
+    }
+    // A node only maybe detected (its fault may end first) is only maybe tainted.
+    if (t.detection?.happens === 'maybe' && untainted.length === 0) {
+      outcomes.push({ window: null, when: 'its fault ends before it is marked NotReady' });
+      seenFrom.push(null);
+    }
+    const happens = outcomes.every((o) => o.window !== null) ? 'always' : outcomes.every((o) => o.window === null) ? 'never' : 'maybe';
+    const key = t.detection!.key;
+    taints.push({ node: t.name, key, outcomes, seenFromSeconds: seenFrom });
+    const cm = input.settings.controllerManager;
+    items.push(item({
+      event: 'no-execute-taint', node: t.name, taintKey: key, happens, window: hull(outcomes.flatMap((o) => (o.window ? [o.window] : []))), outcomes,
+      mechanism: 'no-execute-taint',
+      setting: `--node-eviction-rate ${cm.nodeEvictionRate}/s, --secondary-node-eviction-rate ${cm.secondaryNodeEvictionRate}/s, --unhealthy-zone-threshold ${cm.unhealthyZoneThreshold}, --large-cluster-size-threshold ${cm.largeClusterSizeThreshold}`,
+      assumption: `its detection window; the pass grouping of simultaneous detections and the order in which waiting nodes get tokens are not known (every grouping replayed); the tainting loop sees the controller's own Ready write (else one token later, the informer-cache race${key.endsWith('/not-ready') ? '' : `: ${secondsText(Math.max(monitor, 1 / Math.max(cm.nodeEvictionRate, 1e-9)))} later`})`,
+      because: `${key}:NoExecute written at a token of zone "${zoneOf(input.nodes, t.name)}" (burst 1, one per 1 / rate s), states re-evaluated at the end of each monitor pass`,
+    }));
+  }
+  return { taints, items, zoneNotes: [...zoneNotes] };
+}
+
+/** At most three of `cases`, joined with "; or ", and how many more. */
+function listed(cases: readonly string[]): string {
+  return `${cases.slice(0, 3).join('; or ')}${cases.length > 3 ? ` (and ${cases.length - 3} more)` : ''}`;
+}
+
+/** The zone key of node `name` among the pre-fault nodes (`""` when unknown). */
+function zoneOf(nodes: readonly PreFaultNode[], name: string): string {
+  const node = nodes.find((n) => n.name === name);
+  return node ? zoneKeyOf(node.labels) : '';
+}
+
+/** One line: a zone state a scenario passes through. */
+function zoneNote(change: ZoneStateChange, scenario: string): string {
+  return `zone "${change.zone}": ${change.state} with ${change.notReady} of ${change.total} NotReady (rate ${change.evictionRatePerSecond}/s) when ${scenario}`;
+}
+
+/**
+ * The pass groupings replayed: cohorts are targets whose fault starts together; within a cohort, all in one pass;
+ * each alone one pass before the rest; one per pass in name order, and in reverse (up to as many passes as the
+ * window holds).
+ */
+function scenarios(detected: readonly TargetNodeForecast[], monitorSeconds: number): Scenario[] {
+  const cohorts = new Map<number, TargetNodeForecast[]>();
+  for (const t of detected) cohorts.set(t.offSeconds, [...(cohorts.get(t.offSeconds) ?? []), t]);
+  const groups = [...cohorts.values()].map((c) => [...c].sort((a, b) => a.name.localeCompare(b.name)));
+  const passesIn = (c: TargetNodeForecast[]) => {
+    const w = c[0].detection!.window;
+    return Math.max(1, Math.min(c.length, Math.floor((w.toSeconds - w.fromSeconds - 2) / monitorSeconds) + 1));
+  };
+  const all = (assign: (c: TargetNodeForecast[], i: number) => number) => new Map(groups.flatMap((c) => c.map((t, i) => [t.name, assign(c, i)] as const)));
+  const list: Scenario[] = [{ name: 'every simultaneous detection is in one monitor pass', passOf: all(() => 0) }];
+  if (groups.some((c) => c.length > 1)) {
+    for (const c of groups.filter((g) => g.length > 1)) {
+      for (const first of c) {
+        list.push({ name: `${first.name} is detected one pass before the others`, passOf: all((g, i) => (g === c && g[i] !== first ? 1 : 0)) });
+      }
+    }
+    list.push({ name: 'simultaneous detections spread one per pass, by name', passOf: all((c, i) => i % passesIn(c)) });
+    list.push({ name: 'simultaneous detections spread one per pass, reverse name order', passOf: all((c, i) => (c.length - 1 - i) % passesIn(c)) });
+  }
+  return list;
+}
+
+/**
+ * The blind zone replay of one scenario: each target detected at its cohort's earliest (or latest) real transition
+ * instant plus its pass offset (× the monitor period), Ready again at the earliest (latest) instant; every other node
+ * healthy. Pods on a target are counted Ready until its detection (the controller's writes: clientThrottle).
+ */
+function replay(input: ZoneForecastInput, detected: readonly TargetNodeForecast[], scenario: Scenario, at: 'early' | 'late') {
+  const monitor = input.settings.controllerManager.nodeMonitorPeriodMs / 1000;
+  const maxPass = Math.max(0, ...scenario.passOf.values());
+  const instants = new Map<string, number>();
+  // Real transitions: lastTransitionTime truncated (−1 s) below, observation latency included above (Unknown).
+  const real = (t: TargetNodeForecast) => {
+    const d = t.detection!;
+    return { from: d.window.fromSeconds + 1, to: d.status === 'Unknown' ? d.window.toSeconds - OBSERVATION_LATENCY_SECONDS : d.window.toSeconds };
+  };
+  for (const t of detected) {
+    // A cohort's passes count from its earliest (or, late, end at its latest) transition; each node stays in its own window.
+    const cohort = detected.filter((c) => c.offSeconds === t.offSeconds);
+    const base = at === 'early' ? Math.max(...cohort.map((c) => real(c).from)) : Math.min(...cohort.map((c) => real(c).to)) - maxPass * monitor;
+    const pass = scenario.passOf.get(t.name) ?? 0;
+    const own = real(t);
+    instants.set(t.name, Math.min(own.to, Math.max(own.from, base + pass * monitor)));
+  }
+  const timelines = input.nodes.map((n) => syntheticTimeline(n, detected.find((t) => t.name === n.name), instants.get(n.name) ?? null, at));
+  const pods = input.pods.filter((p) => instants.has(p.node)).map((p) => ({ nodeBefore: p.node, notReadyReceivedAfterSeconds: instants.get(p.node) as number }));
+  return predictNoExecuteTaints(input.settings, timelines, input.endSeconds, [], pods, blindChoices);
+}
+
+/** A node timeline for the replay: only what it reads (zone, whether it counts, detection, Ready again, deletion). */
+function syntheticTimeline(node: PreFaultNode, target: TargetNodeForecast | undefined, detectedAt: number | null, at: 'early' | 'late'): NodeTimeline {
+  const detection = target?.detection ?? null;
+  const back = target?.readyAgain ? (at === 'early' ? target.readyAgain.fromSeconds : target.readyAgain.toSeconds) + OBSERVATION_LATENCY_SECONDS * (at === 'early' ? 0 : 1) : null;
+  return {
+    name: node.name, faultTarget: target !== undefined, faultInjectedAfterSeconds: target?.offSeconds ?? null, lastLeaseRenewBeforeDetection: null,
+    zone: zoneKeyOf(node.labels), countsForZoneState: !(EXCLUDE_DISRUPTION_LABEL in node.labels),
+    notReadyStatus: detectedAt === null || detection === null ? null : detection.status, notReadyReason: null,
+    notReadyAfterSeconds: detectedAt, notReadyReceivedAfterSeconds: detectedAt,
+    readyAgainAfterSeconds: back, readyAgainReceivedAfterSeconds: back,
+    taints: [], noExecuteTaintAfterSeconds: null, outOfServiceTaintAfterSeconds: null, noScheduleTaintAfterSeconds: null,
+    internalIPBefore: null, internalIPAfter: null, internalIPChanged: false,
+    deletedAfterSeconds: target?.deleted ? (at === 'early' ? target.deleted.fromSeconds : target.deleted.toSeconds) : null, recreatedAfterSeconds: null, readyAtEnd: true,
+  };
+}

@@ -1,0 +1,104 @@
+// Renders forecasts (lib/analyze/forecast) as text, Markdown or JSON: `rebootlab predict`, one variant after the
+// other or, for a matrix, side by side.
+import type { Forecast, ForecastItem } from '../analyze/forecast/types.js';
+import type { Window } from '../analyze/types.js';
+
+/** One variant's forecast, named as `rebootlab run` names it. */
+export interface VariantForecast {
+  variant: string;
+  /** Dotted setting path → value of this variant; empty without a matrix. */
+  matrixValues: Record<string, unknown>;
+  forecast: Forecast;
+}
+
+/** What `rebootlab predict --format json` prints. */
+export interface ForecastDocument {
+  apiVersion: 'rebootlab.dev/v1alpha1';
+  kind: 'Forecast';
+  file: string;
+  variants: VariantForecast[];
+}
+
+const fmt = (s: number) => s.toFixed(1);
+
+/** `[13.8, 31.0] s`, `never`, or `[13.8, 31.0] s or never`. */
+export function windowText(i: Pick<ForecastItem, 'window' | 'happens'>): string {
+  if (i.happens === 'never' || i.window === null) return 'never';
+  const w = `[${fmt(i.window.fromSeconds)}, ${fmt(i.window.toSeconds)}] s`;
+  return i.happens === 'maybe' ? `${w} or never` : w;
+}
+
+/** Width of a window, seconds. */
+export function widthOf(w: Window | null): number | null {
+  return w === null ? null : Math.round((w.toSeconds - w.fromSeconds) * 1000) / 1000;
+}
+
+/** What an item is about: its pod, workload, or node, with its taint key's short name. */
+export function subjectOf(i: ForecastItem): string {
+  const key = i.taintKey ? ` (${i.taintKey.split('/').pop()})` : '';
+  return `${i.pod ?? (i.event.startsWith('workload') || i.event.startsWith('probe') ? i.workload : null) ?? i.node}${key}`;
+}
+
+function mechanismText(f: Forecast, i: ForecastItem): string {
+  const m = f.mechanisms[i.mechanism];
+  return m ? `${m.function} (${m.file}, ${m.versions})` : i.mechanism;
+}
+
+/** Every variant one after the other: a header, then one block per item (window, event, subject; mechanism, setting, assumption, outcomes). */
+export function renderForecastText(doc: ForecastDocument): string {
+  const lines: string[] = [];
+  for (const v of doc.variants) {
+    const f = v.forecast;
+    lines.push(`forecast of ${doc.file}: ${v.variant} (Kubernetes ${f.kubernetesVersion}; ${f.conditionedOn === 'experiment' ? 'no cluster: placement from the experiment, heartbeat phases unknown' : 'conditioned on the pre-fault state'})`);
+    lines.push(`targets: ${f.targets.join(', ')}; times in seconds since time zero, the start of the first fault command`);
+    for (const c of f.conditions) lines.push(`  given ${c}`);
+    for (const i of f.items) {
+      lines.push(`  ${windowText(i).padEnd(26)} ${i.event.padEnd(20)} ${subjectOf(i)}`);
+      lines.push(`      ${i.because}`);
+      lines.push(`      mechanism: ${mechanismText(f, i)}; setting: ${i.setting}`);
+      lines.push(`      assumption: ${i.assumption}`);
+      if (i.outcomes.length > 1) for (const o of i.outcomes) lines.push(`      outcome: ${o.window ? `[${fmt(o.window.fromSeconds)}, ${fmt(o.window.toSeconds)}] s` : 'never'} when ${o.when}`);
+    }
+    for (const n of f.notForecast) lines.push(`  not forecast: ${n}`);
+    lines.push('');
+  }
+  if (doc.variants.length > 1) lines.push(...sideBySide(doc, (s) => s));
+  return lines.join('\n').trimEnd() + '\n';
+}
+
+/** Markdown: a table per variant, and the variants side by side for a matrix. */
+export function renderForecastMarkdown(doc: ForecastDocument): string {
+  const parts: string[] = [`# Forecast of \`${doc.file}\``, '', 'Times are seconds since time zero, the start of the first fault command.', ''];
+  const cell = (s: string) => s.replaceAll('|', '\\|');
+  for (const v of doc.variants) {
+    const f = v.forecast;
+    parts.push(`## ${v.variant}`, '', `Kubernetes ${f.kubernetesVersion}; targets ${f.targets.map((t) => `\`${t}\``).join(', ')}; ${f.conditionedOn === 'experiment' ? 'no cluster (placement from the experiment, heartbeat phases unknown)' : 'conditioned on the pre-fault state'}.`, '');
+    for (const c of f.conditions) parts.push(`- given ${cell(c)}`);
+    if (f.conditions.length > 0) parts.push('');
+    parts.push('| Window | Event | Node / pod | Mechanism | Setting | Assumption |', '|---|---|---|---|---|---|');
+    for (const i of f.items) {
+      const outcomes = i.outcomes.length > 1 ? `<br>${i.outcomes.map((o) => `${o.window ? `[${fmt(o.window.fromSeconds)}, ${fmt(o.window.toSeconds)}]` : 'never'} when ${o.when}`).join('<br>')}` : '';
+      parts.push(`| ${windowText(i)}${cell(outcomes)} | ${i.event} | ${cell(subjectOf(i))} | ${cell(mechanismText(f, i))} | ${cell(i.setting)} | ${cell(i.assumption)} |`);
+    }
+    if (f.notForecast.length > 0) parts.push('', ...f.notForecast.map((n) => `- not forecast: ${cell(n)}`));
+    parts.push('');
+  }
+  if (doc.variants.length > 1) parts.push('## Side by side', '', ...sideBySide(doc, cell, true), '');
+  return parts.join('\n');
+}
+
+/** The variants side by side: one row per event and subject, one column per variant. */
+function sideBySide(doc: ForecastDocument, cell: (s: string) => string, markdown = false): string[] {
+  const key = (i: ForecastItem) => `${i.event} ${subjectOf(i)}`;
+  const keys: string[] = [];
+  for (const v of doc.variants) for (const i of v.forecast.items) if (!keys.includes(key(i))) keys.push(key(i));
+  const rows = keys.map((k) => [k, ...doc.variants.map((v) => {
+    const i = v.forecast.items.find((x) => key(x) === k);
+    return i ? windowText(i) : '—';
+  })]);
+  const headers = ['event', ...doc.variants.map((v) => v.variant)];
+  if (markdown) return [`| ${headers.map(cell).join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const line = (r: string[]) => r.map((x, c) => x.padEnd(widths[c])).join('  ').trimEnd();
+  return ['side by side:', line(headers), ...rows.map(line)];
+}

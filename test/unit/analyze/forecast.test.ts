@@ -1,0 +1,154 @@
+// The forecast (lib/analyze/forecast) on the recorded journals of test/fixtures/runs: made from the records before the
+// fault alone (a journal truncated at its fault gives the same forecast), judged against what each run showed; and
+// its mechanisms one by one.
+import { expect } from 'chai';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyze } from '../../../lib/analyze/analyze.js';
+import { forecast, preFaultStateOfJournal, judgeForecast, type Forecast, type ForecastItem } from '../../../lib/analyze/forecast/index.js';
+import { mayCallIn, lastHeartbeatRange } from '../../../lib/analyze/forecast/heartbeat.js';
+import { admittedTolerations, tolerationSecondsOf } from '../../../lib/analyze/forecast/tolerations.js';
+import { evaluateExpectations } from '../../../lib/analyze/expect.js';
+import { parseExpectation, type Expectation } from '../../../lib/spec/expectation.js';
+import type { Observation } from '../../../lib/observe/types.js';
+import type { RunInfo } from '../../../lib/report/result-types.js';
+import { readRunInfo } from '../../../lib/report/write-reports.js';
+import { FIXTURE_RUNS_DIR, loadFixtureRun } from './fixture-runs.js';
+import { copy, timeZeroMarker } from './edited-journals.js';
+
+/** Recorded runs of YAML experiments: their run.json carries the resolved experiment. */
+const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && readRunInfo(join(FIXTURE_RUNS_DIR, d.name)).resolved !== undefined)
+  .map((d) => d.name)
+  .sort();
+
+const forecastOf = (observations: readonly Observation[], info: RunInfo): Forecast | null => {
+  const preFault = preFaultStateOfJournal(observations, info.workloads);
+  return preFault && forecast({ experiment: info.resolved!, settings: info.settings, kubernetesVersion: info.cluster.kubernetesVersion ?? 'v1.34.4', preFault });
+};
+const find = (f: Forecast, event: string, subject: string): ForecastItem | undefined => f.items.find((i) => i.event === event && (i.pod ?? i.workload ?? i.node).endsWith(subject));
+
+describe('analyze/forecast', () => {
+  describe('on every recorded journal of a YAML experiment', () => {
+    it('there are recorded runs to check (17 with a resolved experiment)', () => expect(RECORDED.length).to.equal(17));
+    for (const name of RECORDED) {
+      describe(name, () => {
+        const run = loadFixtureRun(name);
+        it('the forecast of the records before the fault held: 0 missed, and most items judged', () => {
+          const f = run.analysis.forecast!;
+          expect(f.frozen).to.equal('recomputed');
+          expect(f.missed.map((i) => `${i.event} ${i.pod ?? i.workload ?? i.node}: observed ${i.observedSeconds}, window ${JSON.stringify(i.window)}`)).to.deep.equal([]);
+          expect(f.heldCount).to.be.at.least(Math.ceil(f.items.length / 2));
+        });
+        it('is computed without reading any record after the fault: the journal truncated at its fault marker gives the same forecast', () => {
+          const zero = timeZeroMarker(run.observations);
+          const truncated = run.observations.filter((o) => o.seq <= zero.seq);
+          const { observedSeconds: _o, held: _h, ...first } = run.analysis.forecast!.items[0];
+          const again = forecastOf(truncated, run.info)!;
+          expect(again.items[0]).to.deep.equal(first);
+          const { frozen: _f, missed: _m, heldCount: _hc, judgedCount: _jc, ...judged } = run.analysis.forecast!;
+          expect({ ...again, items: again.items }).to.deep.equal({ ...judged, items: judged.items.map(({ observedSeconds: _x, held: _y, ...i }) => i) });
+        });
+      });
+    }
+  });
+
+  describe('frozen in the journal', () => {
+    const run = loadFixtureRun('kind-outage-tuned-recorded');
+    const zero = timeZeroMarker(run.observations);
+    const withRecord = (f: Forecast): Observation[] => [...run.observations.filter((o) => o.seq < zero.seq), { seq: zero.seq - 0.5, type: 'forecast', receivedAtMs: zero.receivedAtMs - 20, forecast: f as unknown as Record<string, unknown> }, ...run.observations.filter((o) => o.seq >= zero.seq)];
+
+    it('a forecast record before the first fault command is the one judged (frozen: journal), not a recomputed one', () => {
+      const f = copy(forecastOf(run.observations, run.info)!);
+      const detection = f.items.find((i) => i.event === 'node-not-ready')!;
+      detection.assumption = 'as frozen';
+      const a = analyze(withRecord(f), { settings: run.info.settings, workloads: run.info.workloads, experiment: run.info.resolved });
+      expect(a.forecast?.frozen).to.equal('journal');
+      expect(a.forecast?.items.find((i) => i.event === 'node-not-ready')?.assumption).to.equal('as frozen');
+      expect(a.warnings.filter((w) => w.includes('frozen'))).to.deep.equal([]);
+    });
+
+    it('negative control: a frozen forecast whose eviction window ends 10 s too early is judged a miss, and count(forecast.missed) == 0 fails', () => {
+      const f = copy(forecastOf(run.observations, run.info)!);
+      for (const i of f.items.filter((x) => x.event === 'pod-eviction' && x.window !== null)) {
+        i.window = { fromSeconds: i.window!.fromSeconds - 10, toSeconds: i.window!.toSeconds - 15 };
+        i.outcomes = [{ window: i.window, when: 'edited' }];
+      }
+      const a = analyze(withRecord(f), { settings: run.info.settings, workloads: run.info.workloads, experiment: run.info.resolved });
+      expect(a.forecast?.missed.map((i) => i.event)).to.deep.equal(['pod-eviction', 'pod-eviction', 'pod-eviction']);
+      const parsed = parseExpectation('count(forecast.missed) == 0');
+      expect(parsed.ok).to.equal(true);
+      const [result] = evaluateExpectations(a, [(parsed as { expectation: Expectation }).expectation]);
+      expect(result.passed).to.equal(false);
+      expect(evaluateExpectations(run.analysis, [(parsed as { expectation: Expectation }).expectation])[0].passed).to.equal(true);
+    });
+
+    it('a forecast frozen more than 0.5 s before time zero is flagged', () => {
+      const f = forecastOf(run.observations, run.info)!;
+      const late = withRecord(f).map((o) => (o.type === 'forecast' ? { ...o, receivedAtMs: zero.receivedAtMs - 3000 } : o));
+      const a = analyze(late, { settings: run.info.settings, workloads: run.info.workloads });
+      expect(a.warnings.some((w) => /frozen 3 s before time zero/.test(w))).to.equal(true);
+    });
+  });
+
+  describe('mechanisms', () => {
+    it('outage-tuned: detection from the last renewal seen (−1.029 s, no renewal or status tick due before the silence): [R + G − 1, R + G + 2M + 1] = 12 s wide; the eviction 1 s wider', () => {
+      const run = loadFixtureRun('kind-outage-tuned-recorded');
+      const f = run.analysis.forecast!;
+      expect(find(f, 'node-not-ready', 'rebootlab-worker')?.window).to.deep.equal({ fromSeconds: 17.971, toSeconds: 31.5 });
+      expect(f.conditions[0]).to.match(/last Lease renewal at -1.029 s, status post at -10.95 s/);
+      const eviction = find(f, 'pod-eviction', 'solo')!;
+      expect(eviction.window!.toSeconds - eviction.window!.fromSeconds).to.be.closeTo(31.5 - 17.971 + 1, 0.001);
+    });
+
+    it('mayCallIn: a loop of period 5 s last called at −5.191 s may call again in [−0.2, 2] (jitter), one last called at −1.0 s may not', () => {
+      expect(mayCallIn(-5.191, 5, -0.2, 2)).to.equal(true);
+      expect(mayCallIn(-1, 5, -1, 2)).to.equal(false);
+      expect(mayCallIn(-1, 5, -1, 4.1)).to.equal(true);
+    });
+
+    it('without a pre-fault heartbeat: the last one anywhere in the heartbeat interval × 1.04 before, up to the command taking effect', () => {
+      const run = loadFixtureRun('kind-outage-tuned-recorded');
+      const range = lastHeartbeatRange(run.info.settings, 0, 0.5, undefined, 0);
+      expect([range.fromSeconds, range.toSeconds]).to.deep.equal([-5.2, 0.5]);
+      expect(range.condition).to.equal(null);
+    });
+
+    it('case C1 (kwok zone-partial-disruption, 3 of 4 at once): each node is tainted or not (one pass ends at rate 0; which one is not known), never "always"', () => {
+      const f = loadFixtureRun('kwok-zone-partial-disruption-recorded').analysis.forecast!;
+      const taints = f.items.filter((i) => i.event === 'no-execute-taint');
+      expect(taints.map((i) => i.happens)).to.deep.equal(['maybe', 'maybe', 'maybe']);
+      expect(taints[0].outcomes.find((o) => o.window === null)?.when).to.match(/PartialDisruption/);
+    });
+
+    it('case C9 (kind staggered-workers, 15 s apart): the first worker is always tainted, the third maybe (its pass may end at rate 0)', () => {
+      const f = loadFixtureRun('kind-staggered-workers-recorded').analysis.forecast!;
+      expect(find(f, 'no-execute-taint', 'rl-rec3-worker')?.happens).to.equal('always');
+      expect(find(f, 'no-execute-taint', 'rl-rec3-worker3')?.happens).to.equal('maybe');
+    });
+
+    it('kwok eviction-rate-large-zone (10 of 100 at once, rate 0.1/s): which node gets which token is not known: each node\'s taint spans the 10 slots', () => {
+      const f = loadFixtureRun('kwok-eviction-rate-large-zone-recorded').analysis.forecast!;
+      const w = find(f, 'no-execute-taint', 'rebootlab-worker')!.window!;
+      expect(w.toSeconds - w.fromSeconds).to.be.above(90);
+    });
+
+    it('tolerations: the first matching toleration of each taint counts, not the smallest; Equal compares the value; admission adds the defaults only where missing', () => {
+      const unreachable = { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' as const };
+      expect(tolerationSecondsOf([{ key: unreachable.key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }, { operator: 'Exists', tolerationSeconds: 10 }], [unreachable])).to.equal(300);
+      expect(tolerationSecondsOf([{ key: 'node.kubernetes.io/out-of-service', operator: 'Equal', value: 'other', effect: 'NoExecute' }], [{ key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' }])).to.equal('untolerated');
+      expect(tolerationSecondsOf([{ operator: 'Exists' }], [unreachable])).to.equal(null);
+      const admitted = admittedTolerations([{ key: unreachable.key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 }], 'ReplicaSet', { notReadySeconds: 30, unreachableSeconds: 30 });
+      expect(admitted.map((t) => [t.key, t.tolerationSeconds])).to.deep.equal([[unreachable.key, 60], ['node.kubernetes.io/not-ready', 30]]);
+      expect(admittedTolerations(null, 'DaemonSet', { notReadySeconds: 30, unreachableSeconds: 30 }).every((t) => t.tolerationSeconds === undefined)).to.equal(true);
+    });
+
+    it('judging: an item observed in no outcome\'s window is a miss; a "never" outcome holds once its windows closed', () => {
+      const run = loadFixtureRun('kind-outage-tuned-recorded');
+      const f = forecastOf(run.observations, run.info)!;
+      const moved = { ...f, items: f.items.map((i) => (i.event === 'node-not-ready' ? { ...i, outcomes: [{ window: { fromSeconds: 30, toSeconds: 40 }, when: 'edited' }, { window: null, when: 'edited' }] } : i)) };
+      const judged = judgeForecast(moved, run.analysis, 'journal');
+      expect(judged.missed.map((i) => i.event)).to.deep.equal(['node-not-ready']);
+    });
+  });
+});
