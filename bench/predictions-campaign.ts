@@ -74,9 +74,12 @@ for (const file of files) {
 }
 
 // Totals over every experiment directory under --out (also those of earlier invocations).
-const rows: string[] = ['| experiment | runs | held / predicted | exit codes | wall |', '|---|---:|---:|---|---:|'];
+// The causal chain in two columns (predicted from observed causes; explained by reading the run, chosenBy) and the
+// forecasts frozen before each fault apart from it.
+const rows: string[] = ['| experiment | runs | held / predicted | of which predicted | of which explained | forecast held / judged | exit codes | wall |', '|---|---:|---:|---:|---:|---:|---|---:|'];
 const misses: string[] = [];
-let [held, predicted, runs] = [0, 0, 0];
+const forecastMisses: string[] = [];
+let [held, predicted, runs, explained, explainedHeld, fHeld, fJudged] = [0, 0, 0, 0, 0, 0, 0];
 for (const name of existsSync(out) ? readdirSync(out).sort() : []) {
   const dir = join(out, name);
   if (!existsSync(join(dir, DONE_FILE))) continue;
@@ -85,19 +88,26 @@ for (const name of existsSync(out) ? readdirSync(out).sort() : []) {
   try {
     comparison = compareRuns([dir]);
   } catch (err) {
-    rows.push(`| ${name} | 0 | no result: ${(err as Error).message} | ${entry.exitCodes.join(' ')} | ${entry.wallSeconds} s |`);
+    rows.push(`| ${name} | 0 | no result: ${(err as Error).message} | | | | ${entry.exitCodes.join(' ')} | ${entry.wallSeconds} s |`);
     continue;
   }
   const n = comparison.variants.reduce((sum, v) => sum + v.runs.length, 0);
   const t = comparison.predictions;
-  [held, predicted, runs] = [held + t.held, predicted + t.predicted, runs + n];
-  rows.push(`| ${name} | ${n} | ${t.held} / ${t.predicted} | ${entry.exitCodes.join(' ')} | ${entry.wallSeconds} s |`);
+  [held, predicted, runs, explained, explainedHeld] = [held + t.held, predicted + t.predicted, runs + n, explained + t.explained, explainedHeld + t.explainedHeld];
+  [fHeld, fJudged] = [fHeld + t.forecast.held, fJudged + t.forecast.judged];
+  const f = t.forecast.runs === 0 ? '—' : `${t.forecast.held} / ${t.forecast.judged}`;
+  rows.push(`| ${name} | ${n} | ${t.held} / ${t.predicted} | ${t.held - t.explainedHeld} / ${t.predicted - t.explained} | ${t.explainedHeld} / ${t.explained} | ${f} | ${entry.exitCodes.join(' ')} | ${entry.wallSeconds} s |`);
+  for (const m of t.forecast.missed) forecastMisses.push(`- ${m.dir}: forecast ${m.event} ${m.subject} at ${m.observedSeconds ?? 'never'} s, window ${m.window ? `[${m.window[0]}, ${m.window[1]}]` : 'never'}`);
   for (const m of t.missed) {
     const window = m.window ? `[${m.window[0]}, ${m.window[1]}]` : 'expected not to happen';
     misses.push(`- ${m.dir}: ${m.event} ${m.pod ?? m.node} at ${m.observedSeconds ?? 'never'} s, window ${window}`);
   }
 }
-rows.push(`| **all** | ${runs} | **${held} / ${predicted}** | | |`);
-const report = [`# Predictions campaign (${out})`, '', ...rows, '', misses.length === 0 ? 'No prediction missed.' : `Missed (${misses.length}):`, ...misses, ''].join('\n');
+rows.push(`| **all** | ${runs} | **${held} / ${predicted}** | ${held - explainedHeld} / ${predicted - explained} | ${explainedHeld} / ${explained} | **${fHeld} / ${fJudged}** | | |`);
+const report = [
+  `# Predictions campaign (${out})`, '', ...rows, '',
+  misses.length === 0 ? 'No prediction missed.' : `Missed (${misses.length}):`, ...misses, '',
+  forecastMisses.length === 0 ? 'No forecast missed.' : `Forecasts missed (${forecastMisses.length}):`, ...forecastMisses, '',
+].join('\n');
 if (existsSync(out)) writeFileSync(join(out, 'totals.md'), report);
 log(report);

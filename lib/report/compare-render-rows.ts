@@ -27,6 +27,8 @@ export function configRows(c: Comparison): string[][] {
     ...keys.map((k) => [k, ...c.variants.map((v) => value(v, k))]),
     ['runs passed', ...c.variants.map((v) => `${v.passed}/${v.runs.length}`)],
     ['predictions held', ...c.variants.map((v) => `${v.predictions.held}/${v.predictions.predicted}`)],
+    ['of which explained', ...c.variants.map((v) => `${v.predictions.explainedHeld}/${v.predictions.explained}`)],
+    ['forecasts held', ...c.variants.map((v) => (v.predictions.forecast.runs === 0 ? '—' : `${v.predictions.forecast.held}/${v.predictions.forecast.judged}`))],
   ];
 }
 
@@ -36,9 +38,17 @@ export function configRows(c: Comparison): string[][] {
  */
 export function predictionLines(c: Comparison): string[] {
   const t = c.predictions;
-  const head = `Predictions held: ${t.held} of ${t.predicted} over ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s); missed: ${t.missed.length}.`;
+  const runs = c.variants.reduce((n, v) => n + v.runs.length, 0);
+  const head = `Predictions held: ${t.held} of ${t.predicted} over ${runs} run(s) (predicted from their causes: ${t.held - t.explainedHeld} of ${t.predicted - t.explained}; explained by reading the run: ${t.explainedHeld} of ${t.explained}); missed: ${t.missed.length}.`;
+  const f = t.forecast;
+  const forecast = f.runs === 0 ? 'Forecasts: none (no run froze one).' : `Forecasts held: ${f.held} of ${f.judged} judged (${f.items} forecast) over ${f.runs} run(s); missed: ${f.missed.length}.`;
   const at = (v: number | null): string => (v === null ? 'not observed' : `at ${v} s`);
-  return [head, ...t.missed.map((m) => `missed: ${m.event} ${m.pod ?? m.node} ${at(m.observedSeconds)}, window ${m.window ? `[${m.window[0]}, ${m.window[1]}] s` : 'none (expected not to happen)'} (${m.dir})`)];
+  return [
+    head,
+    ...t.missed.map((m) => `missed: ${m.event} ${m.pod ?? m.node} ${at(m.observedSeconds)}, window ${m.window ? `[${m.window[0]}, ${m.window[1]}] s` : 'none (expected not to happen)'} (${m.dir})`),
+    forecast,
+    ...f.missed.map((m) => `forecast missed: ${m.event} ${m.subject} ${at(m.observedSeconds)}, window ${m.window ? `[${m.window[0]}, ${m.window[1]}] s` : 'never'} (${m.dir})`),
+  ];
 }
 
 /** Rows of the side-by-side table: metric → median and delta per variant. */

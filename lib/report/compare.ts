@@ -51,7 +51,12 @@ export interface VariantComparison {
 export interface PredictionTotals {
   held: number;
   predicted: number;
+  /** Of `predicted` (and of `held`), the items whose window was chosen by reading the run (chosenBy): explained, not predicted. */
+  explained: number;
+  explainedHeld: number;
   missed: { dir: string; event: string; node: string; pod: string | null; observedSeconds: number | null; window: [number, number] | null }[];
+  /** The forecasts frozen before the fault, summed apart from the causal chain: items judged, held, and each miss with its run. */
+  forecast: { runs: number; judged: number; held: number; items: number; missed: { dir: string; event: string; subject: string; observedSeconds: number | null; window: [number, number] | null }[] };
 }
 
 /** `rebootlab compare` output (apiVersion rebootlab.dev/v1alpha1, kind Comparison); every time is seconds. */
@@ -182,7 +187,22 @@ function predictionTotals(runs: readonly LoadedRun[]): PredictionTotals {
   return {
     held: p.reduce((n, r) => n + (r.predictions?.heldCount ?? 0), 0),
     predicted: p.reduce((n, r) => n + (r.predictions?.predictedCount ?? 0), 0),
+    explained: p.reduce((n, r) => n + (r.predictions?.explainedCount ?? 0), 0),
+    explainedHeld: p.reduce((n, r) => n + (r.predictions?.explainedHeldCount ?? 0), 0),
+    forecast: forecastTotals(runs),
     missed: p.flatMap((r) => (r.predictions?.missed ?? []).map((m) => ({ dir: r.dir, event: m.event, node: m.node, pod: m.pod, observedSeconds: m.observedSeconds, window: m.window ? [m.window.fromSeconds, m.window.toSeconds] as [number, number] : null }))),
+  };
+}
+
+/** The forecasts of `runs` summed (result.json `forecast`; a run without one counts none). */
+function forecastTotals(runs: readonly LoadedRun[]): PredictionTotals['forecast'] {
+  const withForecast = runs.filter((r) => r.result.forecast !== undefined);
+  return {
+    runs: withForecast.length,
+    judged: withForecast.reduce((n, r) => n + r.result.forecast!.judgedCount, 0),
+    held: withForecast.reduce((n, r) => n + r.result.forecast!.heldCount, 0),
+    items: withForecast.reduce((n, r) => n + r.result.forecast!.items.length, 0),
+    missed: withForecast.flatMap((r) => r.result.forecast!.missed.map((m) => ({ dir: r.dir, event: m.event, subject: m.pod ?? m.workload ?? m.node, observedSeconds: m.observedSeconds, window: m.window ? [m.window.fromSeconds, m.window.toSeconds] as [number, number] : null }))),
   };
 }
 

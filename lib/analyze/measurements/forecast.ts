@@ -4,8 +4,40 @@ import type { ForecastField } from '../../spec/expectation.js';
 import { forecast } from '../forecast/forecast.js';
 import { judgeForecast } from '../forecast/judge.js';
 import { FORECAST_LEAD_SECONDS, preFaultStateOfJournal } from '../forecast/prefault.js';
-import type { Forecast, JudgedForecastItem } from '../forecast/types.js';
-import { part, type Measurement } from '../measurement.js';
+import type { Forecast, JudgedForecast, JudgedForecastItem } from '../forecast/types.js';
+import { part, type Measurement, type MeasurementTable } from '../measurement.js';
+import type { PredictionItem, Window } from '../types.js';
+
+/** `[13.8, 31.5] s`, `never`, `[13.8, 31.5] s or never`; several outcomes joined with "; ". */
+function forecastText(i: JudgedForecastItem): string {
+  const one = (w: Window | null) => (w === null ? 'never' : `[${w.fromSeconds.toFixed(3)}, ${w.toSeconds.toFixed(3)}] s`);
+  return i.outcomes.length === 1 ? one(i.outcomes[0].window) : i.outcomes.map((o) => `${one(o.window)} when ${o.when}`).join('; ');
+}
+
+/**
+ * Forecast vs observed, one row per forecast item, next to the causal model's item for the same event (its window,
+ * verdict and why: derived from the observed cause after the fact).
+ */
+function forecastTable(f: JudgedForecast, causal: readonly PredictionItem[]): MeasurementTable {
+  const causalFor = (i: JudgedForecastItem) => causal.find((c) => c.event === i.event && c.node === i.node && c.pod === i.pod && (i.taintKey === null || c.taintKey === i.taintKey));
+  return {
+    name: 'forecast',
+    title: 'Forecast vs observed',
+    note: `${f.heldCount} of ${f.judgedCount} forecast items held, ${f.missed.length} missed, ${f.items.length - f.judgedCount} open or not observable; frozen ${f.frozen === 'journal' ? 'in the journal before the first fault command' : 'now from the journal\'s records before the fault'}, conditioned on ${f.conditionedOn === 'journal' ? 'the pre-fault state' : 'the experiment alone'}${f.conditions.length > 0 ? ` (${f.conditions.join('; ')})` : ''}.`,
+    after: 'The forecast is made before the fault from the settings and the pre-fault state; the causal model\'s window is derived after the fact from the observed event it follows.',
+    headers: ['', 'Event', 'Subject', 'Forecast', 'Observed', 'Causal model (why)', 'Mechanism', 'Assumption'],
+    rows: f.items.map((i) => {
+      const c = causalFor(i);
+      const m = f.mechanisms[i.mechanism];
+      return [
+        i.held === true ? '✓' : i.held === false ? '✗ missed' : '? open', i.taintKey ? `${i.event} (${i.taintKey})` : i.event, i.pod ?? (i.event.startsWith('workload') || i.event.startsWith('probe') ? i.workload : null) ?? i.node,
+        forecastText(i), { seconds: i.observedSeconds },
+        c ? `${c.notModelled ?? (c.expected ? (c.window ? `[${c.window.fromSeconds.toFixed(3)}, ${c.window.toSeconds.toFixed(3)}] s` : '—') : 'must not happen')} ${c.held === true ? '✓' : c.held === false ? '✗' : '?'}${c.chosenBy ? ' (explained)' : ''}: ${c.because}` : '—',
+        m ? `${m.function} (${m.file}, ${m.versions})` : i.mechanism, `${i.setting}; ${i.assumption}`,
+      ];
+    }),
+  };
+}
 
 const FORECAST_LISTS: Record<ForecastField, (items: JudgedForecastItem[]) => JudgedForecastItem[]> = {
   missed: (items) => items.filter((i) => i.held === false),
@@ -39,6 +71,7 @@ export const forecastMeasurement: Measurement = {
     const run = { nodes: part(earlier, 'nodes'), pods: part(earlier, 'pods'), workloads: part(earlier, 'workloads'), endAfterSeconds: Math.round(ctx.endMs - ctx.faultMs) / 1000, ...(earlier.probes ? { probes: earlier.probes } : {}) };
     return { forecast: judgeForecast(made, run, frozen ? 'journal' : 'recomputed') };
   },
+  tables: (view) => (view.forecast ? [forecastTable(view.forecast, view.predictions.items)] : []),
   expectations: {
     scope: 'forecast',
     values(analysis, s) {

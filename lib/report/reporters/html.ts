@@ -9,7 +9,7 @@ import { LEGEND, renderTimeline } from './html-timeline.js';
 import { timelineModel } from './html-timeline-model.js';
 import { writeReportFile } from './write-file.js';
 import { MAX_NODE_LANES, MAX_POD_LANES } from './html-lanes.js';
-import { faultLine, timeZeroSentence } from './prediction-rows.js';
+import { faultLine, predictionTotals, timeZeroSentence } from './prediction-rows.js';
 
 /** File name of the HTML report in a run directory. */
 export const REPORT_HTML_FILE = 'report.html';
@@ -52,7 +52,7 @@ export function renderHtmlReport(result: Result): string {
     ${p.missed.length === 0 ? html`<p data-missed="0"><em>None: ${p.heldCount} of ${p.predictedCount} predictions held; the rest are open or not modelled.</em></p>` : predictedTable(result, p.missed, 'missed')}
     <h2>Predicted vs observed</h2>
     <p class="lead">
-      ${p.heldCount} of ${p.predictedCount} predictions held, ${p.missed.length} missed. Lease renew interval ${formatSeconds(p.leaseRenewIntervalSeconds)}, grace period ${formatSeconds(p.gracePeriodSeconds)},
+      ${predictionTotals(p)}. Lease renew interval ${formatSeconds(p.leaseRenewIntervalSeconds)}, grace period ${formatSeconds(p.gracePeriodSeconds)},
       monitor period ${formatSeconds(p.monitorPeriodSeconds)};
       ${p.zoneStates.length === 0 ? 'every zone stayed Normal' : p.zoneStates.map((z) => `zone "${z.zone}" ${z.state} at ${formatSeconds(z.atSeconds)} (${z.notReady}/${z.total} NotReady, rate ${z.evictionRatePerSecond}/s)`).join('; ')}.
       Each event's "why" is the mechanism and setting; its cause is the observed event it follows.

@@ -4,7 +4,7 @@ import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
 import { writeReportFile } from './write-file.js';
 import type { Result } from '../result-types.js';
 import { seconds, table } from './markdown-tables.js';
-import { faultLine, PREDICTION_HEADERS, predictionRow, timeZeroSentence } from './prediction-rows.js';
+import { faultLine, PREDICTION_HEADERS, predictionRow, predictionTotals, timeZeroSentence } from './prediction-rows.js';
 import type { TableCell } from '../../analyze/measurement.js';
 import { MEASUREMENTS } from '../../analyze/measurements/index.js';
 
@@ -15,7 +15,7 @@ function predictionsTable(r: Result): string {
   const p = r.predictions;
   const zones = p.zoneStates.length === 0 ? 'every zone stayed Normal' : p.zoneStates.map((z) => `zone "${z.zone}" ${z.state} at ${seconds(z.atSeconds)} (${z.notReady}/${z.total} NotReady, rate ${z.evictionRatePerSecond}/s)`).join('; ');
   const lead =
-    `${p.heldCount} of ${p.predictedCount} predictions held, ${p.missed.length} missed. Lease renew interval ${seconds(p.leaseRenewIntervalSeconds)}, ` +
+    `${predictionTotals(p)}. Lease renew interval ${seconds(p.leaseRenewIntervalSeconds)}, ` +
     `grace period ${seconds(p.gracePeriodSeconds)}, monitor period ${seconds(p.monitorPeriodSeconds)}; ${zones}.`;
   return `${lead}\n\n${table(PREDICTION_HEADERS, p.items.map(predictionRow))}`;
 }

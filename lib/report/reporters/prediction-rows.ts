@@ -1,5 +1,5 @@
 // Text of the predictions table shared by summary.md and report.html: one row per predicted event with its cause.
-import type { FaultInstant, PredictionItem } from '../../analyze/types.js';
+import type { FaultInstant, PredictionItem, Predictions } from '../../analyze/types.js';
 
 
 /** Headers of the predictions table. */
@@ -31,7 +31,20 @@ export function causeText(i: PredictionItem): string {
 
 /** One row of the predictions table (cells as text, in PREDICTION_HEADERS order). */
 export function predictionRow(i: PredictionItem): string[] {
-  return [heldMark(i), eventLabel(i), i.pod ?? i.node, predictedText(i), sec(i.observedSeconds), i.because, causeText(i)];
+  return [heldMark(i), eventLabel(i), i.pod ?? i.node, predictedText(i), sec(i.observedSeconds), `${i.because}${explainedText(i)}`, causeText(i)];
+}
+
+/** For an item whose window was chosen by reading the run: what the model alone gave, and its verdict. */
+export function explainedText(i: PredictionItem): string {
+  const o = i.otherwise;
+  if (i.chosenBy !== 'observation' || !o) return '';
+  const alone = o.notModelled ?? (o.expected ? (o.window ? `[${o.window.fromSeconds.toFixed(3)}, ${o.window.toSeconds.toFixed(3)}] s` : '—') : 'must not happen');
+  return ` — explained: chosen by reading the run (the model alone: ${alone}, ${o.held === true ? 'held' : o.held === false ? 'missed' : 'open'})`;
+}
+
+/** "27 of 28 predictions held (20 of 20 predicted from their causes, 7 of 8 explained by reading the run), 1 missed". */
+export function predictionTotals(p: Pick<Predictions, 'heldCount' | 'predictedCount' | 'explainedCount' | 'explainedHeldCount' | 'missed'>): string {
+  return `${p.heldCount} of ${p.predictedCount} predictions held (${p.heldCount - p.explainedHeldCount} of ${p.predictedCount - p.explainedCount} predicted from their causes, ${p.explainedHeldCount} of ${p.explainedCount} explained by reading the run), ${p.missed.length} missed`;
 }
 
 /** One line per fault command: `w1: power-off issued 0.000 s, returned 2.608 s (command 2.608 s); last Lease renewal -1.2 s`. */

@@ -153,7 +153,9 @@ describe('report/compare: the grace-matrix run recorded on kind (reports/example
     const c = compareRuns([dir]);
     expect(c.predictions).to.deep.include({ held, predicted, missed: [] });
     expect(c.variants.map((v) => v.predictions.predicted).reduce((a, b) => a + b)).to.equal(predicted);
-    expect(renderComparison(c, 'text')).to.include(`Predictions held: ${held} of ${predicted} over 4 run(s); missed: 0.`);
+    // Recorded before explained items and forecasts existed: all predicted from their causes, no forecast.
+    expect(renderComparison(c, 'text')).to.include(`Predictions held: ${held} of ${predicted} over 4 run(s) (predicted from their causes: ${held} of ${predicted}; explained by reading the run: 0 of 0); missed: 0.`);
+    expect(renderComparison(c, 'text')).to.include('Forecasts: none (no run froze one).');
     // One run whose eviction came late: a miss in that variant's row and listed with its run directory.
     const late = results[0]!.r;
     const item = late.predictions.items.find((i) => i.event === 'pod-eviction' && i.window !== null)!;
@@ -164,5 +166,19 @@ describe('report/compare: the grace-matrix run recorded on kind (reports/example
     expect(tampered.variants[0]!.predictions.missed).to.have.length(1);
     expect(tampered.variants[1]!.predictions.missed).to.deep.equal([]);
     expect(renderComparison(tampered, 'markdown')).to.include(`- missed: pod-eviction ${item.pod} at ${miss.observedSeconds} s, window [${item.window!.fromSeconds}, ${item.window!.toSeconds}] s (${results[0]!.d})`);
+  });
+});
+
+describe('report/compare: forecasts and explained items totalled apart from the causal chain (recorded fixture runs)', () => {
+  it('the kwok large-zone and outage-tuned runs: 9 explained of the causal items, every forecast item judged held, each total its own line', () => {
+    const fixtures = ['kwok-eviction-rate-large-zone-recorded', 'kind-outage-tuned-recorded'].map((d) => join(REPO_ROOT, 'test/fixtures/runs', d));
+    const results = fixtures.map((dir) => JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as Result);
+    const c = compareResults(results.map((result, i) => ({ dir: fixtures[i]!, result, matrixValues: null })));
+    expect([c.predictions.explained, c.predictions.explainedHeld]).to.deep.equal([9, 9]);
+    const judged = results.reduce((n, r) => n + r.forecast!.judgedCount, 0);
+    expect(c.predictions.forecast).to.deep.include({ runs: 2, judged, held: judged, missed: [] });
+    const text = renderComparison(c, 'text');
+    expect(text).to.match(/explained by reading the run: 9 of 9\)/);
+    expect(text).to.include(`Forecasts held: ${judged} of ${judged} judged`);
   });
 });
