@@ -6,6 +6,7 @@
 //   kwok           `rebootlab run bench/zone-outage-1000.yaml`: the harness process's CPU (bench/harness-cost.ts)
 //   kwok-observer  the observer watching a 10,000-pod rollout on 1000 kwok nodes (bench/observer-scale.ts; not by default)
 //   hostile        `rebootlab validate` of a 1 MB file, a 100,000-key file and a 10^6-variant matrix (bench/hostile-input.ts)
+//   predict        `rebootlab predict` on a 3-node experiment and on bench/zone-outage-1000.yaml (bench/predict.ts)
 // Figures depend on the machine and on what else runs on it: the table says nothing passes or fails, it measures.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,13 +17,14 @@ import { benchHarnessCost, measureCli } from './harness-cost.js';
 import { benchHostileInput } from './hostile-input.js';
 import { benchObserverCapacity } from './observer-capacity.js';
 import { benchObserverScale } from './observer-scale.js';
+import { benchPredict } from './predict.js';
 import { benchProberLoad } from './prober-load.js';
 import { benchRecoveryCheck, printRecoveryCheck } from './recovery-check.js';
 import { writeScaledRun } from './scale-journal.js';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'recovery,capacity,report,kwok,hostile' },
+    only: { type: 'string', default: 'recovery,capacity,report,kwok,hostile,predict' },
     rate: { type: 'string', default: '5000' },
     seconds: { type: 'string', default: '60' },
   },
@@ -97,6 +99,17 @@ try {
       ['kwok rollout: dropped events, gaps', `${f.droppedEvents}, ${f.gaps}`, '0, 0'],
       ['kwok rollout: peak RSS', mib(f.peakRssBytes), '≤ 300 MiB'],
     );
+  }
+  if (only.has('predict')) {
+    // Issue 24: the forecast without a cluster, as a user runs it, and the forecast alone.
+    for (const [file, target] of [['experiments/outage-tuned.yaml', '< 1 s'], ['bench/zone-outage-1000.yaml', '< 5 s']] as const) {
+      const f = await benchPredict(file);
+      log(`rebootlab predict ${file}: ${f.items} items; CLI ${f.cliWallMs.toFixed(0)} ms wall, ${f.cliCpuMs.toFixed(0)} ms CPU; in process: load ${f.loadMs.toFixed(0)} ms, forecast ${f.forecastMs.toFixed(1)} ms`);
+      rows.push(
+        [`predict ${file} (${f.items} items): CLI wall; CPU`, `${f.cliWallMs.toFixed(0)} ms; ${f.cliCpuMs.toFixed(0)} ms CPU`, target],
+        [`predict ${file}: load + check the file; the forecast (in process)`, `${f.loadMs.toFixed(0)} ms; ${f.forecastMs.toFixed(1)} ms`, ''],
+      );
+    }
   }
   if (only.has('prober')) {
     // Issue 13: the traffic prober at 50 requests/s (bench/prober-load.ts), alone and beside the observer on kwok.

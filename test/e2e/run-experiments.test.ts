@@ -68,6 +68,11 @@ describe('rebootlab run on kind (issue 3)', function () {
     expect(result.pods.find((p) => p.workload === 'solo')!.outcome).to.equal('evicted-lost');
     // Every predicted event (derived from the observed event it follows) happened inside its window.
     expect(result.predictions.missed, JSON.stringify(result.predictions.missed)).to.deep.equal([]);
+    // The forecast frozen in the journal before the first fault command (from the settings read back and the
+    // pre-fault state) held too, and was judged (not only left open).
+    expect(result.forecast?.frozen).to.equal('journal');
+    expect(result.forecast?.missed, JSON.stringify(result.forecast?.missed)).to.deep.equal([]);
+    expect(result.forecast!.heldCount).to.be.greaterThan(10);
     expect(await nodeContainersIn(CLUSTER, 'exited')).to.deep.equal([]);
   });
 

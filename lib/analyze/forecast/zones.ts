@@ -45,9 +45,10 @@ export interface ZoneForecastInput {
 /**
  * The NoExecute taint of every detected target. Targets whose fault starts together (a cohort) are detected in one
  * monitor pass or in several, depending on their heartbeat phases, which nobody knows before; the zone replay of the
- * causal model (blind: it never reads an outcome) runs over these scenarios: all of a cohort in one pass; each node
- * alone one pass before the rest; one node per pass in name order and in reverse (as many passes as the detection
- * window holds). Each scenario is replayed with the detections at the earliest and at the latest instant they can
+ * causal model (blind: it never reads an outcome) runs over these scenarios: all of a cohort in one pass; one node
+ * alone one pass before the rest; one node per pass (as many passes as the detection window holds). Which node of a
+ * cohort gets which of its slots is not known (each pass lists its nodes in its lister's order): every node of a
+ * cohort gets the hull of the cohort's slots, and "never" when some node of it is not tainted. Each scenario is replayed with the detections at the earliest and at the latest instant they can
  * have, and a taint's window is the hull over both. A taint written in the pass that swaps its zone to rate 0 races
  * the end of that pass (the 100 ms tainting loop): both outcomes. Also the zone states each scenario passes through.
  */
@@ -104,7 +105,7 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
     const outcomes: ForecastOutcome[] = [];
     const seenFrom: (number | null)[] = [];
     if (tainted.length > 0) {
-      outcomes.push({ window: hull(tainted.map((r) => r.window as Window)), when: untainted.length === 0 ? 'in every pass grouping' : `when ${listed([...new Set(tainted.map((r) => r.scenario))])}` });
+      outcomes.push({ window: hull(tainted.map((r) => r.window as Window)), when: untainted.length === 0 ? 'in every pass grouping' : `${listed([...new Set(tainted.map((r) => r.scenario))])}` });
       seenFrom.push(Math.min(...tainted.map((r) => r.seenFrom as number)));
     }
     if (untainted.length > 0) {
@@ -136,10 +137,13 @@ function listed(cases: readonly string[]): string {
   return `${cases.slice(0, 3).join('; or ')}${cases.length > 3 ? ` (and ${cases.length - 3} more)` : ''}`;
 }
 
+const zoneCache = new WeakMap<readonly PreFaultNode[], Map<string, string>>();
+
 /** The zone key of node `name` among the pre-fault nodes (`""` when unknown). */
 function zoneOf(nodes: readonly PreFaultNode[], name: string): string {
-  const node = nodes.find((n) => n.name === name);
-  return node ? zoneKeyOf(node.labels) : '';
+  let zones = zoneCache.get(nodes);
+  if (!zones) zoneCache.set(nodes, (zones = new Map(nodes.map((n) => [n.name, zoneKeyOf(n.labels)]))));
+  return zones.get(name) ?? '';
 }
 
 /** One line: a zone state a scenario passes through. */
@@ -149,8 +153,7 @@ function zoneNote(change: ZoneStateChange, scenario: string): string {
 
 /**
  * The pass groupings replayed: cohorts are targets whose fault starts together; within a cohort, all in one pass;
- * each alone one pass before the rest; one per pass in name order, and in reverse (up to as many passes as the
- * window holds).
+ * one alone one pass before the rest; spread one per pass (up to as many passes as the window holds).
  */
 function scenarios(detected: readonly TargetNodeForecast[], monitorSeconds: number): Scenario[] {
   const cohorts = new Map<number, TargetNodeForecast[]>();
@@ -162,14 +165,11 @@ function scenarios(detected: readonly TargetNodeForecast[], monitorSeconds: numb
   };
   const all = (assign: (c: TargetNodeForecast[], i: number) => number) => new Map(groups.flatMap((c) => c.map((t, i) => [t.name, assign(c, i)] as const)));
   const list: Scenario[] = [{ name: 'every simultaneous detection is in one monitor pass', passOf: all(() => 0) }];
+  // Which node of a cohort is the one detected first, or in which pass, does not matter here: a cohort's nodes share
+  // its slots (forecastTaints), so one node first stands for any node first.
   if (groups.some((c) => c.length > 1)) {
-    for (const c of groups.filter((g) => g.length > 1)) {
-      for (const first of c) {
-        list.push({ name: `${first.name} is detected one pass before the others`, passOf: all((g, i) => (g === c && g[i] !== first ? 1 : 0)) });
-      }
-    }
-    list.push({ name: 'simultaneous detections spread one per pass, by name', passOf: all((c, i) => i % passesIn(c)) });
-    list.push({ name: 'simultaneous detections spread one per pass, reverse name order', passOf: all((c, i) => (c.length - 1 - i) % passesIn(c)) });
+    list.push({ name: 'one node is detected one pass before the others', passOf: all((_, i) => (i === 0 ? 0 : 1)) });
+    list.push({ name: 'the detections spread over the passes the detection window holds', passOf: all((c, i) => i % passesIn(c)) });
   }
   return list;
 }
@@ -188,15 +188,20 @@ function replay(input: ZoneForecastInput, detected: readonly TargetNodeForecast[
     const d = t.detection!;
     return { from: d.window.fromSeconds + 1, to: d.status === 'Unknown' ? d.window.toSeconds - OBSERVATION_LATENCY_SECONDS : d.window.toSeconds };
   };
+  const bases = new Map<number, number>();
+  for (const off of new Set(detected.map((t) => t.offSeconds))) {
+    const cohort = detected.filter((c) => c.offSeconds === off);
+    bases.set(off, at === 'early' ? Math.max(...cohort.map((c) => real(c).from)) : Math.min(...cohort.map((c) => real(c).to)) - maxPass * monitor);
+  }
   for (const t of detected) {
     // A cohort's passes count from its earliest (or, late, end at its latest) transition; each node stays in its own window.
-    const cohort = detected.filter((c) => c.offSeconds === t.offSeconds);
-    const base = at === 'early' ? Math.max(...cohort.map((c) => real(c).from)) : Math.min(...cohort.map((c) => real(c).to)) - maxPass * monitor;
+    const base = bases.get(t.offSeconds) as number;
     const pass = scenario.passOf.get(t.name) ?? 0;
     const own = real(t);
     instants.set(t.name, Math.min(own.to, Math.max(own.from, base + pass * monitor)));
   }
-  const timelines = input.nodes.map((n) => syntheticTimeline(n, detected.find((t) => t.name === n.name), instants.get(n.name) ?? null, at));
+  const byName = new Map(detected.map((t) => [t.name, t]));
+  const timelines = input.nodes.map((n) => syntheticTimeline(n, byName.get(n.name), instants.get(n.name) ?? null, at));
   const pods = input.pods.filter((p) => instants.has(p.node)).map((p) => ({ nodeBefore: p.node, notReadyReceivedAfterSeconds: instants.get(p.node) as number }));
   return predictNoExecuteTaints(input.settings, timelines, input.endSeconds, [], pods, blindChoices);
 }

@@ -37,6 +37,7 @@ describe('scenario catalog on kind (issue 6)', function () {
     const results = resultsIn(dir);
     expect(res.exitCode, `${name}: ${res.stdout}\n${res.stderr}`).to.equal(0);
     for (const r of results) expect(r.predictions.missed, `${name}: missed predictions`).to.deep.equal([]);
+    for (const r of results) expect(r.forecast?.missed, `${name}: missed forecast items`).to.deep.equal([]);
     expect(await nodeContainersIn(cluster, 'paused'), 'paused nodes left').to.deep.equal([]);
     return results;
   }

@@ -36,6 +36,8 @@ describe('shipped experiments end to end, as written (issue 12)', function () {
     expect(results, `${name}: result.json files`).to.have.length(runs);
     for (const r of results) {
       expect(r.predictions.missed, `${name}: missed predictions`).to.deep.equal([]);
+      expect(r.forecast?.frozen, `${name}: forecast frozen before the fault`).to.equal('journal');
+      expect(r.forecast?.missed, `${name}: missed forecast items`).to.deep.equal([]);
       expect(r.predictions.predictedCount, `${name}: predictions made`).to.be.greaterThan(0);
       expect(r.predictions.heldCount).to.equal(r.predictions.predictedCount);
     }

@@ -1,0 +1,137 @@
+// `rebootlab predict`: the forecast of every shipped and catalog experiment file, without a cluster. Structural
+// assertions on every file (each one crossed with the file's own hand-written expectations), golden text for a
+// few, and the CLI black-box (exit codes, formats, the one-line error for a scripted experiment).
+import { expect } from 'chai';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Forecast, ForecastItem } from '../../../lib/analyze/forecast/index.js';
+import { faultEffect } from '../../../lib/analyze/forecast/index.js';
+import { heartbeatIntervalSeconds } from '../../../lib/analyze/windows.js';
+import { renderForecastText, type ForecastDocument } from '../../../lib/report/forecast-render.js';
+import { predictExperiment } from '../../../lib/run/predict-command.js';
+import { loadExperiment } from '../../../lib/spec/load.js';
+import { REPO_ROOT, runCli } from '../../helpers/run-cli.js';
+
+const UPDATE = process.env.REBOOTLAB_UPDATE_FIXTURES === '1';
+const GOLDEN_DIR = join(REPO_ROOT, 'test/fixtures/predict');
+/** Every shipped and catalog YAML experiment. */
+const FILES = [
+  ...readdirSync(join(REPO_ROOT, 'experiments')).filter((f) => f.endsWith('.yaml')).map((f) => `experiments/${f}`),
+  ...readdirSync(join(REPO_ROOT, 'experiments/catalog')).filter((f) => f.endsWith('.yaml')).map((f) => `experiments/catalog/${f}`),
+].sort();
+/** Files whose text output is pinned (a plain outage, a matrix, a zone with outcome sets, the runtime's own Ready=False, a Node deletion). */
+const GOLDEN = ['experiments/outage-tuned.yaml', 'experiments/grace-matrix.yaml', 'experiments/zone-partial-disruption.yaml', 'experiments/catalog/runtime-stop.yaml', 'experiments/catalog/node-deleted.yaml'];
+
+const firstOf = (f: Forecast, event: string): ForecastItem | undefined => f.items.find((i) => i.event === event && i.node === f.targets[0]);
+const overlaps = (w: { fromSeconds: number; toSeconds: number } | null, [a, b]: [number, number]) => w !== null && w.fromSeconds <= b && w.toSeconds >= a;
+
+describe('predict', function () {
+  this.timeout(60_000);
+
+  it('covers every shipped and catalog experiment file (27)', () => expect(FILES).to.have.length(27));
+
+  for (const file of FILES) {
+    describe(file, () => {
+      let doc: ForecastDocument;
+      before(async () => {
+        doc = predictExperiment(await loadExperiment(join(REPO_ROOT, file)));
+      });
+
+      it('one forecast per variant (repeats are the same), each item well-formed: a window iff it can happen, an outcome per case, a known mechanism, a setting and an assumption', async () => {
+        const loaded = await loadExperiment(join(REPO_ROOT, file));
+        expect(doc.variants).to.have.length(loaded.variants.filter((v) => v.repeatIndex === 0).length);
+        for (const { forecast: f } of doc.variants) {
+          expect(f.targets.length, 'targets').to.equal(loaded.experiment.fault.count);
+          expect(f.items.length).to.be.greaterThan(0);
+          for (const i of f.items) {
+            const what = `${i.event} ${i.pod ?? i.workload ?? i.node}`;
+            expect(i.window === null, what).to.equal(i.happens === 'never');
+            if (i.window) expect(i.window.fromSeconds, what).to.be.at.most(i.window.toSeconds);
+            expect(i.outcomes.length, what).to.be.greaterThan(0);
+            expect(i.outcomes.some((o) => o.window === null), what).to.equal(i.happens !== 'always');
+            expect(f.mechanisms[i.mechanism], what).to.not.equal(undefined);
+            expect(i.setting.length * i.assumption.length * i.because.length, what).to.be.greaterThan(0);
+          }
+        }
+      });
+
+      it('forecasts the detection its fault calls for, no wider than the heartbeat interval × 1.04 + the fault\'s own silence latency + 2 × monitor period + 2 s', async () => {
+        const loaded = await loadExperiment(join(REPO_ROOT, file));
+        doc.variants.forEach(({ forecast: f }, index) => {
+          const experiment = loaded.variants.filter((v) => v.repeatIndex === 0)[index]!.experiment;
+          const effect = faultEffect(experiment.fault.type, experiment.cluster.provider);
+          const s = experiment.cluster.settings;
+          const detection = firstOf(f, effect.detection === 'kubelet-reports-not-ready' ? 'node-not-ready-kubelet' : effect.detection === 'node-deleted' ? 'node-deleted' : 'node-not-ready');
+          expect(detection, `${f.targets[0]} detection`).to.not.equal(undefined);
+          if (effect.detection === 'heartbeats-stop' && detection!.window) {
+            const bound = heartbeatIntervalSeconds(s) * 1.04 + effect.heartbeatsStopWithinSeconds + (2 * s.controllerManager.nodeMonitorPeriodMs) / 1000 + 2;
+            expect(detection!.window.toSeconds - detection!.window.fromSeconds).to.be.at.most(bound + 0.001);
+          }
+          if (effect.detection === 'none') expect(detection!.happens, 'a quick fault outlasts no grace period').to.equal('never');
+        });
+      });
+
+      it('agrees with the file\'s own expectations: every "in [a, b]" on detection, taint or eviction overlaps the forecast, every "evicted-replaced" is forecast evicted', () => {
+        const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+        const f = doc.variants[0]!.forecast;
+        const ranges: [RegExp, string][] = [[/node\.notReadyAfterSeconds in \[(\d+), (\d+)\]/, 'node-not-ready'], [/node\.noExecuteTaintAfterSeconds in \[(\d+), (\d+)\]/, 'no-execute-taint']];
+        for (const [re, event] of ranges) {
+          const m = re.exec(text);
+          if (m) expect(overlaps(firstOf(f, event)?.window ?? null, [Number(m[1]), Number(m[2])]), `${event} vs ${m[0]}`).to.equal(true);
+        }
+        for (const m of text.matchAll(/pods\[workload=([\w-]+)\]\.evictedAfterSeconds in \[(\d+), (\d+)\]/g)) {
+          const evictions = f.items.filter((i) => i.event === 'pod-eviction' && i.workload === m[1]);
+          expect(evictions.length, m[0]).to.be.greaterThan(0);
+          expect(evictions.some((i) => overlaps(i.window, [Number(m[2]), Number(m[3])])), `${m[0]}: ${JSON.stringify(evictions.map((i) => i.window))}`).to.equal(true);
+        }
+        for (const m of text.matchAll(/pods\[workload=([\w-]+)\]\.outcome == evicted-replaced/g)) {
+          const stops = f.items.filter((i) => (i.event === 'pod-eviction' || i.event === 'pod-deleted') && i.workload === m[1] && i.happens !== 'never');
+          expect(stops.length, m[0]).to.be.greaterThan(0);
+        }
+      });
+
+      if (GOLDEN.includes(file)) {
+        it('text output equals test/fixtures/predict/<name>.txt', () => {
+          const golden = join(GOLDEN_DIR, `${file.split('/').pop()!.replace('.yaml', '')}.txt`);
+          const text = renderForecastText(doc);
+          if (UPDATE) writeFileSync(golden, text);
+          expect(existsSync(golden), `${golden} missing: REBOOTLAB_UPDATE_FIXTURES=1 npm run test:unit`).to.equal(true);
+          expect(text).to.equal(readFileSync(golden, 'utf8'));
+        });
+      }
+    });
+  }
+
+  describe('cli', () => {
+    it('rebootlab predict <file> --format json: exit 0, a Forecast document; markdown has a table per variant and the side-by-side table for a matrix', async () => {
+      const json = await runCli(['predict', 'experiments/outage-tuned.yaml', '--format', 'json']);
+      expect(json.exitCode, json.stderr).to.equal(0);
+      const doc = JSON.parse(json.stdout) as ForecastDocument;
+      expect(doc).to.deep.include({ kind: 'Forecast', file: 'experiments/outage-tuned.yaml' });
+      expect(doc.variants[0]!.forecast.targets).to.deep.equal(['rebootlab-worker']);
+      const md = await runCli(['predict', 'experiments/grace-matrix.yaml', '--format', 'markdown']);
+      expect(md.exitCode, md.stderr).to.equal(0);
+      expect(md.stdout).to.include('## grace-matrix--nodeMonitorGracePeriod-20s').and.include('## grace-matrix--nodeMonitorGracePeriod-40s').and.include('## Side by side');
+    });
+
+    it('--set changes the forecast: grace 40 s moves detection 20 s later', async () => {
+      const at = async (grace: string) => {
+        const res = await runCli(['predict', 'experiments/outage-tuned.yaml', '--format', 'json', '--set', `cluster.controllerManager.nodeMonitorGracePeriod=${grace}`]);
+        expect(res.exitCode, res.stderr).to.equal(0);
+        return (JSON.parse(res.stdout) as ForecastDocument).variants[0]!.forecast.items.find((i) => i.event === 'node-not-ready')!.window!;
+      };
+      const [a, b] = [await at('20s'), await at('40s')];
+      expect(b.fromSeconds - a.fromSeconds).to.be.closeTo(20, 0.001);
+    });
+
+    it('a scripted experiment or a missing file: exit 2, one line naming the file, no stack', async () => {
+      const script = await runCli(['predict', 'experiments/rolling-reboot.ts']);
+      expect(script.exitCode).to.equal(2);
+      expect(script.stderr.trim()).to.match(/^ERROR: experiments\/rolling-reboot\.ts: predict reads a YAML experiment/);
+      expect(script.stderr).to.not.match(/\n\s+at /);
+      const missing = await runCli(['predict', 'experiments/none.yaml']);
+      expect(missing.exitCode).to.equal(2);
+      expect(missing.stderr).to.include('experiments/none.yaml');
+    });
+  });
+});
