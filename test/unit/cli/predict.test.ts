@@ -34,7 +34,7 @@ describe('predict', function () {
     describe(file, () => {
       let doc: ForecastDocument;
       before(async () => {
-        doc = predictExperiment(await loadExperiment(join(REPO_ROOT, file)));
+        doc = predictExperiment({ ...(await loadExperiment(join(REPO_ROOT, file))), file });
       });
 
       it('one forecast per variant (repeats are the same), each item well-formed: a window iff it can happen, an outcome per case, a known mechanism, a setting and an assumption', async () => {
