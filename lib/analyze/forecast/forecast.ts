@@ -3,7 +3,7 @@
 import type { TimeoutSettings } from '../../spec/settings.js';
 import type { Experiment } from '../../spec/types.js';
 import { msToSeconds } from '../clock.js';
-import { mechanism, type MechanismId } from './mechanisms.js';
+import { appliesTo, mechanism, type MechanismId } from './mechanisms.js';
 import { forecastTargetNodes } from './nodes.js';
 import { forecastPods } from './pods.js';
 import type { Forecast, ForecastItem, PreFaultState } from './types.js';
@@ -48,6 +48,10 @@ export function forecast(input: ForecastInput): Forecast {
     (a, b) => (a.window?.fromSeconds ?? Infinity) - (b.window?.fromSeconds ?? Infinity) || EVENT_ORDER.indexOf(a.event) - EVENT_ORDER.indexOf(b.event) || a.node.localeCompare(b.node) || (a.pod ?? a.workload ?? '').localeCompare(b.pod ?? b.workload ?? ''),
   );
   const notForecast = [...targets.notForecast, ...workloads.notForecast];
+  for (const id of new Set(items.map((i) => i.mechanism))) {
+    const m = mechanism(id as MechanismId);
+    if (!appliesTo(m, input.kubernetesVersion)) notForecast.push(`${id}: modelled on v1.34 behaviour (${m.function}, ${m.versions}); Kubernetes ${input.kubernetesVersion} predates it, so its items may not hold`);
+  }
   if (preFault.source === 'experiment') notForecast.push('pods rebootlab does not deploy (kube-system DaemonSets, selected and manifest workloads\' placement): only the experiment\'s own workloads are placed without a cluster');
   return {
     kubernetesVersion: input.kubernetesVersion,

@@ -59,6 +59,17 @@ export const MECHANISMS = {
 /** A mechanism's id. */
 export type MechanismId = keyof typeof MECHANISMS;
 
+/**
+ * Whether mechanism `ref` applies to Kubernetes `version` (e.g. `v1.34.4`): its `versions` is `any` or `vX.Y+` with
+ * X.Y at most the version's. Unknown version text counts as applying.
+ */
+export function appliesTo(ref: Pick<MechanismRef, 'versions'>, version: string): boolean {
+  const since = /^v(\d+)\.(\d+)\+$/.exec(ref.versions);
+  const running = /^v?(\d+)\.(\d+)/.exec(version);
+  if (!since || !running) return true;
+  return Number(running[1]) * 1000 + Number(running[2]) >= Number(since[1]) * 1000 + Number(since[2]);
+}
+
 /** The reference of mechanism `id` for a forecast item. */
 export function mechanism(id: MechanismId): MechanismRef {
   return { id, ...MECHANISMS[id] };
