@@ -25,7 +25,7 @@ export interface ForecastInput {
 /** Order of events with the same start: the node's, then the taints', the pods', the workloads'. */
 const EVENT_ORDER: readonly ForecastItem['event'][] = [
   'node-deleted', 'node-not-ready', 'node-not-ready-kubelet', 'no-schedule-taint', 'no-execute-taint', 'endpoint-not-ready', 'pod-eviction', 'pod-deleted',
-  'replacement-created', 'replacement-ready', 'node-ready-again', 'workload-unavailable', 'workload-recovered', 'probe-last-error',
+  'replacement-created', 'replacement-ready', 'node-ready-again', 'workload-unavailable', 'workload-api-unavailable', 'workload-recovered', 'probe-last-error',
 ];
 
 /**

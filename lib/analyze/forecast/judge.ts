@@ -28,6 +28,7 @@ export function observedFor(item: ForecastItem, run: ObservedRun): number | null
     case 'endpoint-not-ready': return pod && pod.endpointReadyAtFault !== null && pod.endpointReadyAtFault !== undefined ? pod.endpointNotReadyAfterSeconds ?? null : undefined;
     case 'workload-unavailable': return workload ? workload.unavailableAfterSeconds : undefined;
     case 'workload-recovered': return workload ? workload.recoveredAfterSeconds : undefined;
+    case 'workload-api-unavailable': return workload ? workload.readySeries.find(([, ready]) => ready < workload.desired)?.[0] ?? null : undefined;
     case 'probe-last-error': {
       const probe = run.probes?.find((p) => p.name === item.workload);
       return probe ? probe.lastErrorAfterSeconds : undefined;

@@ -63,6 +63,8 @@ export type ForecastEvent =
   | 'endpoint-not-ready'
   /** The workload first below its desired serving count, as clients see it (WorkloadTimeline.unavailableAfterSeconds). */
   | 'workload-unavailable'
+  /** The workload first below its desired count of API-Ready pods (the first drop of WorkloadTimeline.readySeries). */
+  | 'workload-api-unavailable'
   /** The workload back at its desired Ready count for good (WorkloadTimeline.recoveredAfterSeconds). */
   | 'workload-recovered'
   /** The last failed request of a traffic prober (ProbeSummary.lastErrorAfterSeconds). */

@@ -83,6 +83,24 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
         because: `${w.name}'s containers keep running through a kubelet restart; only their readiness is reset`,
       }));
     } else notForecast.push(`workload ${w.name}: when clients lose it under ${input.experiment.fault.type} (its containers keep serving and its node is not marked Unknown)`);
+    // The API: a pod stops counting as Ready when it is marked Ready=False (its node detected Unknown: MarkPodsNotReady
+    // in that pass) or gets a deletionTimestamp, whichever comes first.
+    const apiDrop = fates.flatMap((f) => {
+      const node = targetOf.get(f.pod.node)!;
+      const marked = node.detection?.status === 'Unknown' && node.detection.happens === 'always' ? [windowOf(node.detection.window.fromSeconds + 1 - 0.1, node.detection.window.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS)] : [];
+      const stop = f.stopped.every((o) => o.window !== null) ? [windowOf(Math.min(...f.stopped.map((o) => o.window!.fromSeconds)), Math.max(...f.stopped.map((o) => o.window!.toSeconds)))] : [];
+      const both = [...marked, ...stop];
+      return both.length === 0 ? [] : [windowOf(Math.min(...both.map((w) => w.fromSeconds)), Math.min(...both.map((w) => w.toSeconds)))];
+    });
+    if (apiDrop.length > 0) {
+      items.push(item({
+        event: 'workload-api-unavailable', node: target.name, workload: w.name, happens: 'always',
+        window: windowOf(Math.min(...apiDrop.map((w) => w.fromSeconds)), Math.min(...apiDrop.map((w) => w.toSeconds))),
+        mechanism: 'endpoint-slice', setting: 'the detection and eviction windows of its pods',
+        assumption: 'its first pod on a target marked Ready=False (the detection pass) or given a deletionTimestamp, whichever comes first',
+        because: `the API counts ${w.name} below its desired Ready pods once one of its pods on a target is marked not ready or terminating`,
+      }));
+    }
     // Back at the desired count: every affected pod replaced and Ready, or Ready again in place.
     const perPod = fates.map((f) => {
       if (f.replacementReady.length > 0 && f.replacementReady.some((o) => o.window !== null)) return f.replacementReady;
