@@ -73,7 +73,7 @@ function stepsOn(steps: readonly StepSpec[], action: StepSpec['action'], node: s
 }
 
 function podFate(input: PodsForecastInput, target: TargetNodeForecast, pod: PreFaultPod, workload: WorkloadSpec | null, items: ForecastItem[]): PodFate {
-  const { settings, experiment } = input;
+  const { experiment } = input;
   const base = { node: target.name, pod: podId(pod), workload: pod.workload };
   const fate: PodFate = { pod, stopped: [], deleted: [], replacementReady: [], readyInPlace: [] };
   const oos = stepsOn(experiment.steps, 'taint-out-of-service', target.name)[0];
