@@ -40,16 +40,20 @@ export function predictionLines(c: Comparison): string[] {
   const t = c.predictions;
   const runs = c.variants.reduce((n, v) => n + v.runs.length, 0);
   const head = `Predictions held: ${t.held} of ${t.predicted} over ${runs} run(s) (predicted from their causes: ${t.held - t.explainedHeld} of ${t.predicted - t.explained}; explained by reading the run: ${t.explainedHeld} of ${t.explained}); missed: ${t.missed.length}.`;
-  const f = t.forecast;
-  const forecast = f.runs === 0 ? 'Forecasts: none (no run froze one).' : `Forecasts held: ${f.held} of ${f.judged} judged (${f.items} forecast) over ${f.runs} run(s); missed: ${f.missed.length}.`;
-  const at = (v: number | null): string => (v === null ? 'not observed' : `at ${v} s`);
-  return [
-    head,
-    ...t.missed.map((m) => `missed: ${m.event} ${m.pod ?? m.node} ${at(m.observedSeconds)}, window ${m.window ? `[${m.window[0]}, ${m.window[1]}] s` : 'none (expected not to happen)'} (${m.dir})`),
-    forecast,
-    ...f.missed.map((m) => `forecast missed: ${m.event} ${m.subject} ${at(m.observedSeconds)}, window ${m.window ? `[${m.window[0]}, ${m.window[1]}] s` : 'never'} (${m.dir})`),
-  ];
+  return [head, ...t.missed.map((m) => `missed: ${m.event} ${m.pod ?? m.node} ${at(m.observedSeconds)}, window ${m.window ? `[${m.window[0]}, ${m.window[1]}] s` : 'none (expected not to happen)'} (${m.dir})`)];
 }
+
+/**
+ * The forecasts frozen before each fault, totalled apart from the causal chain: the totals, then one line per miss
+ * (`forecast missed: event subject at X s, window [a, b] s (run dir)`).
+ */
+export function forecastLines(c: Comparison): string[] {
+  const f = c.predictions.forecast;
+  const head = f.runs === 0 ? 'Forecasts: none (no run froze one).' : `Forecasts held: ${f.held} of ${f.judged} judged (${f.items} forecast) over ${f.runs} run(s); missed: ${f.missed.length}.`;
+  return [head, ...f.missed.map((m) => `forecast missed: ${m.event} ${m.subject} ${at(m.observedSeconds)}, window ${m.window ? `[${m.window[0]}, ${m.window[1]}] s` : 'never'} (${m.dir})`)];
+}
+
+const at = (v: number | null): string => (v === null ? 'not observed' : `at ${v} s`);
 
 /** Rows of the side-by-side table: metric → median and delta per variant. */
 export function summaryRows(c: Comparison): string[][] {

@@ -5,7 +5,7 @@ import Table from 'cli-table3';
 import { InputError } from '../common/errors.js';
 import type { Comparison, VariantComparison } from './compare.js';
 import { renderComparisonHtml } from './compare-html.js';
-import { configRows, DETAIL_HEADERS, detailRows, predictionLines, summaryRows } from './compare-render-rows.js';
+import { configRows, DETAIL_HEADERS, detailRows, forecastLines, predictionLines, summaryRows } from './compare-render-rows.js';
 import { table as markdownTable } from './reporters/markdown-tables.js';
 
 /** Output formats of `rebootlab compare`. */
@@ -27,6 +27,7 @@ function renderText(c: Comparison): string {
   return [
     `Compared ${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s); times in seconds since the fault (unavailable: seconds); median across repeats, Δ against ${c.baseline}.`,
     predictionLines(c).join('\n'),
+    forecastLines(c).join('\n'),
     textTable(['config', ...head.slice(1)], configRows(c)),
     textTable(['metric (median)', ...head.slice(1)], summaryRows(c)),
     textTable(DETAIL_HEADERS, detailRows(c)),
@@ -39,6 +40,7 @@ function renderMarkdown(c: Comparison): string {
     '# rebootlab compare',
     `${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s). Times are seconds since time zero, the start of the fault command (workload unavailability: seconds, as clients see it); median, p95 (nearest rank), min and max across repeats; Δ against **${c.baseline}**.`,
     predictionLines(c).map((l, i) => (i === 0 ? l : `- ${l}`)).join('\n'),
+    forecastLines(c).map((l, i) => (i === 0 ? l : `- ${l}`)).join('\n'),
     '## Config',
     markdownTable(['', ...head], configRows(c)),
     '## Median per metric',
