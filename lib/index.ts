@@ -17,5 +17,7 @@ export {
 export { FaultGuard, FAULT_PRIMITIVES } from './faults/index.js';
 export { startObserver, openJournal, readJournal, type Journal, type Observation, type Observer } from './observe/index.js';
 export { analyze, type RunAnalysis, type ScriptMark, type PodOutcome } from './analyze/index.js';
+export { forecast, judgeForecast, type Forecast, type ForecastInput, type ForecastItem, type JudgedForecast, type PreFaultState } from './analyze/forecast/index.js';
+export { predictExperiment } from './run/predict-command.js';
 export { rebuildReports, writeReports, type Result, type RunInfo } from './report/index.js';
 export { ExitCode, InputError, InfraError, RebootlabError } from './common/errors.js';
