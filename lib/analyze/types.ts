@@ -383,10 +383,13 @@ export interface Predictions {
   heldCount: number;
   /** Items with a window or `expected: false` (not `notModelled`). */
   predictedCount: number;
-  /** Of `predictedCount`, the items whose window was chosen by reading the observation (`chosenBy`): explained, not predicted. */
-  explainedCount: number;
-  /** Of `heldCount`, the explained items (`chosenBy`). Predicted before the outcome: heldCount − explainedHeldCount of predictedCount − explainedCount. */
-  explainedHeldCount: number;
+  /**
+   * Of `predictedCount`, the items whose window was chosen by reading the observation (`chosenBy`): explained, not
+   * predicted. Absent in results written before explained items were counted (read as 0).
+   */
+  explainedCount?: number;
+  /** Of `heldCount`, the explained items (`chosenBy`); absent as `explainedCount`. Predicted from their causes: heldCount − explainedHeldCount of predictedCount − explainedCount. */
+  explainedHeldCount?: number;
 }
 
 /** A span when a watch was broken: objects may have changed unseen. Seconds since fault. */

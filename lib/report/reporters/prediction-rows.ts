@@ -44,7 +44,8 @@ export function explainedText(i: PredictionItem): string {
 
 /** "27 of 28 predictions held (20 of 20 predicted from their causes, 7 of 8 explained by reading the run), 1 missed". */
 export function predictionTotals(p: Pick<Predictions, 'heldCount' | 'predictedCount' | 'explainedCount' | 'explainedHeldCount' | 'missed'>): string {
-  return `${p.heldCount} of ${p.predictedCount} predictions held (${p.heldCount - p.explainedHeldCount} of ${p.predictedCount - p.explainedCount} predicted from their causes, ${p.explainedHeldCount} of ${p.explainedCount} explained by reading the run), ${p.missed.length} missed`;
+  const [explained, explainedHeld] = [p.explainedCount ?? 0, p.explainedHeldCount ?? 0];
+  return `${p.heldCount} of ${p.predictedCount} predictions held (${p.heldCount - explainedHeld} of ${p.predictedCount - explained} predicted from their causes, ${explainedHeld} of ${explained} explained by reading the run), ${p.missed.length} missed`;
 }
 
 /** One line per fault command: `w1: power-off issued 0.000 s, returned 2.608 s (command 2.608 s); last Lease renewal -1.2 s`. */
