@@ -10,6 +10,7 @@ import { createKwokProvider } from '../lib/cluster/kwok/index.js';
 import { openJournal, readJournal, startObserver } from '../lib/observe/index.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../lib/spec/settings.js';
 import type { ClusterSpec } from '../lib/spec/types.js';
+import { DEFAULT_KUBERNETES_VERSION } from '../lib/common/versions.js';
 
 /** Options of {@link benchObserverScale}. */
 export interface ObserverScaleOptions {
@@ -44,7 +45,7 @@ const NS = 'bench';
 
 function benchSpec(o: ObserverScaleOptions): ClusterSpec {
   return {
-    provider: 'kwok', name: 'rebootlab-bench', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: o.nodes,
+    provider: 'kwok', name: 'rebootlab-bench', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: o.nodes,
     zones: Array.from({ length: o.zones }, (_, i) => `zone-${i}`), settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
     extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };

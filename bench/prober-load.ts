@@ -13,6 +13,7 @@ import { createKwokProvider } from '../lib/cluster/kwok/index.js';
 import { openJournal, readJournal, startObserver, startProber } from '../lib/observe/index.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../lib/spec/settings.js';
 import type { ClusterSpec } from '../lib/spec/types.js';
+import { DEFAULT_KUBERNETES_VERSION } from '../lib/common/versions.js';
 
 /** What {@link benchProberLoad} measured; sizes in bytes. */
 export interface ProberLoadFigures {
@@ -46,7 +47,7 @@ export async function benchProberLoad(o: { ratePerSecond: number; seconds: numbe
   const server = await workloadServer();
   const provider = createKwokProvider({ clusterDir: dir, unlimitedQps: true, createTimeoutMs: 600_000 });
   const spec: ClusterSpec = {
-    provider: 'kwok', name: 'rebootlab-bench-prober', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: o.nodes, zones: [],
+    provider: 'kwok', name: 'rebootlab-bench-prober', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: o.nodes, zones: [],
     settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS), extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };
   try {

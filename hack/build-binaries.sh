@@ -3,6 +3,8 @@
 # kind, Kubernetes components, etcd, CoreDNS, local-path-provisioner, kwok, and rebootlab's own
 # node helpers (pause, CNI agent). Output: $REBOOTLAB_CACHE/bin/<name>-<version>/<binary>.
 # Usage: hack/build-binaries.sh [kind|kubernetes|etcd|coredns|local-path|kwok|helpers ...]  (default: all)
+# The Kubernetes version is $KUBERNETES_VERSION (default: the newest in versions.json); etcd and CoreDNS are the
+# versions that Kubernetes version's kubeadm deploys (hack/lib.sh resolve_kubeadm_pins).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -41,9 +43,7 @@ build_kubernetes() {
   local v="$KUBERNETES_VERSION" minor staging mod_dir replaces="" s
   minor="$(echo "$v" | cut -d. -f2)"
   # The staging modules are versioned v0.<minor>.<patch>; the list comes from that version's go.mod.
-  GOFLAGS= go mod download "k8s.io/kubernetes@$v"
-  mod_dir="$(GOFLAGS= go list -m -f '{{.Dir}}' "k8s.io/kubernetes@$v" 2>/dev/null || true)"
-  [ -n "$mod_dir" ] || mod_dir="$(go env GOMODCACHE)/k8s.io/kubernetes@$v"
+  mod_dir="$(kubernetes_module_dir)"
   staging="$(sed -n 's#^\s*\(k8s.io/[a-z0-9-]*\) => ./staging/.*#\1#p' "$mod_dir/go.mod")"
   [ -n "$staging" ] || die "no staging modules found in $mod_dir/go.mod"
   for s in $staging; do replaces+="	$s => $s v0.${v#v1.}"$'\n'; done
@@ -121,8 +121,8 @@ for t in "${targets[@]}"; do
   case "$t" in
     kind) build_kind ;;
     kubernetes) build_kubernetes ;;
-    etcd) build_etcd ;;
-    coredns) build_coredns ;;
+    etcd) resolve_kubeadm_pins; build_etcd ;;
+    coredns) resolve_kubeadm_pins; build_coredns ;;
     local-path) build_local_path ;;
     kwok) build_kwok ;;
     helpers) build_helpers ;;

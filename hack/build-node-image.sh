@@ -12,6 +12,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 NODE_BASE="$1" UTIL_BASE="$2" BUSYBOX="$3"
+resolve_kubeadm_pins
 BIN="$REBOOTLAB_CACHE/bin"
 K8S_BIN="$BIN/kubernetes-$KUBERNETES_VERSION"
 HELPERS="$BIN/node-helpers"
@@ -67,7 +68,8 @@ component_image "$REG/kube-proxy:$KUBERNETES_VERSION" "$UTIL_BASE" "" "$K8S_BIN/
 component_image "$REG/etcd:$ETCD_IMAGE_TAG" "$BUSYBOX" "" "$BIN/etcd-$ETCD_VERSION/etcd:/usr/local/bin/etcd"
 component_image "$REG/coredns/coredns:$COREDNS_VERSION" "$BUSYBOX" '["/coredns"]' "$BIN/coredns-$COREDNS_VERSION/coredns:/coredns"
 component_image "$REG/pause:$PAUSE_IMAGE_TAG" scratch '["/pause"]' "$HELPERS/pause:/pause"
-# kind's containerd config names pause:3.10 as the sandbox image; kubeadm v1.34 names 3.10.1.
+# kind's containerd config names pause:3.10 as the sandbox image; kubeadm names its own PauseVersion (3.10.1 in
+# v1.34 and v1.35, 3.10.2 in v1.36 and v1.37).
 docker tag "$REG/pause:$PAUSE_IMAGE_TAG" "$REG/pause:3.10"; IMAGES+=("$REG/pause:3.10")
 component_image "docker.io/rebootlab/cni:v1" "$UTIL_BASE" "" "$HELPERS/rebootlab-cni:/usr/local/bin/rebootlab-cni"
 component_image "docker.io/rebootlab/local-path-provisioner:$LOCAL_PATH_PROVISIONER_VERSION" "$BUSYBOX" "" \

@@ -111,6 +111,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
       async (argv) => {
         const experiment = await loadExperiment(argv.experiment, { set: argv.set });
         context.streams.stdout(renderPlan(experiment).join('\n') + '\n');
+        // A version that is not built here: the plan is printed, then one line with the command that builds it (exit 3).
+        await (await loadRun()).checkKubernetesVersionsBuilt(experiment.variants);
         context.setExitCode(0);
       },
     )
@@ -141,7 +143,12 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           .option('reports', { type: 'string', default: DEFAULT_OUT_DIR, describe: 'Where to look for run directories' }),
       async (argv) => finish(await (await loadRun()).runDoctor({ ...common(argv), restore: argv.restore, reportsDir: argv.reports })),
     )
-    .command('toolchain', 'Install or show the pinned tool binaries', (y) => y, async (argv) => finish(await (await loadRun()).runToolchain(common(argv))))
+    .command(
+      'toolchain',
+      'Build the Docker engine, kind, kwok and each Kubernetes version\'s binaries and node image (cached by version)',
+      (y) => y.option('kubernetes', { type: 'string', array: true, default: [] as string[], describe: 'Kubernetes version to build (repeatable; all = every supported one); default: the default version' }),
+      async (argv) => finish(await (await loadRun()).runToolchain({ ...common(argv), kubernetesVersions: argv.kubernetes })),
+    )
     .command(
       'cluster <action> [cluster-name]',
       'Create, delete or list rebootlab clusters (NAME or --name NAME)',

@@ -91,7 +91,7 @@ export interface EffectiveSettings {
 
 /** Progress sink of long provider steps (cluster creation). */
 export interface Status {
-  /** One line of progress, e.g. `creating cluster rebootlab (kind v0.30.0)`. */
+  /** One line of progress, e.g. `creating cluster rebootlab (kind v0.33.0)`. */
   step(message: string): void;
 }
 
@@ -146,6 +146,15 @@ export interface ClusterProvider {
   readonly name: ProviderName;
   /** @throws InfraError naming the missing tool (docker, kind, kwokctl) and `Run: npm run toolchain`. */
   ensureAvailable(): Promise<void>;
+  /**
+   * Checks, before any cluster exists, that clusters of this Kubernetes version can be made here: the toolchain
+   * built it (kind: the node image rebootlab/node:<version>, or kindest/node:<version> pullable; kwok: that
+   * version's kube-apiserver, kube-controller-manager, kube-scheduler and etcd). Absent when the provider creates
+   * nothing (existing).
+   * @throws InfraError (exit 3) "Kubernetes v1.36.3 is not built here ..." with the hint
+   *   `Run: npm run toolchain -- --kubernetes v1.36.3`.
+   */
+  checkKubernetesVersion?(kubernetesVersion: string): Promise<void>;
   /** Create a cluster for `spec` and wait for its API server. @throws InfraError; the half-made cluster is deleted. */
   create(spec: ClusterSpec, status: Status): Promise<Cluster>;
   /**

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { cacheDir, getProvider, kindBinary, providerNames } from '../cluster/index.js';
 import { readToolchainEnv } from '../common/cache.js';
-import { VERSIONS } from '../common/versions.js';
+import { DEFAULT_KUBERNETES_VERSION, isSupportedKubernetesVersion, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT } from '../common/versions.js';
 import { ExitCode, InfraError, InputError, printable } from '../common/errors.js';
 import { canRun, run } from '../common/exec.js';
 import { findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../faults/index.js';
@@ -62,10 +62,13 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   const kind = kindBinary();
   const kindVersion = await run(kind, ['version'], { timeoutMs: 15_000 }).catch(() => null);
   checks.push(kindVersion ? { name: 'kind', ok: true, detail: `${kind}: ${kindVersion.trim()}` } : { name: 'kind', ok: false, detail: `${kind} not found`, fix });
-  const env = readToolchainEnv();
-  const image = env.REBOOTLAB_NODE_IMAGE ?? `rebootlab/node:${VERSIONS.kubernetes}`;
-  const hasImage = dockerVersion !== '' && (await canRun('docker', ['image', 'inspect', image]));
-  checks.push(hasImage ? { name: 'node image', ok: true, detail: image } : { name: 'node image', ok: false, detail: `${image} not present`, fix });
+  // The default version's node image is required; every other supported version is listed when it is built.
+  for (const version of SUPPORTED_KUBERNETES_VERSIONS) {
+    const image = readToolchainEnv(version).REBOOTLAB_NODE_IMAGE ?? `rebootlab/node:${version}`;
+    const hasImage = dockerVersion !== '' && (await canRun('docker', ['image', 'inspect', image]));
+    if (hasImage) checks.push({ name: `node image ${version}`, ok: true, detail: image });
+    else if (version === DEFAULT_KUBERNETES_VERSION) checks.push({ name: `node image ${version}`, ok: false, detail: `${image} not present`, fix });
+  }
   const go = await run('go', ['version'], { timeoutMs: 15_000 }).catch(() => null);
   checks.push(go ? { name: 'Go', ok: true, detail: go.trim() } : { name: 'Go', ok: false, detail: 'go not on PATH (needed to build the toolchain offline)', fix: 'install Go >= 1.24 in /usr/local/go and add it to PATH' });
   const stats = statfsSync(existsSync(cacheDir()) ? cacheDir() : '/');
@@ -112,11 +115,18 @@ function checkReportsDir(dir: string): void {
 }
 
 /**
- * Provisions the toolchain by running hack/toolchain.sh with its output on this terminal.
+ * Provisions the toolchain by running hack/toolchain.sh with its output on this terminal: the default Kubernetes
+ * version, or each of `options.kubernetesVersions` (`all`: every supported one).
+ * @throws InputError (exit 2) for a version outside the supported set.
  * @throws InfraError (exit 3) when the script fails.
  */
-export async function runToolchain(_options: ToolchainOptions): Promise<CommandOutcome> {
-  const result = await execa('bash', [join(hackDir(), 'toolchain.sh')], { stdio: 'inherit', reject: false });
+export async function runToolchain(options: ToolchainOptions): Promise<CommandOutcome> {
+  const versions = options.kubernetesVersions ?? [];
+  for (const v of versions) {
+    if (v !== 'all' && !isSupportedKubernetesVersion(v)) throw new InputError(`--kubernetes ${printable(v)}: rebootlab cannot run Kubernetes ${printable(v)}; it runs ${SUPPORTED_KUBERNETES_VERSIONS_TEXT} (or all)`);
+  }
+  const args = versions.flatMap((v) => ['--kubernetes', v]);
+  const result = await execa('bash', [join(hackDir(), 'toolchain.sh'), ...args], { stdio: 'inherit', reject: false });
   if (result.exitCode !== 0) throw new InfraError(`hack/toolchain.sh failed with exit code ${result.exitCode}`, 'See the lines above; Docker log: /var/log/rebootlab-dockerd.log');
   return { exitCode: ExitCode.Ok };
 }

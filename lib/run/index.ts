@@ -3,6 +3,7 @@ export type * from './options.js';
 export { runExperiment, rebootlabVersion } from './run-experiment.js';
 export { runDoctor, runToolchain, clusterCommand, reportCommand, type DoctorCheck } from './commands.js';
 export { readToolchainEnv } from '../common/cache.js';
+export { checkKubernetesVersionsBuilt } from './toolchain-check.js';
 export { compareCommand } from './compare-command.js';
 export { runVariant, type RunVariantInput } from './run-variant.js';
 export { createProgress, silentProgress, type Progress, type ProgressSink } from './progress.js';

@@ -63,7 +63,10 @@ export interface DoctorOptions extends CommonOptions {
 }
 
 /** `rebootlab toolchain`: install or show the pinned tool binaries (kind, kubectl, kwokctl). */
-export type ToolchainOptions = CommonOptions;
+export interface ToolchainOptions extends CommonOptions {
+  /** Kubernetes versions to build (`--kubernetes`, repeatable; `all` = every supported one); empty: the default version. */
+  kubernetesVersions?: string[];
+}
 
 /** `rebootlab cluster create|delete|list`. */
 export interface ClusterCommandOptions extends CommonOptions {

@@ -10,6 +10,7 @@ import type { Variant } from '../spec/types.js';
 import type { CommandOutcome, RunOptions } from './options.js';
 import { createProgress, silentProgress, type Progress } from './progress.js';
 import { runVariant } from './run-variant.js';
+import { checkKubernetesVersionsBuilt } from './toolchain-check.js';
 import { exitCodeFor, prepareOutDir, withRunSession } from './session.js';
 
 /** rebootlab's version from package.json. */
@@ -27,7 +28,8 @@ export function rebootlabVersion(): string {
  * (`<name>-<UTC time>/`, or `<name>-<UTC time>/<variant>-r<repeat>/` for several variants).
  * Resolves to exit code 0 (every expectation met), 1 (one failed) or 130 (interrupted; faults restored).
  * @throws InputError (exit 2) for a bad target or an existing cluster without --reuse-cluster;
- *   InfraError (exit 3) when Docker, kind or the API fails. Faults are restored before it throws.
+ *   InfraError (exit 3) when a Kubernetes version the variants name is not built here (before any cluster is made,
+ *   hint `Run: npm run toolchain -- --kubernetes <version>`), or when Docker, kind or the API fails. Faults are restored before it throws.
  */
 export async function runExperiment(options: RunOptions): Promise<CommandOutcome> {
   const { experiment: loaded } = options;
@@ -47,6 +49,8 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
   for (const [flag, value] of [['--tolerance-seconds', options.toleranceSeconds], ['--tolerance-percent', options.tolerancePercent]] as const) {
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new InputError(`${flag}: must be a number ≥ 0, got ${String(value)}`);
   }
+  // A version that is not built fails here, in one line with the command, not minutes into a matrix.
+  if (!options.reuseCluster) await checkKubernetesVersionsBuilt(loaded.variants);
   const sessionOptions = { ...options, provider: first.cluster.provider, progress };
   const { results, baseDir, signal } = await withRunSession(sessionOptions, async (session) => {
     const baseDir = session.runDirFor(first.metadata.name);

@@ -1,7 +1,7 @@
 // Fills in every default of a validated v1alpha1 experiment and converts durations to milliseconds.
 // Timing defaults come from DEFAULT_TIMEOUT_SETTINGS (Kubernetes 1.34, sources cited in settings.ts).
 import { parseDurationMs } from '../common/units.js';
-import { VERSIONS } from '../common/versions.js';
+import { DEFAULT_KUBERNETES_VERSION } from '../common/versions.js';
 import { CLIENT_RATE_FLAGS, DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } from './settings.js';
 import {
   API_VERSION,
@@ -21,8 +21,8 @@ import type * as v1 from './v1alpha1/types.js';
 
 /** Default kind cluster name. */
 export const DEFAULT_CLUSTER_NAME = 'rebootlab';
-/** Default Kubernetes version: the kindest/node image the toolchain pins (versions.json). */
-export const DEFAULT_KUBERNETES_VERSION = VERSIONS.kubernetes;
+/** Default Kubernetes version: the newest supported patch (versions.json, lib/common/versions.ts). */
+export { DEFAULT_KUBERNETES_VERSION };
 /** Default worker count (kind workers or kwok nodes). */
 export const DEFAULT_WORKERS = 2;
 /** Default volume size, a Kubernetes quantity. */

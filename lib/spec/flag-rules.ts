@@ -62,19 +62,5 @@ export function minorVersion(version: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/**
- * Kubernetes minor versions rebootlab can run (1.x, inclusive): those whose kubeadm configuration it renders
- * (kubeadm API v1beta3, served since v1.22; v1beta4 from v1.36 with kind ≥ v0.31, see
- * lib/cluster/kind/kubeadm-patches.ts) and whose removed and renamed flags it knows (REMOVED_FLAGS above,
- * checked since v1.26). Outside this range the kind config and flag checks would be guesses.
- */
-export const SUPPORTED_KUBERNETES_MINORS = { from: 26, to: 36 } as const;
-
-/** The supported range as users read it: `v1.26.x to v1.36.x`. */
-export const SUPPORTED_KUBERNETES_VERSIONS_TEXT = `v1.${SUPPORTED_KUBERNETES_MINORS.from}.x to v1.${SUPPORTED_KUBERNETES_MINORS.to}.x`;
-
-/** True when `version` (`v<major>.<minor>.<patch>`) is within {@link SUPPORTED_KUBERNETES_MINORS}. */
-export function isSupportedKubernetesVersion(version: string): boolean {
-  const minor = minorVersion(version);
-  return minor !== null && minor >= SUPPORTED_KUBERNETES_MINORS.from && minor <= SUPPORTED_KUBERNETES_MINORS.to;
-}
+// The supported versions are one table, versions.json, read by lib/common/versions.ts (and hack/lib.sh).
+export { isSupportedKubernetesVersion, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT } from '../common/versions.js';

@@ -5,7 +5,8 @@ import { parseDurationMs } from '../common/units.js';
 import { FAULT_TYPES_WITH_DURATION, INSTANT_FAULT_TYPES, type FaultType } from './types.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from './settings.js';
 import {
-  NAMED_KUBELET_FIELDS, NAMED_SETTING_FLAGS, REMOVED_FLAGS, SUPPORTED_KUBERNETES_VERSIONS_TEXT, isSupportedKubernetesVersion, minorVersion,
+  NAMED_KUBELET_FIELDS, NAMED_SETTING_FLAGS, REMOVED_FLAGS, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT, isSupportedKubernetesVersion,
+  minorVersion,
 } from './flag-rules.js';
 import { DEFAULT_KUBERNETES_VERSION } from './defaults.js';
 import { parseExpectation } from './expectation.js';
@@ -78,7 +79,9 @@ function checkCluster(cluster: Obj, report: Report): void {
   const version = typeof cluster.kubernetesVersion === 'string' ? cluster.kubernetesVersion : DEFAULT_KUBERNETES_VERSION;
   const minor = minorVersion(version);
   if (typeof cluster.kubernetesVersion === 'string' && /^v[0-9]+\.[0-9]+\.[0-9]+$/.test(version) && !isSupportedKubernetesVersion(version)) {
-    report(['cluster', 'kubernetesVersion'], `rebootlab cannot run Kubernetes ${version}; it runs ${SUPPORTED_KUBERNETES_VERSIONS_TEXT} (the toolchain builds ${DEFAULT_KUBERNETES_VERSION})`);
+    // One patch per minor is supported (versions.json): name it when the user asked for another patch of that minor.
+    const samePatchLine = SUPPORTED_KUBERNETES_VERSIONS.find((v) => minorVersion(v) === minor);
+    report(['cluster', 'kubernetesVersion'], `rebootlab cannot run Kubernetes ${version}; it runs ${SUPPORTED_KUBERNETES_VERSIONS_TEXT}${samePatchLine ? ` (for v1.${minor} use ${samePatchLine})` : ''}`);
   }
   // Node names are DNS-1123 labels (at most 63 characters): `<name>-control-plane` must be one.
   if (provider !== 'existing' && typeof cluster.name === 'string' && cluster.name.length + '-control-plane'.length > 63) {

@@ -28,15 +28,15 @@ function atLeast(version: string, min: string): boolean {
 }
 
 /**
- * The kubeadm API version kind generates for a Kubernetes version. kind ≤ v0.30.0 generates
- * `v1beta3` for every Kubernetes ≥ 1.23 (sigs.k8s.io/kind@v0.30.0 pkg/cluster/internal/kubeadm/config.go,
- * `Config()`), although kubeadm itself moved to v1beta4 in 1.31; kind adopted v1beta4 only for
- * Kubernetes ≥ 1.36 in kubernetes-sigs/kind#4173 (merged after v0.30.0; assumed released in v0.31.0).
- * kind applies a patch only to documents of the same kind and, when the patch names one, the same
- * apiVersion (pkg/internal/patch/resource.go), so a v1beta4 patch against kind v0.30.0 is silently ignored.
+ * The kubeadm API version kind generates for a Kubernetes version. kind ≤ v0.31.0 generates `v1beta3` for every
+ * Kubernetes ≥ 1.23 although kubeadm itself moved to v1beta4 in 1.31; kind v0.32.0 and v0.33.0 generate `v1beta4`
+ * for Kubernetes ≥ 1.36 and `v1beta3` below (sigs.k8s.io/kind@v0.31.0 / @v0.32.0 / @v0.33.0
+ * pkg/cluster/internal/kubeadm/config.go, `Config()`: `templateSource`). kind applies a patch only to documents of
+ * the same kind and, when the patch names one, the same apiVersion (pkg/internal/patch/resource.go), so a patch of
+ * the wrong version is silently ignored.
  */
 export function kubeadmApiVersionFor(kubernetesVersion: string, kindVersion: string = PINNED_KIND_VERSION): KubeadmApiVersion {
-  return atLeast(kindVersion, 'v0.31.0') && atLeast(kubernetesVersion, 'v1.36.0') ? 'v1beta4' : 'v1beta3';
+  return atLeast(kindVersion, 'v0.32.0') && atLeast(kubernetesVersion, 'v1.36.0') ? 'v1beta4' : 'v1beta3';
 }
 
 /** kube-controller-manager flags for the spec's settings, extraArgs last (they win). Durations as Go strings. */
@@ -84,9 +84,21 @@ export function clusterConfigurationPatch(spec: ClusterSpec, apiVersion: Kubeadm
 }
 
 /**
+ * True when the kubelet of `kubernetesVersion` refuses to start on a cgroup v1 host unless told otherwise:
+ * `failCgroupV1` defaults to true from v1.35 (false in v1.34): k8s.io/kubernetes pkg/kubelet/apis/config/v1beta1/
+ * defaults.go `SetDefaults_KubeletConfiguration`, checked in pkg/kubelet/apis/config/validation/validation_linux.go.
+ */
+export function kubeletFailsOnCgroupV1ByDefault(kubernetesVersion: string): boolean {
+  return atLeast(kubernetesVersion, 'v1.35.0');
+}
+
+/**
  * The `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) merge patch: status/lease/shutdown timing
  * plus `kubeletExtraConfig`. kind generates one KubeletConfiguration document, which kubeadm init uploads
- * to the `kubelet-config` ConfigMap that joining nodes download, so every node gets it.
+ * to the `kubelet-config` ConfigMap that joining nodes download, so every node gets it. From v1.35 it also sets
+ * `failCgroupV1: false` ({@link kubeletFailsOnCgroupV1ByDefault}): kind nodes inherit the host's cgroup mode,
+ * and on a cgroup v1 host (this machine, ../shared/ENVIRONMENT.md) the kubelet would otherwise exit at start;
+ * on a cgroup v2 host the field changes nothing. `kubeletExtraConfig` can set it back.
  */
 export function kubeletConfigurationPatch(spec: ClusterSpec): Record<string, unknown> {
   const k = spec.settings.kubelet;
@@ -98,6 +110,7 @@ export function kubeletConfigurationPatch(spec: ClusterSpec): Record<string, unk
     nodeLeaseDurationSeconds: k.nodeLeaseDurationSeconds,
     shutdownGracePeriod: formatGoDuration(k.shutdownGracePeriodMs),
     shutdownGracePeriodCriticalPods: formatGoDuration(k.shutdownGracePeriodCriticalPodsMs),
+    ...(kubeletFailsOnCgroupV1ByDefault(spec.kubernetesVersion) ? { failCgroupV1: false } : {}),
     ...spec.kubeletExtraConfig,
   };
 }

@@ -56,6 +56,10 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
     name: 'kind',
     ensureAvailable: () => ensureKindTools(env),
 
+    async checkKubernetesVersion(kubernetesVersion: string) {
+      await resolveNodeImage(null, kubernetesVersion);
+    },
+
     async create(spec: ClusterSpec, status: Status): Promise<Cluster> {
       await ensureKindTools(env);
       if ((await allClusters()).includes(spec.name)) {

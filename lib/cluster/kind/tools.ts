@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { InfraError } from '../../common/errors.js';
 import { cacheDir } from '../../common/cache.js';
 import { canRun, run } from '../../common/exec.js';
+import { toolchainCommandFor } from '../../common/versions.js';
 import { PINNED_KIND_VERSION } from './kubeadm-patches.js';
 
 /** What to run after a missing tool. */
@@ -11,7 +12,7 @@ export const TOOLCHAIN_HINT = 'Run: npm run toolchain';
 
 
 /**
- * The kind binary: `$REBOOTLAB_KIND`, else `$REBOOTLAB_CACHE/bin/kind-v0.30.0/kind` when it exists,
+ * The kind binary: `$REBOOTLAB_KIND`, else `$REBOOTLAB_CACHE/bin/kind-<pinned>/kind` (versions.json `kind`) when it exists,
  * else `kind` (looked up on PATH).
  */
 export function kindBinary(env: NodeJS.ProcessEnv = process.env): string {
@@ -25,14 +26,28 @@ export async function imageExists(reference: string): Promise<boolean> {
   return canRun('docker', ['image', 'inspect', '--format', '{{.Id}}', reference]);
 }
 
+/** True when the registry serves a manifest for `reference` (`docker manifest inspect`: nothing is downloaded). @throws nothing. */
+export async function imagePullable(reference: string): Promise<boolean> {
+  return canRun('docker', ['manifest', 'inspect', reference]);
+}
+
 /**
- * The node image to boot: `nodeImage` when set, else `rebootlab/node:<version>` when it exists
- * locally (built offline by the toolchain), else `kindest/node:<version>` (pulled by kind; online only).
+ * The node image to boot: `nodeImage` when set, else `rebootlab/node:<version>` when it exists locally (built by
+ * the toolchain: kindest/node re-tagged, or built offline), else `kindest/node:<version>` when it exists locally
+ * or its registry serves it (kind then pulls it: online users need no build).
+ * @throws InfraError when none is there: "Kubernetes v1.36.3 is not built here ..." with the hint
+ *   `Run: npm run toolchain -- --kubernetes v1.36.3` (exit 3).
  */
 export async function resolveNodeImage(nodeImage: string | null, kubernetesVersion: string): Promise<string> {
   if (nodeImage) return nodeImage;
   const local = `rebootlab/node:${kubernetesVersion}`;
-  return (await imageExists(local)) ? local : `kindest/node:${kubernetesVersion}`;
+  if (await imageExists(local)) return local;
+  const kindest = `kindest/node:${kubernetesVersion}`;
+  if ((await imageExists(kindest)) || (await imagePullable(kindest))) return kindest;
+  throw new InfraError(
+    `Kubernetes ${kubernetesVersion} is not built here: no node image ${local}, and ${kindest} cannot be pulled (no registry reachable)`,
+    `Run: ${toolchainCommandFor(kubernetesVersion)}`,
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InfraError } from '../../common/errors.js';
 import { cacheDir, readToolchainEnv } from '../../common/cache.js';
-import { VERSIONS } from '../../common/versions.js';
+import { toolchainCommandFor, VERSIONS } from '../../common/versions.js';
 
 /** What to run when a binary is missing. */
 export const KWOK_TOOLCHAIN_HINT = 'Run: npm run toolchain (builds etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok)';
@@ -74,25 +74,33 @@ export interface KwokBinaries {
   kwok: string;
 }
 
+/** The kwok binary: `REBOOTLAB_KWOK`, else `$REBOOTLAB_CACHE/bin/kwok-<pinned>/kwok` (versions.json `kwok`; one for every Kubernetes version). */
+export function kwokBinary(env: NodeJS.ProcessEnv = process.env): string {
+  return env['REBOOTLAB_KWOK'] || join(cacheDir(env), 'bin', `kwok-${VERSIONS.kwok}`, 'kwok');
+}
+
 /**
- * Finds the binaries: each of `REBOOTLAB_ETCD`, `REBOOTLAB_KUBERNETES_BIN` (a directory), `REBOOTLAB_KWOK` from
- * the environment, else from `$REBOOTLAB_CACHE/toolchain.env`, else the pinned cache paths
- * (`bin/etcd-<etcd>/etcd`, `bin/kubernetes-<kubernetes>/`, `bin/kwok-<kwok>/kwok`, versions from versions.json).
- * @throws InfraError naming every binary that does not exist, with {@link KWOK_TOOLCHAIN_HINT}.
+ * Finds the binaries of Kubernetes `kubernetesVersion`: each of `REBOOTLAB_ETCD`, `REBOOTLAB_KUBERNETES_BIN`
+ * (a directory) from the environment (an override for every version), else from that version's toolchain file
+ * (`$REBOOTLAB_CACHE/toolchain/<version>.env`), else `bin/kubernetes-<version>/`; etcd is the version that
+ * Kubernetes version's kubeadm deploys, known only from the toolchain file. kwok: {@link kwokBinary}.
+ * @throws InfraError naming every binary that does not exist, with the hint that builds this version
+ *   (`Run: npm run toolchain -- --kubernetes <version>`).
  */
-export function findKwokBinaries(env: NodeJS.ProcessEnv = process.env): KwokBinaries {
-  const file = readToolchainEnv(env);
+export function findKwokBinaries(kubernetesVersion: string, env: NodeJS.ProcessEnv = process.env): KwokBinaries {
+  const file = readToolchainEnv(kubernetesVersion, env);
   const pick = (key: string, fallback: string) => env[key] || file[key] || fallback;
-  const bin = join(cacheDir(env), 'bin');
-  const kube = pick('REBOOTLAB_KUBERNETES_BIN', join(bin, `kubernetes-${VERSIONS.kubernetes}`));
+  const kube = pick('REBOOTLAB_KUBERNETES_BIN', join(cacheDir(env), 'bin', `kubernetes-${kubernetesVersion}`));
   const binaries: KwokBinaries = {
-    etcd: pick('REBOOTLAB_ETCD', join(bin, `etcd-${VERSIONS.etcd}`, 'etcd')),
+    etcd: pick('REBOOTLAB_ETCD', `etcd of Kubernetes ${kubernetesVersion}`),
     kubeApiServer: join(kube, 'kube-apiserver'),
     kubeControllerManager: join(kube, 'kube-controller-manager'),
     kubeScheduler: join(kube, 'kube-scheduler'),
-    kwok: pick('REBOOTLAB_KWOK', join(bin, `kwok-${VERSIONS.kwok}`, 'kwok')),
+    kwok: kwokBinary(env),
   };
   const missing = Object.values(binaries).filter((p) => !existsSync(p));
-  if (missing.length > 0) throw new InfraError(`kwok provider: missing ${missing.join(', ')}`, KWOK_TOOLCHAIN_HINT);
+  if (missing.length > 0) {
+    throw new InfraError(`kwok provider: Kubernetes ${kubernetesVersion} is not built here (missing ${missing.join(', ')})`, `Run: ${toolchainCommandFor(kubernetesVersion)}`);
+  }
   return binaries;
 }

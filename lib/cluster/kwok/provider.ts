@@ -11,7 +11,7 @@ import { writeClusterPki } from './certs.js';
 import { KwokCluster } from './cluster.js';
 import { startControlPlane } from './control-plane.js';
 import { createNodes, renderNodes, waitNodesReady } from './nodes.js';
-import { clusterFiles, defaultKwokClustersDir, findKwokBinaries, type ClusterFiles } from './paths.js';
+import { clusterFiles, defaultKwokClustersDir, findKwokBinaries, KWOK_TOOLCHAIN_HINT, kwokBinary, type ClusterFiles } from './paths.js';
 import { isAlive, readProcessTable, stopProcesses } from './processes.js';
 import { renderKwokConfig } from './stages.js';
 import { ownerGone, writeOwner } from './watchdog.js';
@@ -97,11 +97,16 @@ export function createKwokProvider(options: KwokProviderOptions = {}): KwokProvi
     name: 'kwok',
 
     async ensureAvailable() {
-      findKwokBinaries(env);
+      // The version-independent tool; each version's control-plane binaries are checked when a cluster is made.
+      if (!existsSync(kwokBinary(env))) throw new InfraError(`kwok provider: missing ${kwokBinary(env)}`, KWOK_TOOLCHAIN_HINT);
+    },
+
+    async checkKubernetesVersion(kubernetesVersion: string) {
+      findKwokBinaries(kubernetesVersion, env);
     },
 
     async create(spec: ClusterSpec, status: Status) {
-      const binaries = findKwokBinaries(env);
+      const binaries = findKwokBinaries(spec.kubernetesVersion, env);
       const files = filesOf(spec.name);
       if ((await list()).includes(spec.name)) {
         throw new InputError(`kwok cluster ${spec.name} already exists`, `Use --reuse-cluster, or: rebootlab cluster delete ${spec.name}`);

@@ -99,7 +99,8 @@ export interface Cluster {
   /** Cluster name, default `rebootlab`. */
   name?: DnsLabel;
   /**
-   * Kubernetes version, default `v1.34.4`.
+   * Kubernetes version: one of the supported versions (versions.json: v1.37.2, v1.36.3, v1.35.4, v1.34.4); default the
+   * newest.
    * @pattern ^v[0-9]+\.[0-9]+\.[0-9]+$
    */
   kubernetesVersion?: string;

@@ -9,8 +9,9 @@ import { run } from '../../../lib/common/exec.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import type { ClusterSpec } from '../../../lib/spec/types.js';
 import { dockerUnavailableReason } from './helpers.js';
+import { DEFAULT_KUBERNETES_VERSION } from '../../../lib/common/versions.js';
 
-const NODE_IMAGE = 'rebootlab/node:v1.34.4';
+const NODE_IMAGE = `rebootlab/node:${DEFAULT_KUBERNETES_VERSION}`;
 
 async function skipReason(): Promise<string | null> {
   const docker = dockerUnavailableReason();
@@ -25,7 +26,7 @@ describe('kind provider on a real cluster (integration)', function () {
   let cluster: Cluster | undefined;
   let dir: string;
   const spec: ClusterSpec = {
-    provider: 'kind', name: `rebootlab-it-${process.pid}`, kubernetesVersion: 'v1.34.4', nodeImage: NODE_IMAGE, workers: 1,
+    provider: 'kind', name: `rebootlab-it-${process.pid}`, kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: NODE_IMAGE, workers: 1,
     zones: ['zone-a'], settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
     extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };

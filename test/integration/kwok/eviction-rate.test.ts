@@ -12,6 +12,7 @@ import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import type { ClusterSpec } from '../../../lib/spec/types.js';
 import { collectionOf } from '../../../lib/cluster/watch-list.js';
 import { hasTaint, Recorder, secondsBetween, taintAddedAtMs } from './recorder.js';
+import { DEFAULT_KUBERNETES_VERSION } from '../../../lib/common/versions.js';
 
 const WORKERS = 100;
 const SILENCED = 10;
@@ -23,7 +24,7 @@ function largeZoneSpec(): ClusterSpec {
   settings.controllerManager.nodeMonitorGracePeriodMs = 20_000;
   settings.kubelet.nodeLeaseDurationSeconds = 20;
   return {
-    provider: 'kwok', name: 'kwok-rate', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: WORKERS, zones: ['zone-a'],
+    provider: 'kwok', name: 'kwok-rate', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: WORKERS, zones: ['zone-a'],
     settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };
 }

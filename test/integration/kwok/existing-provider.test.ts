@@ -13,13 +13,14 @@ import type { ActionRecord, Undo } from '../../../lib/cluster/provider.js';
 import { InputError } from '../../../lib/common/errors.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import type { ClusterSpec } from '../../../lib/spec/types.js';
+import { DEFAULT_KUBERNETES_VERSION } from '../../../lib/common/versions.js';
 
 describe('provider existing on a kwok cluster, through its kubeconfig only (issue 14)', function () {
   this.timeout(180_000);
   const dir = mkdtempSync(join(tmpdir(), 'rebootlab-existing-it-'));
   const kwok = createKwokProvider({ clusterDir: dir });
   const kwokSpec: ClusterSpec = {
-    provider: 'kwok', name: 'existing-it', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: 2, zones: [],
+    provider: 'kwok', name: 'existing-it', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: 2, zones: [],
     settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS), extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };
   let kubeconfig = '';

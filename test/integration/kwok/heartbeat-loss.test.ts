@@ -13,6 +13,7 @@ import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import type { ClusterSpec } from '../../../lib/spec/types.js';
 import { collectionOf } from '../../../lib/cluster/watch-list.js';
 import { describeNodes, describePods, hasTaint, podServing, readyStatus, Recorder, secondsBetween, taintAddedAtMs } from './recorder.js';
+import { DEFAULT_KUBERNETES_VERSION } from '../../../lib/common/versions.js';
 
 const NS = 'kwok-it';
 const REPLICAS = 8;
@@ -26,7 +27,7 @@ function tunedSpec(): ClusterSpec {
   settings.apiServer.defaultUnreachableTolerationSeconds = 30;
   settings.kubelet.nodeLeaseDurationSeconds = 20;
   return {
-    provider: 'kwok', name: 'kwok-it', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: 4, zones: ['zone-a'],
+    provider: 'kwok', name: 'kwok-it', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: 4, zones: ['zone-a'],
     settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
   };
 }

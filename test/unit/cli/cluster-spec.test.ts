@@ -7,7 +7,7 @@ import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 describe('cli/cluster-spec', () => {
   it('uses the defaults without a file', async () => {
     const cluster = await loadClusterSpec(null, [], undefined);
-    expect(cluster).to.deep.include({ provider: 'kind', name: 'rebootlab', workers: 2, kubernetesVersion: 'v1.34.4' });
+    expect(cluster).to.deep.include({ provider: 'kind', name: 'rebootlab', workers: 2, kubernetesVersion: 'v1.37.2' });
     expect(cluster.settings).to.deep.equal(DEFAULT_TIMEOUT_SETTINGS);
   });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse, parseAllDocuments } from 'yaml';
 import { renderKindConfig } from '../../../lib/cluster/kind/config.js';
-import { kubeadmApiVersionFor } from '../../../lib/cluster/kind/kubeadm-patches.js';
+import { kubeadmApiVersionFor, kubeletConfigurationPatch } from '../../../lib/cluster/kind/kubeadm-patches.js';
 import { tunedSpec } from './fixtures.js';
 
 interface KindConfig {
@@ -104,13 +104,22 @@ describe('renderKindConfig', () => {
 });
 
 describe('kubeadmApiVersionFor', () => {
-  it('is v1beta3 for every Kubernetes version with the pinned kind v0.30.0', () => {
-    expect(kubeadmApiVersionFor('v1.34.4')).to.equal('v1beta3');
-    expect(kubeadmApiVersionFor('v1.36.0')).to.equal('v1beta3');
+  it('is v1beta3 for every Kubernetes version with kind v0.30.0 and v0.31.0 (config.go Config: always ConfigTemplateBetaV3)', () => {
+    expect(kubeadmApiVersionFor('v1.34.4', 'v0.30.0')).to.equal('v1beta3');
+    expect(kubeadmApiVersionFor('v1.36.0', 'v0.31.0')).to.equal('v1beta3');
   });
 
-  it('is v1beta4 from Kubernetes 1.36 with kind v0.31.0 or later', () => {
-    expect(kubeadmApiVersionFor('v1.36.0', 'v0.31.0')).to.equal('v1beta4');
-    expect(kubeadmApiVersionFor('v1.35.9', 'v0.31.0')).to.equal('v1beta3');
+  it('is v1beta4 from Kubernetes 1.36 with kind v0.32.0 or later, as with the pinned kind for the supported versions', () => {
+    expect(kubeadmApiVersionFor('v1.36.0', 'v0.32.0')).to.equal('v1beta4');
+    expect(kubeadmApiVersionFor('v1.35.9', 'v0.33.0')).to.equal('v1beta3');
+    expect(['v1.34.4', 'v1.35.4', 'v1.36.3', 'v1.37.2'].map((v) => kubeadmApiVersionFor(v))).to.deep.equal(['v1beta3', 'v1beta3', 'v1beta4', 'v1beta4']);
+  });
+});
+
+describe('kubeletConfigurationPatch on Kubernetes v1.35 and later', () => {
+  it('sets failCgroupV1: false, whose default turned true in v1.35 (kind nodes on a cgroup v1 host)', () => {
+    expect(kubeletConfigurationPatch(tunedSpec({ kubernetesVersion: 'v1.35.4' }))).to.include({ failCgroupV1: false });
+    expect(kubeletConfigurationPatch(tunedSpec({ kubernetesVersion: 'v1.37.2' }))).to.include({ failCgroupV1: false });
+    expect(kubeletConfigurationPatch(tunedSpec({ kubernetesVersion: 'v1.34.4' }))).to.not.have.property('failCgroupV1');
   });
 });

@@ -15,11 +15,11 @@ describe('kindBinary', () => {
     expect(kindBinary({ REBOOTLAB_KIND: '/opt/kind', REBOOTLAB_CACHE: dir })).to.equal('/opt/kind');
   });
 
-  it('uses the cached kind v0.30.0 when it exists, else kind on PATH', () => {
+  it('uses the cached kind v0.33.0 (versions.json) when it exists, else kind on PATH', () => {
     expect(kindBinary({ REBOOTLAB_CACHE: dir })).to.equal('kind');
-    mkdirSync(join(dir, 'bin', 'kind-v0.30.0'), { recursive: true });
-    writeFileSync(join(dir, 'bin', 'kind-v0.30.0', 'kind'), '');
-    expect(kindBinary({ REBOOTLAB_CACHE: dir })).to.equal(join(dir, 'bin', 'kind-v0.30.0', 'kind'));
+    mkdirSync(join(dir, 'bin', 'kind-v0.33.0'), { recursive: true });
+    writeFileSync(join(dir, 'bin', 'kind-v0.33.0', 'kind'), '');
+    expect(kindBinary({ REBOOTLAB_CACHE: dir })).to.equal(join(dir, 'bin', 'kind-v0.33.0', 'kind'));
   });
 
   it('derives the cache from XDG_CACHE_HOME when REBOOTLAB_CACHE is unset', () => {

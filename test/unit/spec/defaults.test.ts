@@ -9,7 +9,7 @@ const DIR = 'test/fixtures/experiments';
 describe('spec/defaults', () => {
   it('fills every default of a minimal experiment', async () => {
     const { experiment } = await loadExperiment(`${DIR}/valid-minimal.yaml`);
-    expect(experiment.cluster).to.deep.include({ provider: 'kind', name: 'rebootlab', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: 2, zones: [] });
+    expect(experiment.cluster).to.deep.include({ provider: 'kind', name: 'rebootlab', kubernetesVersion: 'v1.37.2', nodeImage: null, workers: 2, zones: [] });
     expect(experiment.cluster.settings).to.deep.equal(DEFAULT_TIMEOUT_SETTINGS);
     expect(experiment.fault).to.deep.equal({ type: 'reboot', target: { kind: 'worker-with-most-pods' }, count: 1, durationMs: null, staggerMs: 0, allowControlPlane: false, backend: { kind: 'provider' } });
     expect(experiment.observe).to.deep.equal({ until: 'recovered', durationMs: null, timeoutMs: 600_000, settleMs: 5_000 });

@@ -48,11 +48,12 @@ describe('spec/validate', () => {
     ]);
   });
 
-  it('accepts pod-eviction-timeout before v1.27 and rejects it from v1.27', () => {
+  it('rejects pod-eviction-timeout (removed in v1.27) on every supported version, naming the version', () => {
     const doc = (version: string): string =>
       `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  kubernetesVersion: ${version}\n  controllerManager:\n    extraArgs: {pod-eviction-timeout: 1m}\nfault: {type: reboot}\n`;
-    expect(issuesOf(doc('v1.26.15'))).to.deep.equal([]);
-    expect(issuesOf(doc('v1.27.0'))[0]).to.match(/^e\.yaml:7:17: cluster\.controllerManager\.extraArgs\.pod-eviction-timeout: --pod-eviction-timeout was removed in Kubernetes v1\.27/);
+    for (const version of ['v1.34.4', 'v1.37.2']) {
+      expect(issuesOf(doc(version))).to.deep.equal([`e.yaml:7:17: cluster.controllerManager.extraArgs.pod-eviction-timeout: --pod-eviction-timeout was removed in Kubernetes v1.27 (cluster uses ${version}); pods are evicted by NoExecute taints: set workloads[].tolerations tolerationSeconds, or cluster.apiServer.defaultUnreachableTolerationSeconds (--default-unreachable-toleration-seconds)`]);
+    }
   });
 
   it('rejects a grace period shorter than the kubelet status update frequency', () => {
@@ -73,11 +74,12 @@ describe('spec/validate', () => {
     expect(issuesOf(doc('12s', 60))[0]).to.match(/nodeMonitorGracePeriod \(12s\) must be at least 2 Lease renew intervals/);
   });
 
-  it('refuses Kubernetes versions outside the supported range, naming the range', () => {
+  it('accepts exactly the supported versions of versions.json and refuses any other, naming the set', () => {
     const doc = (version: string): string => `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster: {kubernetesVersion: ${version}}\nfault: {type: reboot}\n`;
-    expect(issuesOf(doc('v1.34.4'))).to.deep.equal([]);
-    expect(issuesOf(doc('v1.25.16'))).to.deep.equal(['e.yaml:4:30: cluster.kubernetesVersion: rebootlab cannot run Kubernetes v1.25.16; it runs v1.26.x to v1.36.x (the toolchain builds v1.34.4)']);
-    expect(issuesOf(doc('v2.0.0'))[0]).to.match(/cannot run Kubernetes v2\.0\.0; it runs v1\.26\.x to v1\.36\.x/);
+    for (const version of ['v1.34.4', 'v1.35.4', 'v1.36.3', 'v1.37.2']) expect(issuesOf(doc(version)), version).to.deep.equal([]);
+    expect(issuesOf(doc('v1.25.16'))).to.deep.equal(['e.yaml:4:30: cluster.kubernetesVersion: rebootlab cannot run Kubernetes v1.25.16; it runs v1.37.2, v1.36.3, v1.35.4 or v1.34.4']);
+    expect(issuesOf(doc('v1.36.1'))).to.deep.equal(['e.yaml:4:30: cluster.kubernetesVersion: rebootlab cannot run Kubernetes v1.36.1; it runs v1.37.2, v1.36.3, v1.35.4 or v1.34.4 (for v1.36 use v1.36.3)']);
+    expect(issuesOf(doc('v2.0.0'))[0]).to.match(/cannot run Kubernetes v2\.0\.0; it runs v1\.37\.2, /);
   });
 
   it('refuses expectations naming workloads or nodes the experiment does not have', () => {
