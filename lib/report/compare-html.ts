@@ -1,7 +1,7 @@
 // compare.html: the comparison as one self-contained page (tables plus an SVG range chart per metric), no script, no network.
 import type { Comparison, VariantComparison } from './compare.js';
 import type { MetricDef } from './compare-metrics.js';
-import { configRows, DETAIL_HEADERS, detailRows, forecastLines, formatMetric, predictionLines, summaryRows } from './compare-render-rows.js';
+import { configRows, deltaBasis, DETAIL_HEADERS, detailRows, forecastLines, formatMetric, predictionLines, summaryRows } from './compare-render-rows.js';
 import { COLORS, html, renderPage, renderTable, type VNode } from './reporters/html-page.js';
 
 const ROW_HEIGHT = 22;
@@ -51,7 +51,7 @@ export function renderComparisonHtml(c: Comparison): string {
   const runs = c.variants.reduce((n, v) => n + v.runs.length, 0);
   const body = html`<main>
     <h1>rebootlab compare</h1>
-    <p class="lead">${c.variants.length} variant(s), ${runs} run(s). Times are seconds since time zero, the start of the fault command (workload unavailability: seconds, as clients see it); median, p95 (nearest rank), min and max across repeats; Δ against ${c.baseline}.</p>
+    <p class="lead">${c.variants.length} variant(s), ${runs} run(s). Times are seconds since time zero, the start of the fault command (workload unavailability: seconds, as clients see it); median, p95 (nearest rank), min and max across repeats; Δ against ${deltaBasis(c)}.</p>
     ${(() => { const [total, ...missed] = predictionLines(c); return html`<p data-predictions>${total}</p>${missed.length > 0 ? html`<ul data-missed>${missed.map((m) => html`<li>${m}</li>`)}</ul>` : null}`; })()}
     ${(() => { const [total, ...missed] = forecastLines(c); return html`<p data-forecasts>${total}</p>${missed.length > 0 ? html`<ul data-forecast-missed>${missed.map((m) => html`<li>${m}</li>`)}</ul>` : null}`; })()}
     <h2>Config</h2>

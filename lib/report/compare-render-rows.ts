@@ -23,7 +23,12 @@ export function configRows(c: Comparison): string[][] {
     if (k.startsWith('matrix ')) return v.matrixValues?.[k.slice(7)] === undefined ? '—' : String(v.matrixValues[k.slice(7)]);
     return v.settings[k] === undefined ? '—' : String(v.settings[k]);
   };
+  // Runs of several Kubernetes versions (a version matrix, or runs compared across an upgrade): say which is which.
+  const versionRows = new Set(c.variants.map((v) => v.kubernetesVersion)).size > 1
+    ? [['Kubernetes', ...c.variants.map((v) => v.kubernetesVersion ?? '—')], ['Δ against', ...c.variants.map((v) => v.deltaAgainst ?? '—')]]
+    : [];
   return [
+    ...versionRows,
     ...keys.map((k) => [k, ...c.variants.map((v) => value(v, k))]),
     ['runs passed', ...c.variants.map((v) => `${v.passed}/${v.runs.length}`)],
     ['predictions held', ...c.variants.map((v) => `${v.predictions.held}/${v.predictions.predicted}`)],
@@ -74,3 +79,10 @@ export function detailRows(c: Comparison): string[][] {
 /** Header of the detail table. */
 export const DETAIL_HEADERS = ['Metric', 'Variant', 'n', 'median', 'p95', 'min', 'max', 'Δ median', 'Δ p95'];
 
+
+/** What the deltas are measured against, for the headline: the baseline variant, or per Kubernetes version. */
+export function deltaBasis(c: Comparison): string {
+  if (!c.byKubernetesVersion) return c.baseline;
+  const version = c.variants.find((v) => v.name === c.baseline)?.kubernetesVersion ?? '?';
+  return `the same settings on Kubernetes ${version} (row "Δ against")`;
+}

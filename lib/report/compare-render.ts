@@ -5,7 +5,7 @@ import Table from 'cli-table3';
 import { InputError } from '../common/errors.js';
 import type { Comparison, VariantComparison } from './compare.js';
 import { renderComparisonHtml } from './compare-html.js';
-import { configRows, DETAIL_HEADERS, detailRows, forecastLines, predictionLines, summaryRows } from './compare-render-rows.js';
+import { configRows, deltaBasis, DETAIL_HEADERS, detailRows, forecastLines, predictionLines, summaryRows } from './compare-render-rows.js';
 import { table as markdownTable } from './reporters/markdown-tables.js';
 
 /** Output formats of `rebootlab compare`. */
@@ -25,7 +25,7 @@ function textTable(head: string[], rows: string[][]): string {
 function renderText(c: Comparison): string {
   const head = ['', ...c.variants.map((v) => variantTitle(v, c))];
   return [
-    `Compared ${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s); times in seconds since the fault (unavailable: seconds); median across repeats, Δ against ${c.baseline}.`,
+    `Compared ${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s); times in seconds since the fault (unavailable: seconds); median across repeats, Δ against ${deltaBasis(c)}.`,
     predictionLines(c).join('\n'),
     forecastLines(c).join('\n'),
     textTable(['config', ...head.slice(1)], configRows(c)),
@@ -38,7 +38,7 @@ function renderMarkdown(c: Comparison): string {
   const head = c.variants.map((v) => variantTitle(v, c));
   return [
     '# rebootlab compare',
-    `${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s). Times are seconds since time zero, the start of the fault command (workload unavailability: seconds, as clients see it); median, p95 (nearest rank), min and max across repeats; Δ against **${c.baseline}**.`,
+    `${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s). Times are seconds since time zero, the start of the fault command (workload unavailability: seconds, as clients see it); median, p95 (nearest rank), min and max across repeats; Δ against **${deltaBasis(c)}**.`,
     predictionLines(c).map((l, i) => (i === 0 ? l : `- ${l}`)).join('\n'),
     forecastLines(c).map((l, i) => (i === 0 ? l : `- ${l}`)).join('\n'),
     '## Config',

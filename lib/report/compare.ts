@@ -32,6 +32,14 @@ export interface VariantComparison {
   runs: { dir: string; repeatIndex: number; status: RunStatus }[];
   /** run.json `matrixValues` of the first run, when the runner wrote it. */
   matrixValues: Record<string, unknown> | null;
+  /** Kubernetes version the variant's runs used (result.json spec.cluster.kubernetesVersion); null when unknown. */
+  kubernetesVersion: string | null;
+  /**
+   * Name of the variant this one's deltas are measured against: the baseline, or, when the runs span several
+   * Kubernetes versions, the variant with the same matrix values on the baseline's version (upgrade impact); null
+   * for the variant itself being that reference.
+   */
+  deltaAgainst: string | null;
   /** Effective settings that differ between the compared variants, dotted path → value (`...Ms` milliseconds, `...Seconds` seconds). */
   settings: Record<string, number>;
   /** Runs whose status is passed / failed / interrupted. */
@@ -63,8 +71,13 @@ export interface PredictionTotals {
 export interface Comparison {
   apiVersion: 'rebootlab.dev/v1alpha1';
   kind: 'Comparison';
-  /** Name of the variant deltas are measured against. */
+  /** Name of the variant deltas are measured against (per version: the baseline's version, see `byKubernetesVersion`). */
   baseline: string;
+  /**
+   * True when the runs span several Kubernetes versions and no `--baseline` was given: each variant's deltas are
+   * against the same matrix values (minus `cluster.kubernetesVersion`) on the baseline's version.
+   */
+  byKubernetesVersion: boolean;
   metrics: MetricDef[];
   variants: VariantComparison[];
   /** Predictions over every compared run. */
@@ -161,6 +174,8 @@ export function compareResults(runs: readonly LoadedRun[], options: CompareRunsO
       experiment: g[0].result.metadata.experiment,
       runs: g.map((r) => ({ dir: r.dir, repeatIndex: r.result.metadata.repeatIndex, status: r.result.status })),
       matrixValues: g[0].matrixValues,
+      kubernetesVersion: g[0].result.spec.cluster.kubernetesVersion ?? null,
+      deltaAgainst: null,
       settings: Object.fromEntries(Object.entries(flat).filter(([k]) => differing.has(k))),
       passed: count('passed'),
       failed: count('failed'),
@@ -170,15 +185,26 @@ export function compareResults(runs: readonly LoadedRun[], options: CompareRunsO
     };
   });
   const base = variants.find((v) => v.name === baseline);
+  const versions = new Set(variants.map((v) => v.kubernetesVersion));
+  const byKubernetesVersion = options.baseline === undefined && versions.size > 1 && base !== undefined;
   for (const v of variants) {
-    if (v === base || !base) continue;
+    // Upgrade impact: the same settings on the baseline's version, when the runs have such a variant.
+    const reference = byKubernetesVersion ? versionPeer(v, variants, base!.kubernetesVersion) ?? base : base;
+    if (v === reference || !reference) continue;
+    v.deltaAgainst = reference.name;
     for (const m of metrics) {
-      const [s, b] = [v.metrics[m.id], base.metrics[m.id]];
+      const [s, b] = [v.metrics[m.id], reference.metrics[m.id]];
       s.deltaMedianSeconds = s.medianSeconds === null || b.medianSeconds === null ? null : round(s.medianSeconds - b.medianSeconds);
       s.deltaP95Seconds = s.p95Seconds === null || b.p95Seconds === null ? null : round(s.p95Seconds - b.p95Seconds);
     }
   }
-  return { apiVersion: 'rebootlab.dev/v1alpha1', kind: 'Comparison', baseline, metrics, variants, predictions: predictionTotals(groups.flat()) };
+  return { apiVersion: 'rebootlab.dev/v1alpha1', kind: 'Comparison', baseline, byKubernetesVersion, metrics, variants, predictions: predictionTotals(groups.flat()) };
+}
+
+/** The variant on Kubernetes `version` whose matrix values equal `v`'s except `cluster.kubernetesVersion`; undefined when none. */
+function versionPeer(v: VariantComparison, variants: readonly VariantComparison[], version: string | null): VariantComparison | undefined {
+  const rest = (x: VariantComparison) => JSON.stringify(Object.entries(x.matrixValues ?? {}).filter(([k]) => k !== 'cluster.kubernetesVersion'));
+  return variants.find((o) => o.kubernetesVersion === version && o.experiment === v.experiment && rest(o) === rest(v));
 }
 
 /** Held / predicted / missed predictions summed over `runs` (a result without predictions counts none). */

@@ -23,15 +23,27 @@ export function countRuns(matrix: Record<string, readonly unknown[]>, repeat: nu
 export type MatrixCombination = Record<string, unknown>;
 
 /**
- * Every combination of the matrix axes, first axis slowest (as written in the file).
+ * Matrix axes that need a cluster of their own (lib/run/reconfigure-cluster.ts `reconfigurableInPlace`: another
+ * provider, name, Kubernetes version, node image, node count or zones means a new cluster).
+ */
+export const CLUSTER_SHAPE_AXES: readonly string[] = [
+  'cluster.provider', 'cluster.name', 'cluster.kubernetesVersion', 'cluster.nodeImage', 'cluster.workers', 'cluster.nodes', 'cluster.zones',
+];
+
+/**
+ * Every combination of the matrix axes. Axes in {@link CLUSTER_SHAPE_AXES} vary slowest, so one cluster (e.g. one
+ * per Kubernetes version) serves every combination of the other axes before the next is made; otherwise the first
+ * axis written is the slowest. Each combination's keys keep the file's order (variant names follow it).
  * An empty matrix gives one empty combination.
  */
 export function matrixCombinations(matrix: Record<string, readonly unknown[]>): MatrixCombination[] {
+  const axes = Object.entries(matrix);
+  const shape = (path: string) => CLUSTER_SHAPE_AXES.includes(path);
   let combinations: MatrixCombination[] = [{}];
-  for (const [path, values] of Object.entries(matrix)) {
+  for (const [path, values] of [...axes.filter(([p]) => shape(p)), ...axes.filter(([p]) => !shape(p))]) {
     combinations = combinations.flatMap((combination) => values.map((value) => ({ ...combination, [path]: value })));
   }
-  return combinations;
+  return combinations.map((combination) => Object.fromEntries(axes.map(([path]) => [path, combination[path]])));
 }
 
 /**

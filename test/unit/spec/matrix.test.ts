@@ -12,6 +12,12 @@ describe('spec/matrix', () => {
     expect(matrixCombinations({})).to.deep.equal([{}]);
   });
 
+  it('varies an axis that needs its own cluster (Kubernetes version) slowest, so each cluster serves the other axes first', () => {
+    const combinations = matrixCombinations({ 'apiServer.x': [30, 300], 'cluster.kubernetesVersion': ['v1.35.4', 'v1.36.3'] });
+    expect(combinations.map((c) => c['cluster.kubernetesVersion'])).to.deep.equal(['v1.35.4', 'v1.35.4', 'v1.36.3', 'v1.36.3']);
+    expect(Object.keys(combinations[0]!)).to.deep.equal(['apiServer.x', 'cluster.kubernetesVersion']);
+  });
+
   it('names a variant after the last path segment and value', () => {
     expect(variantName('sweep', { 'cluster.controllerManager.nodeMonitorGracePeriod': '20s', 'fault.type': 'power-off' }))
       .to.equal('sweep--nodeMonitorGracePeriod-20s--type-power-off');
