@@ -1,5 +1,5 @@
 // Kubernetes API clients for one cluster's own kubeconfig file (never the user's default kubeconfig).
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { InfraError } from '../common/errors.js';
 
 /**
@@ -33,4 +33,16 @@ export function apiError(what: string, error: unknown): InfraError {
   const code = apiErrorCode(error);
   const detail = code !== undefined ? `HTTP ${code}` : (error as Error)?.message ?? String(error);
   return new InfraError(`${what} failed: ${detail.split('\n')[0]}`, 'Run: rebootlab doctor', { cause: error });
+}
+
+/**
+ * The API server's version (`GET /version` gitVersion, e.g. `v1.37.2`) of the cluster of `kubeconfigPath`, or null
+ * when it cannot be read (the run goes on; the requested version is recorded then). @throws nothing.
+ */
+export async function readServerVersion(kubeconfigPath: string): Promise<string | null> {
+  try {
+    return (await loadKubeConfig(kubeconfigPath).makeApiClient(VersionApi).getCode()).gitVersion || null;
+  } catch {
+    return null;
+  }
 }

@@ -25,7 +25,10 @@ export interface RunInfo {
   cluster: {
     name: string;
     provider: string;
-    /** e.g. `v1.34.0`, or null when unknown. */
+    /**
+     * The API server's version as it answered `/version` at the start of the run (e.g. `v1.37.2`); the requested
+     * `cluster.kubernetesVersion` when the server could not be asked; null when unknown (older runs).
+     */
     kubernetesVersion: string | null;
   };
   fault: {

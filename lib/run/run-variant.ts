@@ -13,7 +13,7 @@ import type { Variant } from '../spec/types.js';
 import {
   applyObjects, applyWorkloads, readDataMarker, renderNamespace, resolveSelectedWorkloads, waitForWorkloadsReady, writeDataMarker,
 } from '../workloads/index.js';
-import { loadKubeConfig } from '../cluster/kube-client.js';
+import { loadKubeConfig, readServerVersion } from '../cluster/kube-client.js';
 import { describeTarget, workloadRefs } from './run-info.js';
 import { startProbers } from './probers.js';
 import type { RunSession } from './session.js';
@@ -55,7 +55,8 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     experiment: experiment.metadata.name,
     variant: Object.keys(variant.matrixValues).length > 0 ? variant.variantName : null,
     repeatIndex: variant.repeatIndex,
-    cluster: { name: cluster.name, provider: cluster.provider, kubernetesVersion: experiment.cluster.kubernetesVersion },
+    // What the server runs (on provider existing the experiment names no version), else what was asked for.
+    cluster: { name: cluster.name, provider: cluster.provider, kubernetesVersion: (await readServerVersion(cluster.kubeconfigPath)) ?? experiment.cluster.kubernetesVersion },
     fault: {
       type: experiment.fault.type,
       target: describeTarget(experiment.fault.target),

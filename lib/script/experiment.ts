@@ -11,7 +11,7 @@ import {
 } from '../run/index.js';
 import { API_VERSION, loadExperimentText, type Experiment } from '../spec/index.js';
 import { resolveSelectedWorkloads } from '../workloads/index.js';
-import { loadKubeConfig } from '../cluster/kube-client.js';
+import { loadKubeConfig, readServerVersion } from '../cluster/kube-client.js';
 import { Lab } from './lab.js';
 import { recordScriptOutcome, scriptOptions, startedByCli, type ScriptRunOptions } from './options.js';
 import type { ScriptExperiment } from './types.js';
@@ -86,7 +86,7 @@ async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<voi
       experiment: resolved.metadata.name,
       variant: null,
       repeatIndex: 0,
-      cluster: { name: cluster.name, provider: cluster.provider, kubernetesVersion: resolved.cluster.kubernetesVersion },
+      cluster: { name: cluster.name, provider: cluster.provider, kubernetesVersion: (await readServerVersion(cluster.kubeconfigPath)) ?? resolved.cluster.kubernetesVersion },
       fault: { type: 'script', target: options.scriptFile, durationSeconds: null },
       settings,
       workloads: workloadRefs(resolved.workloads, await resolveSelectedWorkloads(loadKubeConfig(cluster.kubeconfigPath), resolved.workloads)),
