@@ -188,8 +188,9 @@ export function compareResults(runs: readonly LoadedRun[], options: CompareRunsO
   const versions = new Set(variants.map((v) => v.kubernetesVersion));
   const byKubernetesVersion = options.baseline === undefined && versions.size > 1 && base !== undefined;
   for (const v of variants) {
-    // Upgrade impact: the same settings on the baseline's version, when the runs have such a variant.
-    const reference = byKubernetesVersion ? versionPeer(v, variants, base!.kubernetesVersion) ?? base : base;
+    // Upgrade impact: a variant of another version against the same settings on the baseline's version (when the
+    // runs have it); the variants of the baseline's version against the baseline, as with one version.
+    const reference = byKubernetesVersion && v.kubernetesVersion !== base!.kubernetesVersion ? versionPeer(v, variants, base!.kubernetesVersion) ?? base : base;
     if (v === reference || !reference) continue;
     v.deltaAgainst = reference.name;
     for (const m of metrics) {

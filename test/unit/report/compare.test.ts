@@ -75,6 +75,40 @@ describe('report/compare: statistics', () => {
   });
 });
 
+describe('report/compare: runs of several Kubernetes versions (issue 25)', () => {
+  /** A version × toleration matrix: each variant's Δ is against the same toleration on the first version. */
+  function versionMatrix() {
+    const cell = (version: string, toleration: number, eviction: number) => {
+      const r = syntheticResult(`upgrade--kubernetesVersion-${version}--tol-${toleration}`, 0, { detection: 20, eviction });
+      r.spec.cluster.kubernetesVersion = version;
+      return { dir: `${version}-${toleration}`, result: r, matrixValues: { 'cluster.kubernetesVersion': version, 'tol': toleration } };
+    };
+    return [cell('v1.35.4', 300, 320), cell('v1.35.4', 30, 50), cell('v1.37.2', 300, 321), cell('v1.37.2', 30, 52.5)];
+  }
+
+  it('measures each variant against the same settings on the baseline version, not against the baseline variant', () => {
+    const c = compareResults(versionMatrix());
+    expect(c.byKubernetesVersion).to.equal(true);
+    const byName = Object.fromEntries(c.variants.map((v) => [v.name, v]));
+    const tuned137 = byName['upgrade--kubernetesVersion-v1.37.2--tol-30']!;
+    expect(tuned137.kubernetesVersion).to.equal('v1.37.2');
+    expect(tuned137.deltaAgainst).to.equal('upgrade--kubernetesVersion-v1.35.4--tol-30');
+    expect(tuned137.metrics.eviction.deltaMedianSeconds).to.equal(2.5); // 52.5 − 50, not 52.5 − 320
+    expect(byName['upgrade--kubernetesVersion-v1.37.2--tol-300']!.metrics.eviction.deltaMedianSeconds).to.equal(1);
+    expect(byName['upgrade--kubernetesVersion-v1.35.4--tol-30']!.deltaAgainst).to.equal('upgrade--kubernetesVersion-v1.35.4--tol-300');
+    const text = renderComparison(c, 'text');
+    expect(text).to.contain('Δ against the same settings on Kubernetes v1.35.4');
+    expect(text).to.match(/Kubernetes\s*│?\s*v1\.35\.4/);
+  });
+
+  it('with --baseline every delta is against that variant, as for one version', () => {
+    const c = compareResults(versionMatrix(), { baseline: 'upgrade--kubernetesVersion-v1.35.4--tol-30' });
+    expect(c.byKubernetesVersion).to.equal(false);
+    const tuned137 = c.variants.find((v) => v.name === 'upgrade--kubernetesVersion-v1.37.2--tol-300')!;
+    expect(tuned137.metrics.eviction.deltaMedianSeconds).to.equal(271); // 321 − 50
+  });
+});
+
 describe('report/compare: run directories', () => {
   let root: string;
   beforeEach(() => {
