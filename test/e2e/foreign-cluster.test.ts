@@ -23,7 +23,10 @@ describe('a cluster rebootlab did not create is never touched (issue 11)', funct
 
   before(async function () {
     await execa(toolchain.kind, ['delete', 'cluster', '--name', FOREIGN], { reject: false });
-    await execa(toolchain.kind, ['create', 'cluster', '--name', FOREIGN, '--image', toolchain.nodeImage, '--kubeconfig', kubeconfig, '--wait', '0s']);
+    // Plain kind, one node; from Kubernetes v1.35 the kubelet needs failCgroupV1: false on a cgroup v1 host.
+    const config = join(dir, 'kind.yaml');
+    writeFileSync(config, 'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nkubeadmConfigPatches:\n  - |\n    kind: KubeletConfiguration\n    failCgroupV1: false\n');
+    await execa(toolchain.kind, ['create', 'cluster', '--name', FOREIGN, '--image', toolchain.nodeImage, '--config', config, '--kubeconfig', kubeconfig, '--wait', '0s']);
   });
 
   after(async function () {

@@ -49,6 +49,14 @@ export function renderNodes(spec: ClusterSpec): V1Node[] {
       podCIDRs: [podCidr(index)],
       ...(controlPlane ? { taints: [{ key: CONTROL_PLANE_LABEL, effect: 'NoSchedule' }] } : {}),
     },
+    // A simulated kubelet of the control plane's own version: kwok's node stage keeps a nodeInfo it finds
+    // (stages.ts), so a reader choosing mechanisms by kubeletVersion sees the cluster's version, as on kind.
+    status: {
+      nodeInfo: {
+        architecture: 'amd64', bootID: '', containerRuntimeVersion: 'kwok', kernelVersion: 'kwok', kubeProxyVersion: spec.kubernetesVersion,
+        kubeletVersion: spec.kubernetesVersion, machineID: '', operatingSystem: 'linux', osImage: 'kwok', systemUUID: '',
+      },
+    },
   });
   const nodes = [node(names.controlPlane, 0, { [CONTROL_PLANE_LABEL]: '' }, true)];
   names.workers.forEach((name, i) => {

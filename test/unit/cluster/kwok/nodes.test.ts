@@ -22,4 +22,9 @@ describe('kwok nodes', () => {
     expect(nodes.every((n) => n.metadata!.annotations!['kwok.x-k8s.io/node'] === 'fake')).to.equal(true);
     expect(new Set(nodes.map((n) => n.spec!.podCIDR)).size).to.equal(301);
   });
+
+  it('reports the cluster\'s Kubernetes version as every simulated kubelet\'s version', () => {
+    const nodes = renderNodes(kwokSpec({ kubernetesVersion: 'v1.36.3' }));
+    expect(new Set(nodes.map((n) => n.status!.nodeInfo!.kubeletVersion))).to.deep.equal(new Set(['v1.36.3']));
+  });
 });
