@@ -57,6 +57,10 @@ export function etcdArgs(files: ClusterFiles, ports: ClusterPorts): string[] {
 export function apiServerArgs(spec: ClusterSpec, files: ClusterFiles, ports: ClusterPorts, scale: ScaleOptions): string[] {
   const flags: Record<string, string> = {
     'advertise-address': '127.0.0.1',
+    // From v1.37 the lease endpoint reconciler refuses a loopback advertise address at start ("cannot use public IP
+    // 127.0.0.1 with endpoint reconciler", pkg/controlplane/instance.go, leaseEndpointReconciler.ValidateIP). No pod
+    // of a simulated cluster reaches the API server through the kubernetes Service, so it needs no endpoints.
+    'endpoint-reconciler-type': 'none',
     'bind-address': '127.0.0.1',
     'secure-port': String(ports.apiServer),
     'etcd-servers': `http://127.0.0.1:${ports.etcdClient}`,

@@ -25,6 +25,10 @@ describe('kwok component flags', () => {
     ]);
   });
 
+  it('runs no endpoint reconciler: from v1.37 the lease reconciler refuses the loopback advertise address', () => {
+    expect(apiServerArgs(kwokSpec(), files, ports, noScale)).to.include.members(['--advertise-address=127.0.0.1', '--endpoint-reconciler-type=none']);
+  });
+
   it('lets extraArgs override a rendered flag (last one wins)', () => {
     const spec = kwokSpec({ extraArgs: { controllerManager: {}, apiServer: { 'secure-port': '7443' }, scheduler: {} } });
     const args = apiServerArgs(spec, files, ports, noScale);
