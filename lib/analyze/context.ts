@@ -3,8 +3,7 @@ import { InputError } from '../common/errors.js';
 import type { GapObservation, ObjectObservation, Observation, PhaseObservation } from '../observe/types.js';
 import { secondsSince } from './clock.js';
 import { workloadMembership, type WorkloadOf } from './membership.js';
-import type { GapSpan } from './types.js';
-import type { WorkloadRef } from './workload-timeline.js';
+import type { GapSpan, WorkloadRef } from './types.js';
 
 /** The journal sorted and indexed for the timeline builders. */
 export interface RunContext {

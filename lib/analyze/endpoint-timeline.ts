@@ -5,8 +5,7 @@ import type { Observation, ObjectObservation } from '../observe/types.js';
 import { secondsSince, msToSeconds } from './clock.js';
 import type { RunContext } from './context.js';
 import { label } from './objects.js';
-import type { PodTimeline, WorkloadEndpoints } from './types.js';
-import type { WorkloadRef } from './workload-timeline.js';
+import type { PodTimeline, WorkloadEndpoints, WorkloadRef } from './types.js';
 
 /** Label the EndpointSlice controller puts on every slice of a Service (discovery.k8s.io/v1). */
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';

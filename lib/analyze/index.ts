@@ -10,9 +10,9 @@ export { RecoveryTracker, recoveryOfAnalysis, type RecoveryState } from './recov
 export { WORKLOAD_LABEL } from './pod-timeline.js';
 export { buildEndpointTimelines, SERVICE_NAME_LABEL } from './endpoint-timeline.js';
 export { buildEvents, EVENT_REASONS } from './events.js';
-export { buildProbeSummaries, type ProbeSummary, type ProbeBackend, type LatencySummary } from './probe-timeline.js';
-export { buildFailingBackends, PROXY_LAG_MS, QUIET_SPLIT_MS, type FailingBackend, type ProbeFailureCause } from './probe-backends.js';
+export { buildProbeSummaries } from './probe-timeline.js';
+export { buildFailingBackends, PROXY_LAG_MS, QUIET_SPLIT_MS } from './probe-backends.js';
+export type { FailingBackend, LatencySummary, ProbeBackend, ProbeFailureCause, ProbeSummary } from './probe-types.js';
 export { NODE_FAILURE_TAINT_KEYS } from './node-timeline.js';
 export { secondsSince, serverSecondsSince, msToSeconds } from './clock.js';
-export type { WorkloadRef } from './workload-timeline.js';
 export type * from './types.js';

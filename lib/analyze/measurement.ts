@@ -7,8 +7,7 @@ import type { TimeoutSettings } from '../spec/settings.js';
 import type { Experiment } from '../spec/types.js';
 import type { RunContext } from './context.js';
 import type { LeaderChange } from './predict-common.js';
-import type { RunAnalysis, WorkloadEndpoints } from './types.js';
-import type { WorkloadRef } from './workload-timeline.js';
+import type { RunAnalysis, WorkloadEndpoints, WorkloadRef } from './types.js';
 
 /** What `analyze` needs besides the journal. */
 export interface AnalyzeOptions {

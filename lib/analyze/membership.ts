@@ -3,7 +3,7 @@
 // changed, so they join their workload by namespace and labels instead.
 import type { ObjectObservation } from '../observe/types.js';
 import { get, label } from './objects.js';
-import type { WorkloadRef } from './workload-timeline.js';
+import type { WorkloadRef } from './types.js';
 
 /** Label that ties a pod rebootlab created to the experiment's workload of that name. */
 export const WORKLOAD_LABEL = 'rebootlab.dev/workload';

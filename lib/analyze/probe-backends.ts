@@ -4,53 +4,8 @@ import type { Observation, ProbeObservation, ProbeOutcome } from '../observe/typ
 import { secondsSince } from './clock.js';
 import type { FaultMarkers } from './context.js';
 import { serviceSnapshots, type EndpointState, type Snapshot } from './endpoint-timeline.js';
+import type { FailingBackend, ProbeFailureCause } from './probe-types.js';
 import type { NodeTimeline } from './types.js';
-
-/**
- * Why a request failed, as the Service's state and the faults explain it:
- * - `endpoint-ready-on-down-node`: an endpoint was still ready for a pod whose node was down (powered off, frozen,
- *   partitioned, deleted, rebooting). The kubelet there cannot report, so nothing marks the pod not ready until the
- *   node lifecycle controller detects the node (`--node-monitor-grace-period`) and sets the pod's Ready=False.
- * - `no-ready-endpoint`: the Service had no ready endpoint (now, or within the last PROXY_LAG_MS: a proxy applies the
- *   endpoints' return that much later): every pod whose endpoint was ready before is not ready (its node NotReady,
- *   its readinessProbe failing, e.g. after a kubelet restart on ≤ 1.34), terminating or removed.
- * - `reused-conntrack-entry`: the request left from the same source port as an earlier request that failed toward a
- *   down node less than CONNTRACK_SYN_SENT_TIMEOUT_MS before. Its packets match that connection's unreplied conntrack
- *   entry on the probing node, whose DNAT still points at the dead pod: they skip the Service's rules and time out,
- *   whatever the endpoints are by then (kube-proxy clears stale conntrack entries for UDP only). Needs the probe
- *   records' `localPort`. Named pods are those of the earlier failure.
- * - `stale-endpoint-on-down-node`: every ready endpoint was on a live node, but pods on a node still down had ready
- *   endpoints earlier: a proxy that has not caught up (kube-proxy on the probing node) still sends connections to
- *   them, which time out or find no host (`unreachable`). Named pods are those on down nodes.
- * - `unexplained`: every ready endpoint was on a live node and no node was down.
- */
-export type ProbeFailureCause = 'endpoint-ready-on-down-node' | 'reused-conntrack-entry' | 'stale-endpoint-on-down-node' | 'no-ready-endpoint' | 'unexplained';
-
-/**
- * Failed requests of one prober with one cause over one interval (result.json `probes[].failingBackends[]`): a new
- * group starts when the cause changes and no request of this cause failed for QUIET_SPLIT_MS.
- */
-export interface FailingBackend {
-  cause: ProbeFailureCause;
-  /**
-   * The pods the failed requests went to or were meant for: for `endpoint-ready-on-down-node` the ready endpoints on
-   * down nodes (kube-proxy picks one at random among the ready endpoints, so with two such pods the journal cannot
-   * tell which one a request hit); for `no-ready-endpoint` the pods whose endpoints had been ready and no longer
-   * were; for `unexplained` the ready pods. Sorted by name.
-   */
-  pods: string[];
-  /** Nodes of those pods, sorted. */
-  nodes: string[];
-  /** Failed requests in this group. */
-  failed: number;
-  /** Count per outcome. */
-  outcomes: Partial<Record<ProbeOutcome, number>>;
-  /** Send time of the first and last failed request of the group, seconds since time zero. */
-  firstAfterSeconds: number;
-  lastAfterSeconds: number;
-  /** One line naming the mechanism and the instants (seconds since time zero) it follows from. */
-  because: string;
-}
 
 /** Fault types after which a node's containers stop answering: the rest (kubelet-stop, kubelet-restart, runtime-stop) keep serving. */
 const SERVING_STOPS: ReadonlySet<string> = new Set(['power-off', 'freeze', 'network-partition', 'node-delete', 'reboot']);

@@ -4,8 +4,7 @@
 import type { ObjectObservation, Observation } from '../observe/types.js';
 import { workloadMembership, type WorkloadOf } from './membership.js';
 import { deletionTimestamp, isReady, nodeName, phase, restartCount } from './objects.js';
-import type { RunAnalysis } from './types.js';
-import type { WorkloadRef } from './workload-timeline.js';
+import type { RunAnalysis, WorkloadRef } from './types.js';
 
 /** The three parts of the "until recovered" decision, as of the records seen so far. */
 export interface RecoveryState {

@@ -3,11 +3,37 @@
 // journal marker; millisecond precision, negative for instants before it); `null` means "did not happen before
 // the journal ended".
 import type { PodOutcome } from '../spec/expectation.js';
+import type { SelectedPods } from '../spec/types.js';
+import type { PredictedEvent, Window } from './event-types.js';
 import type { JudgedForecast } from './forecast/types.js';
-import type { ProbeSummary } from './probe-timeline.js';
+import type { ProbeSummary } from './probe-types.js';
+
+export type { PredictedEvent, Window };
 
 /** The outcome of one pod; see PodOutcome in lib/spec/expectation.ts for the rules. */
 export type { PodOutcome } from '../spec/expectation.js';
+
+/**
+ * A workload of the experiment: its name (the rebootlab.dev/workload label value of the pods rebootlab creates),
+ * kind and replicas; for pods already running, the namespace and labels that select them.
+ */
+export interface WorkloadRef {
+  name: string;
+  /**
+   * Deployment, StatefulSet, DaemonSet, Pod or Job; for selected pods, their controllers' kind as read at the start
+   * of the run (a Deployment for a ReplicaSet a Deployment owns; kinds joined with `+` when they differ).
+   */
+  kind: string;
+  /** Desired Ready pods; when absent (DaemonSet) the Ready count at the fault is used. */
+  desiredReplicas?: number;
+  /**
+   * Name of the Service in front of the workload's pods (its EndpointSlices carry label
+   * `kubernetes.io/service-name=<serviceName>`); absent when the workload has none (no endpoint timeline).
+   */
+  serviceName?: string;
+  /** Pods already running that make the workload (lib/analyze/membership.ts); absent for pods rebootlab creates. */
+  selector?: SelectedPods;
+}
 
 /** A taint as it came and went on a node after the fault. */
 export interface TaintChange {
@@ -251,12 +277,6 @@ export interface WorkloadTimeline {
   endpoints?: WorkloadEndpoints | null;
 }
 
-/** A closed interval, seconds since time zero. */
-export interface Window {
-  fromSeconds: number;
-  toSeconds: number;
-}
-
 /** The fault as it was done on one target node. */
 export interface FaultInstant {
   node: string;
@@ -277,23 +297,6 @@ export interface FaultInstant {
   /** The node's last Lease renewal (server renewTime) at or before the command returned; null if none was journaled. */
   lastLeaseRenewBeforeFault: { renewTime: string; afterSeconds: number } | null;
 }
-
-/** Events the causal model predicts. */
-export type PredictedEvent =
-  /** Node Ready condition → Unknown by the node lifecycle controller (server lastTransitionTime). */
-  | 'node-not-ready'
-  /** Node Ready condition → False reported by the kubelet itself (server lastTransitionTime). */
-  | 'node-not-ready-kubelet'
-  /** A NoSchedule taint (`taintKey`) added by the node lifecycle controller (client receive time). */
-  | 'no-schedule-taint'
-  /** A NoExecute taint (`taintKey`) added (client receive time of the first Node version carrying it). */
-  | 'no-execute-taint'
-  /** Pod deletionTimestamp set by the taint eviction controller (client receive time). */
-  | 'pod-eviction'
-  /** Pod removed from the API (client receive time): pod garbage collection or a force-delete step. */
-  | 'pod-deleted'
-  /** Replacement pod created (first seen, client receive time). */
-  | 'replacement-created';
 
 /** What one predicted event follows: an observed event and when it happened. */
 export interface PredictionCause {

@@ -2,31 +2,8 @@
 import { msToSeconds, secondsSince } from './clock.js';
 import type { FaultMarkers, RunContext } from './context.js';
 import { condition, deletionTimestamp, isReady, nodeName } from './objects.js';
-import type { WorkloadTimeline } from './types.js';
+import type { WorkloadRef, WorkloadTimeline } from './types.js';
 import type { ObjectObservation } from '../observe/types.js';
-import type { SelectedPods } from '../spec/types.js';
-
-/**
- * A workload of the experiment: its name (the rebootlab.dev/workload label value of the pods rebootlab creates),
- * kind and replicas; for pods already running, the namespace and labels that select them.
- */
-export interface WorkloadRef {
-  name: string;
-  /**
-   * Deployment, StatefulSet, DaemonSet, Pod or Job; for selected pods, their controllers' kind as read at the start
-   * of the run (a Deployment for a ReplicaSet a Deployment owns; kinds joined with `+` when they differ).
-   */
-  kind: string;
-  /** Desired Ready pods; when absent (DaemonSet) the Ready count at the fault is used. */
-  desiredReplicas?: number;
-  /**
-   * Name of the Service in front of the workload's pods (its EndpointSlices carry label
-   * `kubernetes.io/service-name=<serviceName>`); absent when the workload has none (no endpoint timeline).
-   */
-  serviceName?: string;
-  /** Pods already running that make the workload (lib/analyze/membership.ts); absent for pods rebootlab creates. */
-  selector?: SelectedPods;
-}
 
 /**
  * How a fault type silences the pods of its node for clients:

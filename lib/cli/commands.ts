@@ -6,12 +6,17 @@ import { loadExperiment } from '../spec/load.js';
 import { parseShard, shardVariants } from '../spec/matrix.js';
 import { DEFAULT_CLUSTER_NAME } from '../spec/defaults.js';
 import { loadClusterSpec } from './cluster-spec.js';
-import type { GlobalFlags } from './main.js';
 import type { Streams } from './print-error.js';
 import { validateFiles } from './validate-command.js';
 import { checkFaultConsent } from '../run/consent.js';
 import { allowFaultsOn } from '../cluster/existing/consent.js';
 import { renderPlan } from '../run/plan.js';
+
+/** Flags every command accepts. */
+export interface GlobalFlags {
+  output: 'text' | 'json';
+  verbose: boolean;
+}
 
 /** What command handlers need from main: where to print and how to report the exit code. */
 export interface CommandContext {

@@ -2,14 +2,8 @@
 // only place that prints errors or sets the exit code.
 import yargs, { type Argv } from 'yargs';
 import { ExitCode, InputError, type ExitCodeValue } from '../common/errors.js';
-import { registerCommands, type CommandContext } from './commands.js';
+import { registerCommands, type CommandContext, type GlobalFlags } from './commands.js';
 import { printError, processStreams, type Streams } from './print-error.js';
-
-/** Flags every command accepts. */
-export interface GlobalFlags {
-  output: 'text' | 'json';
-  verbose: boolean;
-}
 
 /**
  * Runs the CLI with `argv` (without `node` and the script path) and sets `process.exitCode`:

@@ -3,5 +3,6 @@ export type { ForecastObservation, GapObservation, ObjectObservation, Observatio
 export { startProber, type Prober, type ProberOptions } from './prober.js';
 export { openJournal, parseJournal, readJournal, type Journal, type LogFn, type NewObservation, type OpenJournalOptions } from './journal.js';
 export { startObserver, DEFAULT_SYNC_TIMEOUT_MS, type Observer, type ObserverOptions } from './observer.js';
-export { makeSources, NODE_LEASE_NAMESPACE, type RawList, type RawObject, type WatchSource } from './sources.js';
+export { makeSources, NODE_LEASE_NAMESPACE, type WatchSource } from './sources.js';
+export type { RawList, RawObject } from './raw-types.js';
 export { watchSource, RESTART_BASE_DELAY_MS, RESTART_MAX_DELAY_MS, type InformerFactory, type InformerLike, type SourceWatch, type WatchSourceOptions } from './watcher.js';

@@ -4,7 +4,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { RawList, RawObject } from './sources.js';
+import type { RawList, RawObject } from './raw-types.js';
 
 /**
  * Objects per list page, as client-go's reflector asks (k8s.io/client-go/tools/pager, defaultPageSize 500):

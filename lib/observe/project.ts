@@ -6,7 +6,7 @@
 // What is kept is every field a reader in lib/analyze (objects.ts, events.ts, endpoint-timeline.ts, analyze.ts)
 // or lib/run/progress.ts takes from `ObjectObservation.object`; test/unit/observe/project.test.ts re-analyzes every
 // recorded journal projected and asserts the same result. A field a new analyzer reads must be added here.
-import type { RawObject } from './sources.js';
+import type { RawObject } from './raw-types.js';
 import type { WatchedKind } from './types.js';
 
 type Obj = Record<string, unknown>;

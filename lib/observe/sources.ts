@@ -2,19 +2,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { listCollection } from './list.js';
 import { projectObject } from './project.js';
+import type { RawList } from './raw-types.js';
 import { CONTROLLER_MANAGER_LEASE, type WatchedKind } from './types.js';
-
-/** A Kubernetes object as the observer handles it: JSON-shaped, with metadata. */
-export interface RawObject {
-  metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string; managedFields?: unknown };
-  [key: string]: unknown;
-}
-
-/** A list response reduced to what a ListWatch needs. */
-export interface RawList {
-  metadata?: { resourceVersion?: string };
-  items: RawObject[];
-}
 
 /** One watched collection: the watch path (relative to the API server URL) and its list call. */
 export interface WatchSource {

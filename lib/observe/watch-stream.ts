@@ -8,7 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import { apiUrl, sendGet } from './list.js';
-import type { RawObject } from './sources.js';
+import type { RawObject } from './raw-types.js';
 
 /** A watch stream without any byte for this long is ended (client-node Watch.requestTimeoutMs), milliseconds. */
 export const WATCH_INACTIVITY_TIMEOUT_MS = 30_000;

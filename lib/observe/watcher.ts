@@ -1,6 +1,7 @@
 // Keeps one collection watched: records list entries and watch events, restarts a dropped watch with backoff and records the gap.
 import type { Journal, LogFn } from './journal.js';
-import type { RawList, RawObject, WatchSource } from './sources.js';
+import type { RawList, RawObject } from './raw-types.js';
+import type { WatchSource } from './sources.js';
 import type { ObservationVerb } from './types.js';
 
 /** The part of client-node's `Informer` (ListWatch) the watcher uses. */

@@ -1,8 +1,7 @@
 // The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
 import type { ExpectationResult } from '../analyze/expect.js';
-import type { ProbeSummary } from '../analyze/probe-timeline.js';
-import type { EventRecord, FaultInstant, GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, ScriptMark, StepInstant, WorkloadTimeline } from '../analyze/types.js';
-import type { WorkloadRef } from '../analyze/workload-timeline.js';
+import type { ProbeSummary } from '../analyze/probe-types.js';
+import type { EventRecord, FaultInstant, GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, ScriptMark, StepInstant, WorkloadRef, WorkloadTimeline } from '../analyze/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Experiment } from '../spec/types.js';
 import type { JudgedForecast } from '../analyze/forecast/types.js';

@@ -3,7 +3,8 @@ import { KubernetesObjectApi, PatchStrategy, type KubeConfig } from '@kubernetes
 import { apiError, apiErrorCode } from '../cluster/kube-client.js';
 import type { WorkloadSpec } from '../spec/types.js';
 import type { PlacementInput } from './pod-template.js';
-import { renderNamespace, renderWorkload, type RenderedObject } from './render.js';
+import { renderNamespace, renderWorkload } from './render.js';
+import type { RenderedObject } from './types.js';
 
 /** Field manager of rebootlab's server-side applies. */
 export const FIELD_MANAGER = 'rebootlab';

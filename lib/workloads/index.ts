@@ -1,5 +1,6 @@
 // Public surface of lib/workloads: render, apply, wait until ready, and the data probe.
-export { renderWorkload, renderNamespace, renderLocalVolumes, type RenderedObject } from './render.js';
+export { renderWorkload, renderNamespace, renderLocalVolumes } from './render.js';
+export type { RenderedObject } from './types.js';
 export {
   renderPodTemplate, workloadLabels, WORKLOAD_LABEL, MANAGED_BY_LABEL, WORKLOAD_NAMESPACE, DATA_MOUNT_PATH, CONTAINER_NAME,
   HOST_PATH_ROOT, KIND_STORAGE_CLASS, LOCAL_STORAGE_CLASS, type PlacementInput,

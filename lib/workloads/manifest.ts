@@ -3,7 +3,7 @@
 // label to a pod template never breaks its selector (the selector must match a subset of the template's labels).
 import type { WorkloadSpec } from '../spec/types.js';
 import { MANAGED_BY_LABEL, WORKLOAD_LABEL, WORKLOAD_NAMESPACE } from './pod-template.js';
-import type { RenderedObject } from './render.js';
+import type { RenderedObject } from './types.js';
 
 type Obj = Record<string, unknown>;
 

@@ -1,6 +1,5 @@
 // Renders one workload spec into the Kubernetes objects to apply: the workload, its claims or
 // node-bound volumes, and its PodDisruptionBudget.
-import type { KubernetesObject } from '@kubernetes/client-node';
 import { InputError } from '../common/errors.js';
 import type { WorkloadSpec } from '../spec/types.js';
 import { renderManifestWorkload } from './manifest.js';
@@ -8,9 +7,7 @@ import {
   HOST_PATH_ROOT, KIND_STORAGE_CLASS, LOCAL_STORAGE_CLASS, renderPodTemplate, WORKLOAD_LABEL, WORKLOAD_NAMESPACE,
   WORKLOAD_HTTP_PORT, WORKLOAD_HTTP_PORT_NAME, workloadLabels, type PlacementInput,
 } from './pod-template.js';
-
-/** A Kubernetes object as rendered: apiVersion, kind, metadata, and the rest of its body. */
-export type RenderedObject = KubernetesObject & { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels: Record<string, string> } } & Record<string, unknown>;
+import type { RenderedObject } from './types.js';
 
 function meta(name: string, workload: string, namespaced = true) {
   return { name, ...(namespaced ? { namespace: WORKLOAD_NAMESPACE } : {}), labels: workloadLabels(workload) };

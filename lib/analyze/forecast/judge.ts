@@ -1,6 +1,6 @@
 // Judging a forecast against what the run shows: each item's observed instant from the analysis, held when it falls in
 // one of its outcomes' windows (or it did not happen and "never" is an outcome).
-import type { ProbeSummary } from '../probe-timeline.js';
+import type { ProbeSummary } from '../probe-types.js';
 import type { NodeTimeline, PodTimeline, RunAnalysis, WorkloadTimeline } from '../types.js';
 import type { Forecast, ForecastItem, JudgedForecast, JudgedForecastItem } from './types.js';
 

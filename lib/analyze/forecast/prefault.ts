@@ -5,7 +5,7 @@ import type { Toleration } from '../../spec/types.js';
 import type { ObjectObservation, Observation, PhaseObservation } from '../../observe/types.js';
 import { workloadMembership, type WorkloadOf } from '../membership.js';
 import { condition, get, renewTime } from '../objects.js';
-import type { WorkloadRef } from '../workload-timeline.js';
+import type { WorkloadRef } from '../types.js';
 import type { PreFaultNode, PreFaultPod, PreFaultState } from './types.js';
 
 /**

@@ -2,7 +2,7 @@
 // version and the pre-fault state) and what it says (one item per event, each an interval with its mechanism,
 // setting and named assumption). Every instant is seconds since time zero, the start of the first fault command.
 import type { Toleration } from '../../spec/types.js';
-import type { PredictedEvent, Window } from '../types.js';
+import type { PredictedEvent, Window } from '../event-types.js';
 
 /** A node as it was before the fault. */
 export interface PreFaultNode {

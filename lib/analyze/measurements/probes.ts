@@ -1,7 +1,8 @@
 // Measurement: what each traffic prober's clients saw, and `probes.<name>.<field>`.
 import type { ProbeField } from '../../spec/expectation.js';
 import type { Measurement } from '../measurement.js';
-import { buildProbeSummaries, type ProbeSummary } from '../probe-timeline.js';
+import { buildProbeSummaries } from '../probe-timeline.js';
+import type { ProbeSummary } from '../probe-types.js';
 
 const PROBE_VALUES: Record<ProbeField, (p: ProbeSummary) => string | number | boolean | null> = {
   sent: (p) => p.sent,

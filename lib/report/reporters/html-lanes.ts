@@ -1,6 +1,6 @@
 // Turns a Result into timeline lanes (nodes, pods, workloads): pure data in seconds since the fault, drawn by html-timeline.ts.
 import type { NodeTimeline, PodTimeline, WorkloadTimeline } from '../../analyze/types.js';
-import type { ProbeLaneRun, ProbeSummary } from '../../analyze/probe-timeline.js';
+import type { ProbeLaneRun, ProbeSummary } from '../../analyze/probe-types.js';
 import type { Result } from '../result-types.js';
 import { causeText } from './prediction-rows.js';
 

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { analyze } from '../../../lib/analyze/analyze.js';
 import { evaluateExpectations } from '../../../lib/analyze/expect.js';
 import { RecoveryTracker, recoveryOfAnalysis } from '../../../lib/analyze/recovery.js';
-import type { WorkloadRef } from '../../../lib/analyze/workload-timeline.js';
+import type { WorkloadRef } from '../../../lib/analyze/types.js';
 import type { Observation } from '../../../lib/observe/types.js';
 import { parseExpectation, type Expectation } from '../../../lib/spec/expectation.js';
 import { copy } from './edited-journals.js';

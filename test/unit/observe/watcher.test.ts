@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openJournal, readJournal, type Journal } from '../../../lib/observe/journal.js';
-import type { RawList, RawObject, WatchSource } from '../../../lib/observe/sources.js';
+import type { RawList, RawObject } from '../../../lib/observe/raw-types.js';
+import type { WatchSource } from '../../../lib/observe/sources.js';
 import type { GapObservation, ObjectObservation } from '../../../lib/observe/types.js';
 import { RESTART_BASE_DELAY_MS, watchSource, type InformerLike } from '../../../lib/observe/watcher.js';
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { renderWorkload, type RenderedObject } from '../../../lib/workloads/render.js';
+import { renderWorkload } from '../../../lib/workloads/render.js';
+import type { RenderedObject } from '../../../lib/workloads/types.js';
 import { isWorkloadReady } from '../../../lib/workloads/readiness.js';
 import type { WorkloadSpec } from '../../../lib/spec/types.js';
 
