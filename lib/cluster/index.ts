@@ -9,4 +9,6 @@ export { restartControlPlaneComponent, type ComponentRestart, type ControlPlaneC
 export * from './kind/index.js';
 export * from './kwok/index.js';
 export * from './existing/index.js';
+export { toEffectiveSettings, parseStaticPodFlags, parseConfigz } from './effective-settings.js';
+export { ZONE_LABEL } from './labels.js';
 export { createRestoreTargets, type RestoreRefusal, type RestoreTargets } from './restore-targets.js';

@@ -76,7 +76,7 @@ export const KUBE_API_BURST_DEFAULT = 30;
 /**
  * The optional client rate-limit settings of kube-controller-manager and their flags, [setting, flag] pairs: the
  * one table the spec (setting → flag, lib/spec/defaults.ts) and the read-back (flag → setting,
- * lib/cluster/kind/effective-settings.ts) both use.
+ * lib/cluster/effective-settings.ts) both use.
  */
 export const CLIENT_RATE_FLAGS = [
   ['kubeAPIQPS', 'kube-api-qps'],

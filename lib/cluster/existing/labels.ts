@@ -2,8 +2,6 @@
 
 /** The kubeadm role label of control-plane nodes (also set by kind, k3s and most installers). */
 export const CONTROL_PLANE_NODE_LABEL = 'node-role.kubernetes.io/control-plane';
-/** The well-known zone label (https://kubernetes.io/docs/reference/labels-annotations-taints/#topologykubernetesiozone). */
-export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 
 /**
  * The one namespace rebootlab creates on a cluster (lib/workloads WORKLOAD_NAMESPACE; lib/cluster may not import

@@ -2,7 +2,7 @@
 // object. No Kubernetes client here (types only): the CLI loads it to vouch for user undos without the client.
 import type { V1Node } from '@kubernetes/client-node';
 import { InputError } from '../../common/errors.js';
-import { ZONE_LABEL } from './labels.js';
+import { ZONE_LABEL } from '../labels.js';
 
 /** The facts of a node that fill the placeholders `{node}`, `{providerID}`, `{zone}`, `{internalIP}`. */
 export interface NodeFacts {

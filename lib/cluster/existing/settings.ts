@@ -4,7 +4,7 @@
 // comes from `cluster.assume` (or the Kubernetes default).
 import type { CoreV1Api, V1Node, V1Pod } from '@kubernetes/client-node';
 import { apiError, apiErrorCode } from '../kube-client.js';
-import { parseConfigz, parseStaticPodFlags, toEffectiveSettings } from '../kind/effective-settings.js';
+import { parseConfigz, parseStaticPodFlags, toEffectiveSettings } from '../effective-settings.js';
 import type { EffectiveSettings } from '../provider.js';
 import type { TimeoutSettings } from '../../spec/settings.js';
 

@@ -6,7 +6,7 @@ import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, Rec
 import { apiError, apiErrorCode, coreApiFor } from '../kube-client.js';
 import { actOnNodeContainer, DOCKER_NODE_ACTIONS } from './actions.js';
 import { docker, KIND_NETWORK, listNodeContainers } from './docker.js';
-import { parseConfigz, parseStaticPodFlags, toEffectiveSettings } from './effective-settings.js';
+import { parseConfigz, parseStaticPodFlags, toEffectiveSettings } from '../effective-settings.js';
 import { reconfigureKindCluster } from './reconfigure.js';
 
 const MANIFESTS = '/etc/kubernetes/manifests';

@@ -1,6 +1,7 @@
 // Renders the kind cluster config (kind.x-k8s.io/v1alpha4) for a resolved cluster spec.
 import { stringify } from 'yaml';
 import type { ClusterSpec } from '../../spec/types.js';
+import { ZONE_LABEL } from '../labels.js';
 import { clusterConfigurationPatch, kubeadmApiVersionFor, kubeletConfigurationPatch, type KubeadmApiVersion } from './kubeadm-patches.js';
 
 /** Options of {@link renderKindConfig}. */
@@ -8,9 +9,6 @@ export interface RenderKindConfigOptions {
   /** kubeadm API version of the patches; default {@link kubeadmApiVersionFor}(spec.kubernetesVersion). */
   kubeadmApiVersion?: KubeadmApiVersion;
 }
-
-/** Zone label every worker gets when the spec names zones. */
-export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 
 /**
  * The kind config for `spec` as YAML: one control-plane node and `spec.workers` workers, worker i

@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { formatGoDuration } from '../../common/units.js';
 import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, Undo } from '../provider.js';
 import { apiError, loadKubeConfig } from '../kube-client.js';
-import { toEffectiveSettings } from '../kind/index.js';
+import { toEffectiveSettings } from '../effective-settings.js';
 import { actOnKwokNode, KWOK_NODE_ACTIONS } from './actions.js';
 import { KWOK_MANAGED_LABEL, KWOK_MANAGED_VALUE } from './flags.js';
 import { CONTROL_PLANE_LABEL } from './nodes.js';

@@ -3,7 +3,7 @@
 import { CoreV1Api, Watch, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { InfraError } from '../../common/errors.js';
 import type { ClusterSpec } from '../../spec/types.js';
-import { ZONE_LABEL } from '../kind/index.js';
+import { ZONE_LABEL } from '../labels.js';
 import { clusterNodeNames } from '../node-names.js';
 import { apiError, apiErrorCode } from '../kube-client.js';
 import { KWOK_MANAGED_LABEL, KWOK_MANAGED_VALUE } from './flags.js';

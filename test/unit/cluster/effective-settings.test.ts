@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseConfigz, parseStaticPodFlags, toEffectiveSettings } from '../../../lib/cluster/kind/effective-settings.js';
+import { parseConfigz, parseStaticPodFlags, toEffectiveSettings } from '../../../lib/cluster/effective-settings.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 
 const CONTROLLER_MANAGER_MANIFEST = `apiVersion: v1

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { parseStaticPodFlags } from '../../../lib/cluster/kind/effective-settings.js';
+import { parseStaticPodFlags } from '../../../lib/cluster/effective-settings.js';
 import { mergeKubeletConfig, rewriteStaticPodFlags } from '../../../lib/cluster/kind/reconfigure.js';
 import { reconfigurableInPlace } from '../../../lib/run/reconfigure-cluster.js';
 import { tunedSpec } from './fixtures.js';
