@@ -79,6 +79,15 @@ export async function run(file: string, args: readonly string[], options: RunOpt
   }
 }
 
+/**
+ * Runs `file args...` without a shell on this process's own stdin, stdout and stderr (a long script the user
+ * watches) and resolves to its exit code; undefined when it could not start. Never rejects on a failed command.
+ */
+export async function runInTerminal(file: string, args: readonly string[]): Promise<number | undefined> {
+  const result = await execa(file, args, { stdio: 'inherit', reject: false });
+  return result.exitCode;
+}
+
 /** True when `file` can be started (`file --version`-style probe with the given args exits 0). */
 export async function canRun(file: string, args: readonly string[]): Promise<boolean> {
   try {

@@ -2,12 +2,11 @@
 import { existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { cacheDir, getProvider, kindBinary, providerNames } from '../cluster/index.js';
 import { readToolchainEnv } from '../common/cache.js';
 import { DEFAULT_KUBERNETES_VERSION, isSupportedKubernetesVersion, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT } from '../common/versions.js';
 import { ExitCode, InfraError, InputError, printable } from '../common/errors.js';
-import { canRun, run } from '../common/exec.js';
+import { canRun, run, runInTerminal } from '../common/exec.js';
 import { findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../faults/index.js';
 import { rebuildReports } from '../report/index.js';
 import { DEFAULT_REPORTS_DIR, type ClusterCommandOptions, type CommandOutcome, type DoctorOptions, type ReportOptions, type ToolchainOptions } from './options.js';
@@ -126,8 +125,8 @@ export async function runToolchain(options: ToolchainOptions): Promise<CommandOu
     if (v !== 'all' && !isSupportedKubernetesVersion(v)) throw new InputError(`--kubernetes ${printable(v)}: rebootlab cannot run Kubernetes ${printable(v)}; it runs ${SUPPORTED_KUBERNETES_VERSIONS_TEXT} (or all)`);
   }
   const args = versions.flatMap((v) => ['--kubernetes', v]);
-  const result = await execa('bash', [join(hackDir(), 'toolchain.sh'), ...args], { stdio: 'inherit', reject: false });
-  if (result.exitCode !== 0) throw new InfraError(`hack/toolchain.sh failed with exit code ${result.exitCode}`, 'See the lines above; Docker log: /var/log/rebootlab-dockerd.log');
+  const exitCode = await runInTerminal('bash', [join(hackDir(), 'toolchain.sh'), ...args]);
+  if (exitCode !== 0) throw new InfraError(`hack/toolchain.sh failed with exit code ${exitCode}`, 'See the lines above; Docker log: /var/log/rebootlab-dockerd.log');
   return { exitCode: ExitCode.Ok };
 }
 
