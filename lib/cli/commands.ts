@@ -44,6 +44,12 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
   const finish = (outcome: CommandOutcome): void => context.setExitCode(outcome.exitCode);
   // One value per --set (nargs 1): a greedy list would swallow the file after it (`validate --set a=1 x.yaml`).
   const setOption = { type: 'string', array: true, nargs: 1, default: [] as string[], describe: 'Override a setting: path=value (repeatable)' } as const;
+  // Not an array option: `--reporter json run.yaml` must leave the positional alone; repeating the flag still works.
+  const reporterOption = {
+    type: 'string',
+    coerce: (value: string | string[]) => [value].flat(),
+    describe: 'Reporters, comma-separated or repeated: list, json, markdown, html, junit, github (default: list, json, markdown, html, junit; github too when GITHUB_STEP_SUMMARY is set)',
+  } as const;
 
   return parser
     .command(
@@ -75,8 +81,11 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' })
           .option('shard', { type: 'string', describe: 'Run only slice i of n of the matrix × repeat runs (CI fan-out), e.g. 1/4' })
           .option('allow-faults-on', { type: 'string', describe: 'Consent: inject faults on this kubeconfig context (provider existing)' })
-          .option('allow-control-plane', { type: 'boolean', default: false, describe: 'Consent: control-plane nodes of that context may be targets (if fault.allowControlPlane)' }),
+          .option('allow-control-plane', { type: 'boolean', default: false, describe: 'Consent: control-plane nodes of that context may be targets (if fault.allowControlPlane)' })
+          .option('reporter', reporterOption),
       async (argv) => {
+        // Bad reporter names are bad input before a script compiles or a cluster exists.
+        if (argv.reporter !== undefined) (await import('../report/registry.js')).selectReporters(argv.reporter, { progress: false });
         if (/\.(m?ts|m?js)$/.test(argv.experiment)) {
           // A scripted experiment (lib/script): type-checked, compiled and run in this process.
           const { runScriptFile } = await import('../script/index.js');
@@ -84,7 +93,7 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           if (argv['allow-faults-on'] !== undefined) allowFaultsOn(argv['allow-faults-on']);
           const { print, progressSink } = common(argv);
           finish(await runScriptFile({
-            scriptFile: argv.experiment, outDir: argv.out, set: argv.set, reuseCluster: argv['reuse-cluster'], keepCluster: argv['keep-cluster'], print, progressSink,
+            scriptFile: argv.experiment, outDir: argv.out, set: argv.set, reuseCluster: argv['reuse-cluster'], keepCluster: argv['keep-cluster'], reporters: argv.reporter, print, progressSink,
           }));
           return;
         }
@@ -105,6 +114,7 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
             baselineAny: argv['baseline-any'],
             toleranceSeconds: argv['tolerance-seconds'],
             tolerancePercent: argv['tolerance-percent'],
+            reporters: argv.reporter,
           }),
         );
       },
@@ -174,9 +184,9 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
     )
     .command(
       'report <run-dir>',
-      'Rebuild result.json and reports of a run from observations.jsonl',
-      (y) => y.positional('run-dir', { type: 'string', demandOption: true }),
-      async (argv) => finish(await (await loadRun()).reportCommand({ ...common(argv), runDir: argv['run-dir'] })),
+      'Rebuild result.json and reports of a run from observations.jsonl (or those --reporter names)',
+      (y) => y.positional('run-dir', { type: 'string', demandOption: true }).option('reporter', { ...reporterOption, describe: 'Reporters, comma-separated or repeated: list, json, markdown, html, junit, github (default: json, markdown, html, junit; github too when GITHUB_STEP_SUMMARY is set)' }),
+      async (argv) => finish(await (await loadRun()).reportCommand({ ...common(argv), runDir: argv['run-dir'], reporters: argv.reporter })),
     )
     .command(
       'compare <dirs..>',

@@ -33,6 +33,14 @@ export class Multiplexer implements Reporter {
     this.each('onObservation', (r) => r.onObservation?.(obs));
   }
 
+  onStatus(text: string): void {
+    this.each('onStatus', (r) => r.onStatus?.(text));
+  }
+
+  onLog(level: 'info' | 'warn', message: string): void {
+    this.each('onLog', (r) => r.onLog?.(level, message));
+  }
+
   async onEnd(result: RunResult): Promise<void> {
     for (const { name, reporter } of this.reporters) {
       try {
@@ -41,6 +49,10 @@ export class Multiplexer implements Reporter {
         this.log('warn', `reporter ${name} failed in onEnd: ${(err as Error).message}`);
       }
     }
+  }
+
+  onExit(): void {
+    this.each('onExit', (r) => r.onExit?.());
   }
 
   printsToStdio(): boolean {

@@ -11,14 +11,15 @@ import { Multiplexer } from './multiplexer.js';
 import { DEFAULT_REPORTERS, reporterFactory } from './registry.js';
 import { buildResult } from './result.js';
 import { checkRunInfoShape } from './result-shape.js';
+import type { ReporterOptions } from './reporter.js';
 import type { Result, RunInfo } from './result-types.js';
 
 /** File names inside a run directory. */
 export const RUN_FILES = { journal: 'observations.jsonl', runInfo: 'run.json' } as const;
 
 /** Options of `writeReports`. */
-export interface WriteReportsOptions {
-  /** Reporter names (registry.ts); default json + markdown. */
+export interface WriteReportsOptions extends Pick<ReporterOptions, 'terminal' | 'nowMs' | 'env'> {
+  /** Reporter names (registry.ts); default DEFAULT_REPORTERS (json, markdown, html, junit). */
   reporters?: readonly string[];
   /** Receives reporter warnings. */
   log?: LogFn;
@@ -41,7 +42,8 @@ export async function writeReports(runDir: string, analysis: RunAnalysis, runInf
 function replay(analysis: RunAnalysis, runInfo: RunInfo, options: WriteReportsOptions): { mux: Multiplexer; startedAtMs: number } {
   const log = options.log ?? (() => {});
   const names = options.reporters ?? DEFAULT_REPORTERS;
-  const mux = new Multiplexer(names.map((name) => ({ name, reporter: reporterFactory(name)({ log }) })), log);
+  const reporterOptions = { log, terminal: options.terminal, nowMs: options.nowMs, env: options.env };
+  const mux = new Multiplexer(names.map((name) => ({ name, reporter: reporterFactory(name)(reporterOptions) })), log);
   const observations = options.observations ?? [];
   let startedAtMs = analysis.faultInjectedAtMs;
   for (const o of observations) startedAtMs = Math.min(startedAtMs, o.receivedAtMs);
@@ -56,6 +58,7 @@ function replay(analysis: RunAnalysis, runInfo: RunInfo, options: WriteReportsOp
 async function finishReports(runDir: string, analysis: RunAnalysis, runInfo: RunInfo, mux: Multiplexer, startedAtMs: number): Promise<Result> {
   const result = buildResult(analysis, runInfo, startedAtMs);
   await mux.onEnd({ runDir, result, analysis });
+  mux.onExit();
   return result;
 }
 

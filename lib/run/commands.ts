@@ -8,9 +8,9 @@ import { DEFAULT_KUBERNETES_VERSION, isSupportedKubernetesVersion, SUPPORTED_KUB
 import { ExitCode, InfraError, InputError, printable } from '../common/errors.js';
 import { canRun, run, runInTerminal } from '../common/exec.js';
 import { findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../faults/index.js';
-import { rebuildReports } from '../report/index.js';
+import { rebuildReports, selectReporters } from '../report/index.js';
 import { DEFAULT_REPORTS_DIR, type ClusterCommandOptions, type CommandOutcome, type DoctorOptions, type ReportOptions, type ToolchainOptions } from './options.js';
-import { createProgress, silentProgress } from './progress.js';
+import { planReporters, silentProgress } from './progress.js';
 
 /** Free disk space below which `doctor` warns: a cluster and the node image need about this much, bytes. */
 const MIN_FREE_DISK_BYTES = 10 * 1024 ** 3;
@@ -157,7 +157,7 @@ export async function clusterCommand(options: ClusterCommandOptions): Promise<Co
     await (holder ?? provider).delete(options.name);
     options.print?.(holder ? `deleted ${options.name}${holder === provider ? '' : ` (${holder.name})`}` : `no ${provider.name} cluster ${options.name}: nothing to delete`);
   } else {
-    const progress = options.output === 'json' || !options.progressSink ? silentProgress : createProgress(options.progressSink);
+    const progress = options.output === 'json' ? silentProgress : planReporters(['list'], options.progressSink).progress;
     const cluster = await provider.create({ ...options.cluster, name: options.name }, { step: (m) => progress.phase(m) });
     // A kwok cluster is torn down when its creator exits unless kept: `cluster create` exists to keep it.
     await provider.keep?.(cluster.name);
@@ -168,10 +168,10 @@ export async function clusterCommand(options: ClusterCommandOptions): Promise<Co
 }
 
 /**
- * Rebuilds result.json and every report of a run directory from observations.jsonl and run.json alone; each output
- * replaces its file through a rename (a symbolic link in the directory is replaced, never written through).
- * Resolves to exit 0 when the run's expectations pass, 1 when one fails or the run never finished (a journal
- * without run-finished: it is reported INTERRUPTED, but 130 is this process's own answer to a signal).
+ * Rebuilds result.json and every report of a run directory (or those of `options.reporters`) from observations.jsonl
+ * and run.json alone; each output replaces its file through a rename (a symbolic link in the directory is replaced,
+ * never written through). Resolves to exit 0 when the run's expectations pass, 1 when one fails or the run never
+ * finished (a journal without run-finished: it is reported INTERRUPTED, but 130 is this process's own answer to a signal).
  * @throws InputError (exit 2) when the directory is not a run directory, or run.json is not the shape rebootlab writes.
  */
 export async function reportCommand(options: ReportOptions): Promise<CommandOutcome> {
@@ -180,7 +180,14 @@ export async function reportCommand(options: ReportOptions): Promise<CommandOutc
     throw new InputError(`${options.runDir}: not a run directory (needs observations.jsonl and run.json)`);
   }
   if (!statSync(journal).isFile()) throw new InputError(`${journal}: not a regular file`, 'pass a run directory written by rebootlab run');
-  const result = await rebuildReports(options.runDir, { log: (level, m) => options.progressSink?.write(`${level === 'warn' ? 'warning: ' : ''}${printable(m)}\n`) });
+  const reporters = selectReporters(options.reporters, { progress: false });
+  const sink = options.progressSink;
+  const result = await rebuildReports(options.runDir, {
+    reporters,
+    log: (level, m) => sink?.write(`${level === 'warn' ? 'warning: ' : ''}${printable(m)}\n`),
+    // A replay prints plain lines: no status line to redraw.
+    terminal: sink ? { isTTY: false, write: (text) => sink.write(text) } : undefined,
+  });
   const interrupted = result.status === 'interrupted' ? ' (the journal ends before run-finished: the run was stopped)' : '';
   options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${options.runDir}: reports rebuilt${interrupted}`);
   return { exitCode: result.status === 'passed' ? ExitCode.Ok : ExitCode.ExpectationFailed };

@@ -6,7 +6,7 @@ export { readToolchainEnv } from '../common/cache.js';
 export { checkKubernetesVersionsBuilt } from './toolchain-check.js';
 export { compareCommand } from './compare-command.js';
 export { runVariant, type RunVariantInput } from './run-variant.js';
-export { createProgress, silentProgress, type Progress, type ProgressSink } from './progress.js';
+export { planReporters, progressTo, silentProgress, type Progress, type ProgressSink, type ReporterPlan } from './progress.js';
 export { ClusterSession } from './cluster-session.js';
 export { SignalHandlers } from './signal-handlers.js';
 export { summaryLine } from './run-experiment.js';

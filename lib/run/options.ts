@@ -49,6 +49,11 @@ export interface RunOptions extends CommonOptions {
   toleranceSeconds?: number;
   /** Allowed slowdown against the baseline, percent of the baseline value (`--tolerance-percent`, default 10). */
   tolerancePercent?: number;
+  /**
+   * `--reporter` values (each a name or comma-separated names: list, json, markdown, html, junit, github); absent
+   * or empty: list (unless `-o json`), json, markdown, html, junit, and github when GITHUB_STEP_SUMMARY is set.
+   */
+  reporters?: readonly string[];
 }
 
 /** `rebootlab doctor`: check Docker, runtime capabilities, kind, node image, Go, disk space. */
@@ -80,6 +85,8 @@ export interface ClusterCommandOptions extends CommonOptions {
 /** `rebootlab report <run-dir>`: rebuild result.json and reports from observations.jsonl alone. */
 export interface ReportOptions extends CommonOptions {
   runDir: string;
+  /** `--reporter` values as for `run`; absent or empty: json, markdown, html, junit, and github when GITHUB_STEP_SUMMARY is set. */
+  reporters?: readonly string[];
 }
 
 /** `rebootlab compare <dirs..>`: a table comparing several run directories. */

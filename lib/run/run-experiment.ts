@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../common/errors.js';
 import { replaceFile } from '../common/replace-file.js';
-import { checkBaseline, checkBaselineSubject, compareRuns, readBaseline, renderComparison, type Result } from '../report/index.js';
+import { checkBaseline, checkBaselineSubject, compareRuns, readBaseline, renderComparison, selectReporters, type Result } from '../report/index.js';
 import type { Variant } from '../spec/types.js';
 import type { CommandOutcome, RunOptions } from './options.js';
-import { createProgress, silentProgress, type Progress } from './progress.js';
+import { planReporters } from './progress.js';
 import { runVariant } from './run-variant.js';
 import { checkKubernetesVersionsBuilt } from './toolchain-check.js';
 import { exitCodeFor, prepareOutDir, withRunSession } from './session.js';
@@ -34,7 +34,8 @@ export function rebootlabVersion(): string {
 export async function runExperiment(options: RunOptions): Promise<CommandOutcome> {
   const { experiment: loaded } = options;
   const first = loaded.variants[0].experiment;
-  const progress: Progress = options.output === 'json' || !options.progressSink ? silentProgress : createProgress(options.progressSink);
+  const reporters = selectReporters(options.reporters, { progress: options.output !== 'json' && options.progressSink !== undefined });
+  const { progress, fileReporters } = planReporters(reporters, options.progressSink);
 
   // Bad output paths and baselines are input errors: find them before minutes are spent on a cluster.
   prepareOutDir(options.outDir);
@@ -51,7 +52,7 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
   }
   // A version that is not built fails here, in one line with the command, not minutes into a matrix.
   if (!options.reuseCluster) await checkKubernetesVersionsBuilt(loaded.variants);
-  const sessionOptions = { ...options, provider: first.cluster.provider, progress };
+  const sessionOptions = { ...options, provider: first.cluster.provider, progress, fileReporters };
   const { results, baseDir, signal } = await withRunSession(sessionOptions, async (session) => {
     const baseDir = session.runDirFor(first.metadata.name);
     const runDirOf = (v: Variant) => (loaded.variants.length === 1 ? baseDir : join(baseDir, `${v.variantName}-r${v.repeatIndex}`));

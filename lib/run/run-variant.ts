@@ -108,7 +108,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     // Kubernetes version and the pre-fault state (placement, zones, each node's last heartbeat seen).
     journal.appendForecast({ forecast: freezeForecast(experiment, input.settings, preFault) as unknown as Record<string, unknown> });
     forecastFrozen = true;
-    progress.phase(`injecting ${experiment.fault.type} on ${targets.join(', ')}`, input.settings);
+    progress.phase(`injecting ${experiment.fault.type} on ${targets.join(', ')}`);
     // The fault (with its timed restore) and the follow-up steps run while the cluster is observed; the end
     // of the observation ends a fault still running (until: duration shorter than fault.duration).
     const faultEnd = new AbortController();

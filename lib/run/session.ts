@@ -24,8 +24,10 @@ export interface RunSessionOptions extends Pick<RunOptions, 'reuseCluster' | 'ke
   outDir: string;
   /** Provider of every cluster of the session (the first variant's, as a matrix cannot change it). */
   provider: ClusterSpec['provider'];
-  /** Where phases and warnings go; closed when the session ends. */
+  /** Where phases and warnings go (the live reporters); closed when the session ends. */
   progress: Progress;
+  /** Reporters replayed over each run's journal once it ended (registry names); default json, markdown, html, junit. */
+  fileReporters?: readonly string[];
 }
 
 /** What one observed run hands its body. */
@@ -77,6 +79,7 @@ export interface ObservedRunInput {
 export class RunSession {
   readonly controller = new AbortController();
   readonly progress: Progress;
+  readonly #fileReporters: readonly string[] | undefined;
   readonly #outDir: string;
   readonly #stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   readonly #handlers: SignalHandlers;
@@ -85,6 +88,7 @@ export class RunSession {
 
   constructor(options: RunSessionOptions) {
     this.progress = options.progress;
+    this.#fileReporters = options.fileReporters;
     this.#outDir = options.outDir;
     this.#handlers = new SignalHandlers(this.controller, options.progress);
     this.#clusters = new ClusterSession(getProvider(options.provider), options, options.progress);
@@ -121,7 +125,7 @@ export class RunSession {
    * happens then, every restore added and the guard's are run, the stops run, the observer stops, the journal
    * gets `interrupted` (if aborted) and `run-finished` and is closed. An error of the body after an interrupt
    * is logged, not thrown (unless `reportsInterrupt()` says otherwise). Resolves to the result rebuilt from
-   * the journal (result.json, summary.md, report.html, junit.xml written).
+   * the journal, written by the session's file reporters (by default result.json, summary.md, report.html, junit.xml).
    * @throws InfraError when a restore failed (after everything else was restored); the body's error.
    */
   async observe(input: ObservedRunInput, body: (run: ObservedRun) => Promise<void>): Promise<Result> {
@@ -133,6 +137,7 @@ export class RunSession {
     if (input.onRecord) journal.subscribe(input.onRecord);
     journal.subscribe((record) => progress.onObservation(record));
     writeRunInfo(runDir, info);
+    progress.begin?.(info);
     journal.mark('run-started', { detail: input.startedDetail });
     journal.mark('cluster-ready', { detail: { cluster: cluster.name, provider: cluster.provider, settings } });
     const observer = await startObserver({
@@ -172,7 +177,7 @@ export class RunSession {
     }
     writeRunInfo(runDir, { ...info, ...describe(), interrupted: signal.aborted });
     progress.phase('writing reports');
-    return rebuildReports(runDir, { log: (level, message) => progress.log(level, message) });
+    return rebuildReports(runDir, { reporters: this.#fileReporters, log: (level, message) => progress.log(level, message) });
   }
 
   /** Restores what the last guard holds, removes the signal handlers, deletes the clusters it created, closes progress. */

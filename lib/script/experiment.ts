@@ -5,9 +5,9 @@
 import { mkdirSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { ExitCode, InputError, RebootlabError, formatInputIssue } from '../common/errors.js';
-import type { Result, RunInfo } from '../report/index.js';
+import { selectReporters, type Result, type RunInfo } from '../report/index.js';
 import {
-  createProgress, exitCodeFor, rebootlabVersion, silentProgress, summaryLine, withRunSession, workloadRefs,
+  exitCodeFor, planReporters, rebootlabVersion, summaryLine, withRunSession, workloadRefs,
 } from '../run/index.js';
 import { API_VERSION, loadExperimentText, type Experiment } from '../spec/index.js';
 import { resolveSelectedWorkloads } from '../workloads/index.js';
@@ -75,8 +75,8 @@ export async function experiment(spec: ScriptExperiment, body: (lab: Lab) => Pro
 
 async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<void>, options: ScriptRunOptions): Promise<Result> {
   const resolved = resolveScriptExperiment(spec, options.scriptFile, options.set);
-  const progress = options.progressSink ? createProgress(options.progressSink) : silentProgress;
-  return withRunSession({ outDir: options.outDir, provider: resolved.cluster.provider, reuseCluster: options.reuseCluster, keepCluster: options.keepCluster, progress }, async (session) => {
+  const { progress, fileReporters } = planReporters(selectReporters(options.reporters, { progress: options.progressSink !== undefined }), options.progressSink);
+  return withRunSession({ outDir: options.outDir, provider: resolved.cluster.provider, reuseCluster: options.reuseCluster, keepCluster: options.keepCluster, progress, fileReporters }, async (session) => {
     const runDir = session.runDirFor(resolved.metadata.name);
     mkdirSync(runDir, { recursive: true });
     session.guardRun(runDir);

@@ -14,6 +14,8 @@ export interface ScriptRunOptions extends Pick<CommonOptions, 'print' | 'progres
   set: string[];
   reuseCluster: boolean;
   keepCluster: boolean;
+  /** `--reporter` values as for `rebootlab run` (lib/run/options.ts RunOptions.reporters); absent: the defaults. */
+  reporters?: readonly string[];
 }
 
 /** The outcome of the last `experiment()` of this process: exit code 0, 1 or 130. */
@@ -48,7 +50,7 @@ export function scriptOutcome(): ScriptOutcome | null {
 
 /**
  * The run options: those the CLI provided, else parsed from `process.argv` (`--out`, `--set` (repeatable),
- * `--reuse-cluster`, `--keep-cluster`).
+ * `--reuse-cluster`, `--keep-cluster`, `--reporter` (repeatable, comma-separated names)).
  * @throws InputError for an unknown flag.
  */
 export function scriptOptions(): ScriptRunOptions {
@@ -57,11 +59,14 @@ export function scriptOptions(): ScriptRunOptions {
   try {
     parsed = parseArgs({
       args: process.argv.slice(2),
-      options: { out: { type: 'string', default: 'reports' }, set: { type: 'string', multiple: true, default: [] }, 'reuse-cluster': { type: 'boolean', default: false }, 'keep-cluster': { type: 'boolean', default: false } },
+      options: {
+        out: { type: 'string', default: 'reports' }, set: { type: 'string', multiple: true, default: [] }, 'reuse-cluster': { type: 'boolean', default: false }, 'keep-cluster': { type: 'boolean', default: false },
+        reporter: { type: 'string', multiple: true },
+      },
       strict: true,
     });
   } catch (error) {
-    throw new InputError(`${(error as Error).message.split('\n')[0]}; flags: --out DIR, --set path=value, --reuse-cluster, --keep-cluster`);
+    throw new InputError(`${(error as Error).message.split('\n')[0]}; flags: --out DIR, --set path=value, --reuse-cluster, --keep-cluster, --reporter NAMES`);
   }
   return {
     scriptFile: process.argv[1] ?? 'script',
@@ -69,6 +74,7 @@ export function scriptOptions(): ScriptRunOptions {
     set: parsed.values.set!,
     reuseCluster: parsed.values['reuse-cluster']!,
     keepCluster: parsed.values['keep-cluster']!,
+    reporters: parsed.values.reporter,
     print: (text) => process.stdout.write(text + '\n'),
     progressSink: { isTTY: Boolean(process.stderr.isTTY), write: (text) => process.stderr.write(text) },
   };

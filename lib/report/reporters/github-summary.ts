@@ -1,6 +1,5 @@
 // Appends the run's Markdown summary to the GitHub Actions job summary file when GITHUB_STEP_SUMMARY is set.
-import type { Reporter, RunResult } from '../reporter.js';
-import type { ReporterOptions } from '../reporter.js';
+import type { Reporter, ReporterOptions, RunResult } from '../reporter.js';
 import type { Result } from '../result-types.js';
 import { renderSummary } from './markdown.js';
 import { writeReportFile } from './write-file.js';
@@ -34,11 +33,15 @@ export function appendStepSummary(result: Result, env: NodeJS.ProcessEnv = proce
   return true;
 }
 
-/** Reporter `github-summary`: appends to `$GITHUB_STEP_SUMMARY` in onEnd, reading the variable then. @throws InfraError from onEnd. */
-export function createGithubSummaryReporter(_options: ReporterOptions, env: NodeJS.ProcessEnv = process.env): Reporter {
+/**
+ * Reporter `github`: appends to `$GITHUB_STEP_SUMMARY` (read from `options.env`, default process.env) in onEnd; when
+ * the variable is unset or empty it writes nothing and logs a warning saying so.
+ * @throws InfraError from onEnd if the file cannot be appended to.
+ */
+export function createGithubSummaryReporter(options: ReporterOptions): Reporter {
   return {
     onEnd({ result }: RunResult): void {
-      appendStepSummary(result, env);
+      if (!appendStepSummary(result, options.env ?? process.env)) options.log('warn', `reporter github: ${STEP_SUMMARY_ENV} is not set; no job summary written`);
     },
     printsToStdio: () => false,
   };

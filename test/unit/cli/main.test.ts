@@ -56,6 +56,14 @@ describe('cli', function () {
     );
   });
 
+  it('run --reporter with an unknown name: exit 2, one line, before any cluster exists (also for a script)', async () => {
+    for (const file of ['experiments/reboot-quick.yaml', 'experiments/rolling-reboot.ts']) {
+      const result = await runCli(['run', file, '--reporter', 'list,jnuit']);
+      expect(result.exitCode, file).to.equal(2);
+      expect(result.stderr).to.equal('ERROR: --reporter: unknown reporter "jnuit"; known: list, json, markdown, html, junit, github\n');
+    }
+  });
+
   it('a missing file: exit 2, one line', async () => {
     const result = await runCli(['validate', 'no-such-file.yaml']);
     expect(result.exitCode).to.equal(2);

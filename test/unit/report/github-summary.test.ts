@@ -16,7 +16,7 @@ describe('report/github-summary', () => {
     const path = join(dir, 'step_summary.md');
     writeFileSync(path, '# earlier step\n');
     const r = fixtureResult('reboot-quick');
-    const reporter = createGithubSummaryReporter({ log: () => {} }, { GITHUB_STEP_SUMMARY: path });
+    const reporter = createGithubSummaryReporter({ log: () => {}, env: { GITHUB_STEP_SUMMARY: path } });
     await reporter.onEnd!({ runDir: dir, result: r, analysis: {} as never });
     await reporter.onEnd!({ runDir: dir, result: r, analysis: {} as never });
     expect(readFileSync(path, 'utf8')).to.equal(`# earlier step\n${renderSummary(r)}\n${renderSummary(r)}\n`);
@@ -24,6 +24,12 @@ describe('report/github-summary', () => {
   it('does nothing without GITHUB_STEP_SUMMARY', () => {
     expect(appendStepSummary(fixtureResult('reboot-quick'), {})).to.equal(false);
     expect(appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: '' })).to.equal(false);
+  });
+  it('the reporter without GITHUB_STEP_SUMMARY writes nothing and warns that it did not', async () => {
+    const warnings: string[] = [];
+    const reporter = createGithubSummaryReporter({ log: (level, message) => warnings.push(`${level}: ${message}`), env: {} });
+    await reporter.onEnd!({ runDir: dir, result: fixtureResult('reboot-quick'), analysis: {} as never });
+    expect(warnings).to.deep.equal(['warn: reporter github: GITHUB_STEP_SUMMARY is not set; no job summary written']);
   });
   it('an unwritable summary file is an infrastructure error (exit code 3) naming it', () => {
     const path = join(dir, 'no-such-dir', 'summary.md');

@@ -126,7 +126,7 @@ describe('report: rebuilt from a run directory', () => {
 
 describe('report: registry and multiplexer', () => {
   it('an unknown reporter name is bad input (exit code 2) naming the known ones', () => {
-    expect(() => reporterFactory('htm')).to.throw('unknown reporter "htm"; known: json, markdown').with.property('exitCode', 2);
+    expect(() => reporterFactory('htm')).to.throw('unknown reporter "htm"; known: list, json, markdown, html, junit, github').with.property('exitCode', 2);
   });
   it('a throwing reporter is logged and the next one still runs', async () => {
     const warnings: string[] = [];
