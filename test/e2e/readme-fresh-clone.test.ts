@@ -1,10 +1,11 @@
 // Issue 11, first run: the README's commands, exactly as written, from a fresh clone of this repository. A green
 // `npm test` once hid a missing build step: this test clones the committed tree, runs every command of the README's
 // "The two commands" block in order (all but the test command itself, which is what is running now) in a clean
-// environment, and asserts that the main job passed and wrote its reports.
+// environment, and asserts that the main job passed and wrote its reports. GITHUB_STEP_SUMMARY is set as GitHub
+// Actions sets it: the README and the example workflow promise that the job summary then gets summary.md.
 import { expect } from 'chai';
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/run-cli.js';
@@ -53,11 +54,16 @@ describe('the README commands from a fresh clone (issue 11)', function () {
   it('runs them in order in a fresh clone: the main job passes, every pod on the rebooted worker restarts in place', async function () {
     await execa('git', ['clone', '--quiet', '--no-hardlinks', REPO_ROOT, clone]);
     expect(existsSync(join(clone, 'dist')), 'a fresh clone has no dist/').to.equal(false);
+    const stepSummary = join(clone, 'step-summary.md');
+    writeFileSync(stepSummary, '# an earlier step\n');
+    let mainJobStderr = '';
     for (const command of commands.filter((c) => c !== TEST_COMMAND)) {
       const started = Date.now();
-      const res = await execa('bash', ['-c', command], { cwd: clone, env: cleanEnv(), extendEnv: false, reject: false, all: true, timeout: 20 * MINUTE_MS });
+      const env = { ...cleanEnv(), GITHUB_STEP_SUMMARY: stepSummary };
+      const res = await execa('bash', ['-c', command], { cwd: clone, env, extendEnv: false, reject: false, all: true, timeout: 20 * MINUTE_MS });
       console.log(`      ${command}: exit ${res.exitCode} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       expect(res.exitCode, `${command}\n${res.all?.slice(-4000)}`).to.equal(0);
+      if (command.startsWith('npx rebootlab run ')) mainJobStderr = String(res.stderr);
     }
     const reports = join(clone, 'reports');
     const runs = readdirSync(reports).filter((d) => d.startsWith('reboot-quick-'));
@@ -67,6 +73,9 @@ describe('the README commands from a fresh clone (issue 11)', function () {
     clusterName = result.spec.cluster.name;
     expect(result.status).to.equal('passed');
     for (const file of ['observations.jsonl', 'run.json', 'result.json', 'summary.md', 'report.html', 'junit.xml']) expect(existsSync(join(runDir, file)), file).to.equal(true);
+    // Default reporters: the list reporter's progress live on stderr, and the job summary appended (reporter github).
+    expect(mainJobStderr).to.match(/^\[\s*\d+ s\] fault-injected rebootlab-worker\d*$/m);
+    expect(readFileSync(stepSummary, 'utf8')).to.equal(`# an earlier step\n${readFileSync(join(runDir, 'summary.md'), 'utf8')}\n`);
     const web = result.pods.filter((p) => p.workload === 'web');
     expect(web).to.have.length(2);
     for (const pod of web) {
