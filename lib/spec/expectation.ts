@@ -32,11 +32,20 @@ export const POD_OUTCOMES = [
  */
 export type PodOutcome = (typeof POD_OUTCOMES)[number];
 
-/** Value type of an assertable field; `list` fields are only counted (`count(predictions.missed) == 0`). */
-export type FieldType = 'number' | 'boolean' | 'outcome' | 'string' | 'list';
+/**
+ * Value type of an assertable field: `instant` is seconds since time zero (a point on the run's time axis: where it
+ * happened), `number` any other number (a span in seconds, a count, a ratio, milliseconds); `list` fields are only
+ * counted (`count(predictions.missed) == 0`).
+ */
+export type FieldType = 'instant' | 'number' | 'boolean' | 'outcome' | 'string' | 'list';
+
+/** Whether values of `type` are numbers (`instant` included): what ordering operators, `in` and aggregates need. */
+export function isNumberField(type: FieldType): boolean {
+  return type === 'number' || type === 'instant';
+}
 
 /**
- * Fields of `pods[...]`; `...Seconds` are seconds since time zero (the start of the first fault command). The
+ * Fields of `pods[...]`; instants are seconds since time zero (the start of the first fault command). The
  * `endpoint...` fields follow the pod's endpoint in its workload's Service (EndpointSlices) and are null when the
  * workload has no Service.
  */
@@ -45,13 +54,13 @@ export const POD_FIELDS = {
   restartCountBefore: 'number',
   restartCountAfter: 'number',
   restartCountDelta: 'number',
-  notReadyAfterSeconds: 'number',
-  readyAgainAfterSeconds: 'number',
-  evictedAfterSeconds: 'number',
-  deletedAfterSeconds: 'number',
-  replacementCreatedAfterSeconds: 'number',
-  replacementScheduledAfterSeconds: 'number',
-  replacementReadyAfterSeconds: 'number',
+  notReadyAfterSeconds: 'instant',
+  readyAgainAfterSeconds: 'instant',
+  evictedAfterSeconds: 'instant',
+  deletedAfterSeconds: 'instant',
+  replacementCreatedAfterSeconds: 'instant',
+  replacementScheduledAfterSeconds: 'instant',
+  replacementReadyAfterSeconds: 'instant',
   unreachableTolerationSeconds: 'number',
   notReadyTolerationSeconds: 'number',
   nodeChanged: 'boolean',
@@ -59,23 +68,23 @@ export const POD_FIELDS = {
   readyAtEnd: 'boolean',
   phaseWhenNotReady: 'string',
   endpointReadyAtFault: 'boolean',
-  endpointNotReadyAfterSeconds: 'number',
-  endpointTerminatingAfterSeconds: 'number',
-  endpointRemovedAfterSeconds: 'number',
-  endpointReadyAgainAfterSeconds: 'number',
+  endpointNotReadyAfterSeconds: 'instant',
+  endpointTerminatingAfterSeconds: 'instant',
+  endpointRemovedAfterSeconds: 'instant',
+  endpointReadyAgainAfterSeconds: 'instant',
 } as const satisfies Record<string, FieldType>;
 
-/** Fields of `node` (the fault target) and `nodes[name=x]`; `...Seconds` are seconds since time zero (the start of the first fault command). */
+/** Fields of `node` (the fault target) and `nodes[name=x]`; instants are seconds since time zero (the start of the first fault command). */
 export const NODE_FIELDS = {
-  notReadyAfterSeconds: 'number',
-  notReadyReceivedAfterSeconds: 'number',
-  readyAgainAfterSeconds: 'number',
-  noExecuteTaintAfterSeconds: 'number',
-  outOfServiceTaintAfterSeconds: 'number',
-  noScheduleTaintAfterSeconds: 'number',
-  lastLeaseRenewAfterSeconds: 'number',
-  deletedAfterSeconds: 'number',
-  recreatedAfterSeconds: 'number',
+  notReadyAfterSeconds: 'instant',
+  notReadyReceivedAfterSeconds: 'instant',
+  readyAgainAfterSeconds: 'instant',
+  noExecuteTaintAfterSeconds: 'instant',
+  outOfServiceTaintAfterSeconds: 'instant',
+  noScheduleTaintAfterSeconds: 'instant',
+  lastLeaseRenewAfterSeconds: 'instant',
+  deletedAfterSeconds: 'instant',
+  recreatedAfterSeconds: 'instant',
   notReadyStatus: 'string',
   internalIPChanged: 'boolean',
   readyAtEnd: 'boolean',
@@ -92,14 +101,14 @@ export const WORKLOAD_FIELDS = {
   readyAtEnd: 'number',
   unavailableSeconds: 'number',
   apiUnavailableSeconds: 'number',
-  unavailableAfterSeconds: 'number',
-  recoveredAfterSeconds: 'number',
+  unavailableAfterSeconds: 'instant',
+  recoveredAfterSeconds: 'instant',
   recovered: 'boolean',
   dataProbe: 'string',
   readyEndpointsAtFault: 'number',
   minimumReadyEndpoints: 'number',
   noReadyEndpointSeconds: 'number',
-  noReadyEndpointAfterSeconds: 'number',
+  noReadyEndpointAfterSeconds: 'instant',
 } as const satisfies Record<string, FieldType>;
 
 /**
@@ -116,12 +125,12 @@ export const PROBE_FIELDS = {
   errors: 'number',
   errorRatio: 'number',
   errorRatioWhileFailing: 'number',
-  blackholeFromSeconds: 'number',
-  blackholeToSeconds: 'number',
+  blackholeFromSeconds: 'instant',
+  blackholeToSeconds: 'instant',
   blackholeErrorRatio: 'number',
   errorSeconds: 'number',
-  firstErrorAfterSeconds: 'number',
-  lastErrorAfterSeconds: 'number',
+  firstErrorAfterSeconds: 'instant',
+  lastErrorAfterSeconds: 'instant',
   latencyP50MsDuring: 'number',
   latencyP99MsDuring: 'number',
   backends: 'number',
@@ -130,8 +139,8 @@ export const PROBE_FIELDS = {
 /** Fields of `run`. */
 export const RUN_FIELDS = {
   recovered: 'boolean',
-  faultRestoredAfterSeconds: 'number',
-  endAfterSeconds: 'number',
+  faultRestoredAfterSeconds: 'instant',
+  endAfterSeconds: 'instant',
 } as const satisfies Record<string, FieldType>;
 
 /**
@@ -147,9 +156,6 @@ export const PREDICTION_FIELDS = {
   items: 'list',
 } as const satisfies Record<string, FieldType>;
 
-/** A field name of `predictions`. */
-export type PredictionField = keyof typeof PREDICTION_FIELDS;
-
 /**
  * Lists of `forecast` (the forecast frozen before the fault, lib/analyze/forecast), usable only inside count():
  * `missed` (observed outside every outcome's window, or not observed though it always happens and its windows
@@ -162,19 +168,46 @@ export const FORECAST_FIELDS = {
   items: 'list',
 } as const satisfies Record<string, FieldType>;
 
-/** A field name of `forecast`. */
-export type ForecastField = keyof typeof FORECAST_FIELDS;
+/**
+ * Every scope an expectation can be about and its fields with their types: the one declaration of each measured
+ * field. The parser below reads it, and each measurement's value map is typed by it (`Record<FieldOf<'pods'>, …>` in
+ * lib/analyze/measurements/), so a field declared here without a value is a compile error there.
+ */
+export const EXPECTATION_FIELDS = {
+  pods: POD_FIELDS,
+  node: NODE_FIELDS,
+  workload: WORKLOAD_FIELDS,
+  probe: PROBE_FIELDS,
+  run: RUN_FIELDS,
+  predictions: PREDICTION_FIELDS,
+  forecast: FORECAST_FIELDS,
+} as const satisfies Record<string, Record<string, FieldType>>;
 
+/** A scope of expectations: `pods`, `node`, `workload`, `probe`, `run`, `predictions`. */
+export type ExpectationScope = keyof typeof EXPECTATION_FIELDS;
+/** A field name of scope `S`. */
+export type FieldOf<S extends ExpectationScope> = keyof (typeof EXPECTATION_FIELDS)[S] & string;
+
+/** A field name of `predictions`. */
+export type PredictionField = FieldOf<'predictions'>;
+/** A field name of `forecast`. */
+export type ForecastField = FieldOf<'forecast'>;
 /** A field name of `pods[...]`. */
-export type PodField = keyof typeof POD_FIELDS;
+export type PodField = FieldOf<'pods'>;
 /** A field name of `node` / `nodes[name=x]`. */
-export type NodeField = keyof typeof NODE_FIELDS;
+export type NodeField = FieldOf<'node'>;
 /** A field name of `workloads.<name>`. */
-export type WorkloadField = keyof typeof WORKLOAD_FIELDS;
+export type WorkloadField = FieldOf<'workload'>;
 /** A field name of `run`. */
-export type RunField = keyof typeof RUN_FIELDS;
+export type RunField = FieldOf<'run'>;
 /** A field name of `probes.<name>`. */
-export type ProbeField = keyof typeof PROBE_FIELDS;
+export type ProbeField = FieldOf<'probe'>;
+
+/** The type of `field` in `scope`, or undefined when the scope has no such own field (`toString` is no field). */
+export function fieldTypeOf(scope: ExpectationScope, field: string): FieldType | undefined {
+  const fields: Readonly<Record<string, FieldType>> = EXPECTATION_FIELDS[scope];
+  return Object.hasOwn(fields, field) ? fields[field] : undefined;
+}
 
 /**
  * Keys allowed inside `pods[...]`: `workload`, `name`, `namespace`, `node` (the node before the fault), and
@@ -235,9 +268,6 @@ const RANGE_RE = /^\[\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\]$/;
 const NAME = '[A-Za-z0-9][A-Za-z0-9._-]*';
 
 const fail = (message: string): ParseExpectationResult => ({ ok: false, message });
-const allowed = (fields: object): string => Object.keys(fields).join(', ');
-/** Whether `name` is a field of `fields` itself: `__proto__`, `constructor` or `hasOwnProperty` are no field. */
-const isField = (fields: object, name: string): boolean => Object.hasOwn(fields, name);
 
 /**
  * Longest expectation text, characters. The longest shipped one is under 100; a bound keeps every step of parsing
@@ -297,80 +327,113 @@ function parseValue(text: string): ExpectedValue | undefined {
   return undefined;
 }
 
-function parseSubject(path: string): ExpectationSubject | string {
-  let m: RegExpExecArray | null;
-  if ((m = /^pods\[([^\]]*)\]\.(\w+)$/.exec(path))) {
-    const selector: PodSelector = {};
-    for (const part of m[1].split(',').map((s) => s.trim())) {
-      const kv = new RegExp(`^(\\w+)\\s*=\\s*(${NAME})$`).exec(part);
-      if (!kv) return `pods[${m[1]}]: write pods[key=value], keys: ${POD_SELECTOR_KEYS.join(', ')}`;
-      if (!(POD_SELECTOR_KEYS as readonly string[]).includes(kv[1])) return `pods[...]: unknown key "${kv[1]}"; allowed: ${POD_SELECTOR_KEYS.join(', ')}`;
-      if (kv[1] === 'target' && kv[2] !== 'true' && kv[2] !== 'false') return `pods[...]: target is true or false, got "${kv[2]}"`;
-      selector[kv[1] as keyof PodSelector] = kv[2];
-    }
-    if (!isField(POD_FIELDS, m[2])) return `pods[...]: unknown field "${m[2]}"; allowed: ${allowed(POD_FIELDS)}`;
-    return { scope: 'pods', selector, field: m[2] as PodField };
-  }
-  if ((m = /^node\.(\w+)$/.exec(path))) {
-    if (!isField(NODE_FIELDS, m[1])) return `node: unknown field "${m[1]}"; allowed: ${allowed(NODE_FIELDS)}`;
-    return { scope: 'node', name: null, field: m[1] as NodeField };
-  }
-  if ((m = /^nodes\[([^\]]*)\]\.(\w+)$/.exec(path))) {
-    let name: string | null = null;
-    let target: boolean | undefined;
-    for (const part of m[1].split(',').map((s) => s.trim())) {
-      const kv = new RegExp(`^(\\w+)\\s*=\\s*(${NAME})$`).exec(part);
-      if (!kv) return `nodes[${m[1]}]: write nodes[key=value], keys: ${NODE_SELECTOR_KEYS.join(', ')}`;
-      if (kv[1] === 'name') name = kv[2];
-      else if (kv[1] === 'target') {
-        if (kv[2] !== 'true' && kv[2] !== 'false') return `nodes[...]: target is true or false, got "${kv[2]}"`;
-        target = kv[2] === 'true';
-      } else return `nodes[...]: unknown key "${kv[1]}"; allowed: ${NODE_SELECTOR_KEYS.join(', ')}`;
-    }
-    if (!isField(NODE_FIELDS, m[2])) return `node: unknown field "${m[2]}"; allowed: ${allowed(NODE_FIELDS)}`;
-    return target === undefined ? { scope: 'node', name, field: m[2] as NodeField } : { scope: 'node', name, target, field: m[2] as NodeField };
-  }
-  if ((m = new RegExp(`^workloads\\.(${NAME}?)\\.(\\w+)$`).exec(path))) {
-    if (!isField(WORKLOAD_FIELDS, m[2])) return `workloads.${m[1]}: unknown field "${m[2]}"; allowed: ${allowed(WORKLOAD_FIELDS)}`;
-    return { scope: 'workload', name: m[1], field: m[2] as WorkloadField };
-  }
-  if ((m = new RegExp(`^probes\\.(${NAME}?)\\.(\\w+)$`).exec(path))) {
-    if (!isField(PROBE_FIELDS, m[2])) return `probes.${m[1]}: unknown field "${m[2]}"; allowed: ${allowed(PROBE_FIELDS)}`;
-    return { scope: 'probe', name: m[1], field: m[2] as ProbeField };
-  }
-  if ((m = /^run\.(\w+)$/.exec(path))) {
-    if (!isField(RUN_FIELDS, m[1])) return `run: unknown field "${m[1]}"; allowed: ${allowed(RUN_FIELDS)}`;
-    return { scope: 'run', field: m[1] as RunField };
-  }
-  if ((m = /^predictions\.(\w+)$/.exec(path))) {
-    if (!isField(PREDICTION_FIELDS, m[1])) return `predictions: unknown field "${m[1]}"; allowed: ${allowed(PREDICTION_FIELDS)} (inside count(), e.g. count(predictions.missed) == 0)`;
-    return { scope: 'predictions', field: m[1] as PredictionField };
-  }
-  if ((m = /^forecast\.(\w+)$/.exec(path))) {
-    if (!(m[1] in FORECAST_FIELDS)) return `forecast: unknown field "${m[1]}"; allowed: ${allowed(FORECAST_FIELDS)} (inside count(), e.g. count(forecast.missed) == 0)`;
-    return { scope: 'forecast', field: m[1] as ForecastField };
-  }
-  const head = path.split(/[.[]/)[0];
-  return `unknown subject "${head}" in "${path}"; allowed: pods[key=value].<field>, node.<field>, nodes[name=x|target=true].<field>, workloads.<name>.<field>, probes.<name>.<field>, run.<field>, count(predictions.<list>), count(forecast.<list>)`;
+/** How an object of a subject form is named: not at all (`node.`), by `[key=value,…]`, or by `.<name>.`. */
+type Address = { by: 'none' } | { by: 'selector'; keys: readonly string[] } | { by: 'name' };
+
+/** One way to write a subject: its head word, how it names an object, the scope it reads, and how errors call it. */
+interface SubjectForm {
+  head: string;
+  scope: ExpectationScope;
+  address: Address;
+  /** How it is written, for the "unknown subject" message. */
+  syntax: string;
+  /** How an unknown-field message names the subject (`pods[...]`, `workloads.web`), from the object's name. */
+  label(name: string): string;
+  /** Said after the allowed fields when the field is unknown. */
+  hint?: string;
+  /** The subject for an own field of the scope, from the selector's pairs (validated) or the object's name. */
+  subject(address: { selector: Record<string, string>; name: string }, field: string): ExpectationSubject;
 }
 
-function fieldType(subject: ExpectationSubject): FieldType {
-  switch (subject.scope) {
-    case 'pods':
-      return POD_FIELDS[subject.field];
-    case 'node':
-      return NODE_FIELDS[subject.field];
-    case 'workload':
-      return WORKLOAD_FIELDS[subject.field];
-    case 'probe':
-      return PROBE_FIELDS[subject.field];
-    case 'run':
-      return RUN_FIELDS[subject.field];
-    case 'predictions':
-      return PREDICTION_FIELDS[subject.field];
-    case 'forecast':
-      return FORECAST_FIELDS[subject.field];
+/** The subject forms, in the order the parser tries them (each head is distinct). */
+const SUBJECT_FORMS: readonly SubjectForm[] = [
+  {
+    head: 'pods', scope: 'pods', address: { by: 'selector', keys: POD_SELECTOR_KEYS }, syntax: 'pods[key=value].<field>', label: () => 'pods[...]',
+    subject: ({ selector }, field) => ({ scope: 'pods', selector: selector as PodSelector, field: field as PodField }),
+  },
+  {
+    head: 'node', scope: 'node', address: { by: 'none' }, syntax: 'node.<field>', label: () => 'node',
+    subject: (_, field) => ({ scope: 'node', name: null, field: field as NodeField }),
+  },
+  {
+    head: 'nodes', scope: 'node', address: { by: 'selector', keys: NODE_SELECTOR_KEYS }, syntax: 'nodes[name=x|target=true].<field>', label: () => 'node',
+    subject: ({ selector }, field) => {
+      const name = Object.hasOwn(selector, 'name') ? selector.name! : null;
+      return Object.hasOwn(selector, 'target')
+        ? { scope: 'node', name, target: selector.target === 'true', field: field as NodeField }
+        : { scope: 'node', name, field: field as NodeField };
+    },
+  },
+  {
+    head: 'workloads', scope: 'workload', address: { by: 'name' }, syntax: 'workloads.<name>.<field>', label: (name) => `workloads.${name}`,
+    subject: ({ name }, field) => ({ scope: 'workload', name, field: field as WorkloadField }),
+  },
+  {
+    head: 'probes', scope: 'probe', address: { by: 'name' }, syntax: 'probes.<name>.<field>', label: (name) => `probes.${name}`,
+    subject: ({ name }, field) => ({ scope: 'probe', name, field: field as ProbeField }),
+  },
+  {
+    head: 'run', scope: 'run', address: { by: 'none' }, syntax: 'run.<field>', label: () => 'run',
+    subject: (_, field) => ({ scope: 'run', field: field as RunField }),
+  },
+  {
+    head: 'predictions', scope: 'predictions', address: { by: 'none' }, syntax: 'count(predictions.<list>)', label: () => 'predictions',
+    hint: ' (inside count(), e.g. count(predictions.missed) == 0)',
+    subject: (_, field) => ({ scope: 'predictions', field: field as PredictionField }),
+  },
+  {
+    head: 'forecast', scope: 'forecast', address: { by: 'none' }, syntax: 'count(forecast.<list>)', label: () => 'forecast',
+    hint: ' (inside count(), e.g. count(forecast.missed) == 0)',
+    subject: (_, field) => ({ scope: 'forecast', field: field as ForecastField }),
+  },
+];
+
+/** The pattern of a form: head, then its address (group 1: the selector's inside, or the name), then `.<field>` (group 2). */
+function formPattern(form: SubjectForm): RegExp {
+  switch (form.address.by) {
+    case 'none':
+      return new RegExp(`^${form.head}\\.()(\\w+)$`);
+    case 'selector':
+      return new RegExp(`^${form.head}\\[([^\\]]*)\\]\\.(\\w+)$`);
+    case 'name':
+      return new RegExp(`^${form.head}\\.(${NAME}?)\\.(\\w+)$`);
   }
+}
+const FORM_PATTERNS = new Map(SUBJECT_FORMS.map((form) => [form, formPattern(form)]));
+
+/** The key=value pairs of a selector's inside (`workload=web, target=true`), or a one-line message. */
+function parseSelector(head: string, inside: string, keys: readonly string[]): Record<string, string> | string {
+  const selector: Record<string, string> = {};
+  for (const part of inside.split(',').map((s) => s.trim())) {
+    const kv = new RegExp(`^(\\w+)\\s*=\\s*(${NAME})$`).exec(part);
+    if (!kv) return `${head}[${inside}]: write ${head}[key=value], keys: ${keys.join(', ')}`;
+    const [, key, value] = kv as unknown as [string, string, string];
+    if (!keys.includes(key)) return `${head}[...]: unknown key "${key}"; allowed: ${keys.join(', ')}`;
+    if (key === 'target' && value !== 'true' && value !== 'false') return `${head}[...]: target is true or false, got "${value}"`;
+    selector[key] = value;
+  }
+  return selector;
+}
+
+function parseSubject(path: string): ExpectationSubject | string {
+  for (const form of SUBJECT_FORMS) {
+    const m = FORM_PATTERNS.get(form)!.exec(path);
+    if (!m) continue;
+    const [, address, field] = m as unknown as [string, string, string];
+    const selector = form.address.by === 'selector' ? parseSelector(form.head, address, form.address.keys) : {};
+    if (typeof selector === 'string') return selector;
+    if (fieldTypeOf(form.scope, field) === undefined) {
+      return `${form.label(address)}: unknown field "${field}"; allowed: ${Object.keys(EXPECTATION_FIELDS[form.scope]).join(', ')}${form.hint ?? ''}`;
+    }
+    return form.subject({ selector, name: address }, field);
+  }
+  const head = path.split(/[.[]/)[0];
+  return `unknown subject "${head}" in "${path}"; allowed: ${SUBJECT_FORMS.map((f) => f.syntax).join(', ')}`;
+}
+
+/** The declared type of a parsed subject's field. */
+export function subjectFieldType(subject: ExpectationSubject): FieldType {
+  return fieldTypeOf(subject.scope, subject.field)!;
 }
 
 /**
@@ -406,10 +469,10 @@ export function parseExpectation(text: string): ParseExpectationResult {
   }
   const subject = parseSubject(path);
   if (typeof subject === 'string') return fail(subject);
-  const type = fieldType(subject);
+  const type = subjectFieldType(subject);
   if (type === 'list' && aggregate?.fn !== 'count') return fail(`${path} is a list of ${subject.scope === 'forecast' ? 'forecast items' : 'predictions'}; count it, e.g. count(${path}) == 0`);
-  if (aggregate && aggregate.fn !== 'count' && type !== 'number') return fail(`${path}: ${aggregate.fn === 'percentile' ? `p${aggregate.percentile}` : aggregate.fn}() needs a number field`);
-  const numeric = type === 'number' || aggregate?.fn === 'count';
+  if (aggregate && aggregate.fn !== 'count' && !isNumberField(type)) return fail(`${path}: ${aggregate.fn === 'percentile' ? `p${aggregate.percentile}` : aggregate.fn}() needs a number field`);
+  const numeric = isNumberField(type) || aggregate?.fn === 'count';
   let comparison: Comparison;
   if (op === 'in') {
     if (!numeric) return fail(`${path} is ${describeFieldType(type)}; "in [from, to]" needs a number field`);
@@ -426,7 +489,7 @@ export function parseExpectation(text: string): ParseExpectationResult {
       if (typeof value !== 'number') return fail(`count(${path}) is a number; got ${rhs}`);
     } else if (value !== null) {
       if (type === 'outcome' && !(POD_OUTCOMES as readonly unknown[]).includes(value)) return fail(`unknown outcome "${String(value)}"; allowed: ${POD_OUTCOMES.join(', ')}`);
-      if (type === 'number' && typeof value !== 'number') return fail(`${path} is a number (seconds or a count); got ${rhs}`);
+      if (isNumberField(type) && typeof value !== 'number') return fail(`${path} is a number (seconds or a count); got ${rhs}`);
       if (type === 'boolean' && typeof value !== 'boolean') return fail(`${path} is true or false; got ${rhs}`);
       const values = STRING_FIELD_VALUES[subject.scope]?.[subject.field];
       if (type === 'string' && values && !values.includes(String(value))) return fail(`${path} is never ${JSON.stringify(value)}; its values: ${values.join(', ')} (or null)`);
@@ -438,5 +501,5 @@ export function parseExpectation(text: string): ParseExpectationResult {
 }
 
 function describeFieldType(type: FieldType): string {
-  return { number: 'a number', boolean: 'true or false', outcome: 'an outcome', string: 'a string', list: 'a list' }[type];
+  return { number: 'a number', instant: 'a number', boolean: 'true or false', outcome: 'an outcome', string: 'a string', list: 'a list' }[type];
 }
