@@ -2,9 +2,10 @@
 import type { Observation } from '../observe/types.js';
 import { secondsSince } from './clock.js';
 import { buildContext } from './context.js';
+import { evaluateTexts, runStatus } from './expect.js';
 import type { AnalyzeOptions, Measured } from './measurement.js';
 import { MEASUREMENTS } from './measurements/index.js';
-import type { RunAnalysis } from './types.js';
+import type { MeasuredRun, RunAnalysis } from './types.js';
 
 export type { AnalyzeOptions } from './measurement.js';
 
@@ -12,7 +13,10 @@ export type { AnalyzeOptions } from './measurement.js';
  * Analyze one run's journal. Pure: no cluster, no network, no clock; the same records give the same result.
  * Times are seconds since time zero, the first `fault-injecting` marker (the first fault command started; the first
  * `fault-injected` marker in journals without one), millisecond precision. The markers' `nodes` are the targets.
- * Each part comes from one measurement of the registry, computed in registry order.
+ * Each part comes from one measurement of the registry, computed in registry order; then the verdicts: every
+ * `options.expectations` text evaluated (one that does not parse fails with the parser's message) and the status,
+ * `interrupted` when `options.interrupted` or when the journal has no `run-finished` marker (the run was killed:
+ * whatever it shows stopped early, so it is never passed or failed).
  * @throws InputError if the journal has no fault-injected marker.
  */
 export function analyze(observations: readonly Observation[], options: AnalyzeOptions): RunAnalysis {
@@ -22,7 +26,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
   const input = { observations, ctx, options, warn: (line: string) => warnings.push(line) };
   for (const m of MEASUREMENTS) Object.assign(measured, m.measure(input, measured));
   const workloads = measured.workloads!;
-  return {
+  const run: MeasuredRun = {
     faultInjectedAtMs: ctx.faultMs,
     timeZero: ctx.timeZero,
     faults: measured.faults!,
@@ -43,4 +47,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     ...(measured.probes ? { probes: measured.probes } : {}),
     ...(measured.forecast ? { forecast: measured.forecast } : {}),
   };
+  const expectations = evaluateTexts(run, options.expectations ?? []);
+  const finished = observations.some((r) => r.type === 'phase' && r.phase === 'run-finished');
+  return { ...run, expectations, status: runStatus(options.interrupted === true || !finished, expectations) };
 }

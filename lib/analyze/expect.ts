@@ -1,18 +1,10 @@
-// Evaluates parsed expectations against one run's analysis.
-import type { Aggregate, Comparison, Expectation, ExpectedValue, RunField } from '../spec/expectation.js';
+// The verdicts of a run: its `expect:` texts parsed (lib/spec/expectation.ts) and evaluated against its analysis, and
+// the run's status from them.
+import { parseExpectation, subjectFieldType, type Aggregate, type Comparison, type Expectation, type ExpectedValue, type RunField } from '../spec/expectation.js';
 import { measurementForScope } from './measurements/index.js';
-import type { RunAnalysis } from './types.js';
+import type { ExpectationResult, MeasuredRun, RunStatus } from './types.js';
 
-/** Outcome of one expectation. `actual` is the value compared (an array when several pods were selected). */
-export interface ExpectationResult {
-  text: string;
-  passed: boolean;
-  actual: ExpectedValue | ExpectedValue[];
-  /** One line: what was compared and, on failure, which object broke it. */
-  message: string;
-}
-
-const RUN_VALUES: Record<RunField, (a: RunAnalysis) => ExpectedValue> = {
+const RUN_VALUES: Record<RunField, (a: MeasuredRun) => ExpectedValue> = {
   recovered: (a) => a.recovered,
   faultRestoredAfterSeconds: (a) => a.faultRestoredAfterSeconds,
   endAfterSeconds: (a) => a.endAfterSeconds,
@@ -62,7 +54,7 @@ export function aggregate(values: number[], agg: Aggregate): number | null {
 }
 
 /** Labeled values the subject selects, or a message when it selects nothing; each scope is answered by its measurement. */
-function subjectValues(analysis: RunAnalysis, e: Expectation): { label: string; value: ExpectedValue }[] | string {
+function subjectValues(analysis: MeasuredRun, e: Expectation): { label: string; value: ExpectedValue }[] | string {
   const s = e.subject;
   if (s.scope === 'run') return [{ label: 'run', value: RUN_VALUES[s.field](analysis) }];
   const measurement = measurementForScope(s.scope);
@@ -70,35 +62,71 @@ function subjectValues(analysis: RunAnalysis, e: Expectation): { label: string; 
   return measurement.expectations.values(analysis, s);
 }
 
-const show = (c: Comparison): string => (c.op === 'in' ? `in [${c.from}, ${c.to}]` : `${c.op} ${String(c.value)}`);
+/** The expected side as written, normalized: `in [15, 25]`, `< 60`, `== evicted-replaced`, `== null`. */
+export function expectedText(c: Comparison): string {
+  return c.op === 'in' ? `in [${c.from}, ${c.to}]` : `${c.op} ${c.value === null ? 'null' : String(c.value)}`;
+}
+
+/** ExpectationResult.acceptedSeconds of `e`: the accepted instants when it compares instants, else null. */
+function acceptedSeconds(e: Expectation): ExpectationResult['acceptedSeconds'] {
+  if (subjectFieldType(e.subject) !== 'instant' || e.aggregate?.fn === 'count') return null;
+  const c = e.comparison;
+  if (c.op === 'in') return { fromSeconds: c.from, toSeconds: c.to };
+  if (typeof c.value !== 'number') return { fromSeconds: null, toSeconds: null };
+  if (c.op === '<' || c.op === '<=') return { fromSeconds: null, toSeconds: c.value };
+  if (c.op === '>' || c.op === '>=') return { fromSeconds: c.value, toSeconds: null };
+  if (c.op === '==') return { fromSeconds: c.value, toSeconds: c.value };
+  return { fromSeconds: null, toSeconds: null };
+}
 
 /**
  * Evaluate each expectation on one run. A `pods[...]` subject passes only if every selected pod matches;
  * an aggregate (`p95(...)`) is computed over the selected values of this run (across repeats: issue 4).
  * A subject that selects nothing fails. Results keep the order of `expectations`.
  */
-export function evaluateExpectations(analysis: RunAnalysis, expectations: readonly Expectation[]): ExpectationResult[] {
-  return expectations.map((e) => {
-    const values = subjectValues(analysis, e);
-    if (typeof values === 'string') return { text: e.text, passed: false, actual: null, message: values };
-    if (e.aggregate?.fn === 'count') {
-      const happened = values.filter((v) => v.value !== null && v.value !== false);
-      const actual = happened.length;
-      const passed = compare(actual, e.comparison);
-      return { text: e.text, passed, actual, message: `${actual} of ${values.length} (${happened.map((v) => v.label).join(', ') || 'none'}) ${passed ? 'is' : 'is not'} ${show(e.comparison)}` };
-    }
-    if (e.aggregate) {
-      const numbers = values.map((v) => v.value).filter((v): v is number => typeof v === 'number');
-      const actual = aggregate(numbers, e.aggregate);
-      const passed = compare(actual, e.comparison);
-      return { text: e.text, passed, actual, message: `${actual} over ${numbers.length} value(s) ${passed ? 'is' : 'is not'} ${show(e.comparison)}` };
-    }
-    const failing = values.filter((v) => !compare(v.value, e.comparison));
-    const actual = values.length === 1 ? values[0].value : values.map((v) => v.value);
-    const message =
-      failing.length === 0
-        ? `${values.map((v) => `${v.label}: ${String(v.value)}`).join(', ')}`
-        : `${failing.map((v) => `${v.label}: ${String(v.value)}`).join(', ')} (not ${show(e.comparison)})`;
-    return { text: e.text, passed: failing.length === 0, actual, message };
+export function evaluateExpectations(analysis: MeasuredRun, expectations: readonly Expectation[]): ExpectationResult[] {
+  return expectations.map((e) => ({ ...verdict(analysis, e), expected: expectedText(e.comparison), acceptedSeconds: acceptedSeconds(e) }));
+}
+
+/** Whether `e` holds on `analysis`, the value compared and the one-line message. */
+function verdict(analysis: MeasuredRun, e: Expectation): Omit<ExpectationResult, 'expected' | 'acceptedSeconds'> {
+  const values = subjectValues(analysis, e);
+  if (typeof values === 'string') return { text: e.text, passed: false, actual: null, message: values };
+  if (e.aggregate?.fn === 'count') {
+    const happened = values.filter((v) => v.value !== null && v.value !== false);
+    const actual = happened.length;
+    const passed = compare(actual, e.comparison);
+    return { text: e.text, passed, actual, message: `${actual} of ${values.length} (${happened.map((v) => v.label).join(', ') || 'none'}) ${passed ? 'is' : 'is not'} ${expectedText(e.comparison)}` };
+  }
+  if (e.aggregate) {
+    const numbers = values.map((v) => v.value).filter((v): v is number => typeof v === 'number');
+    const actual = aggregate(numbers, e.aggregate);
+    const passed = compare(actual, e.comparison);
+    return { text: e.text, passed, actual, message: `${actual} over ${numbers.length} value(s) ${passed ? 'is' : 'is not'} ${expectedText(e.comparison)}` };
+  }
+  const failing = values.filter((v) => !compare(v.value, e.comparison));
+  const actual = values.length === 1 ? values[0].value : values.map((v) => v.value);
+  const message =
+    failing.length === 0
+      ? `${values.map((v) => `${v.label}: ${String(v.value)}`).join(', ')}`
+      : `${failing.map((v) => `${v.label}: ${String(v.value)}`).join(', ')} (not ${expectedText(e.comparison)})`;
+  return { text: e.text, passed: failing.length === 0, actual, message };
+}
+
+/**
+ * Parse and evaluate expectation texts (run.json `expectations`); a text that does not parse becomes a failed result
+ * carrying the parser's one-line message (validation should have caught it before the run).
+ */
+export function evaluateTexts(analysis: MeasuredRun, texts: readonly string[]): ExpectationResult[] {
+  return texts.map((text) => {
+    const parsed = parseExpectation(text);
+    if (!parsed.ok) return { text: text.trim(), passed: false, actual: null, message: parsed.message, expected: text.trim(), acceptedSeconds: null };
+    return evaluateExpectations(analysis, [parsed.expectation])[0]!;
   });
+}
+
+/** `interrupted` when the run was, else `passed` when every expectation passed, else `failed`. */
+export function runStatus(interrupted: boolean, expectations: readonly ExpectationResult[]): RunStatus {
+  if (interrupted) return 'interrupted';
+  return expectations.every((e) => e.passed) ? 'passed' : 'failed';
 }

@@ -1,6 +1,6 @@
 // Public API of the analyzer: pure functions from journal records to timelines, outcomes and expectation results.
 export { analyze, type AnalyzeOptions } from './analyze.js';
-export { evaluateExpectations, compare, aggregate, type ExpectationResult } from './expect.js';
+export { evaluateExpectations, evaluateTexts, expectedText, runStatus, compare, aggregate } from './expect.js';
 export { predict, leaseRenewIntervalSeconds, type PredictInput } from './predict.js';
 export { detectionWindowAfterRenewal } from './predict-detection.js';
 export { detectionWindowAfterHeartbeat, detectionWindowAfterHeartbeatIn, detectionWindowFromSilence, evictionWindow, evictionWindowFromSilence, heartbeatIntervalSeconds, inPassTaintWindow } from './windows.js';
@@ -16,3 +16,5 @@ export type { FailingBackend, LatencySummary, ProbeBackend, ProbeFailureCause, P
 export { NODE_FAILURE_TAINT_KEYS } from './node-timeline.js';
 export { secondsSince, serverSecondsSince, msToSeconds } from './clock.js';
 export type * from './types.js';
+export { measurementTables } from './measurements/index.js';
+export type { MeasurementTable, MeasuredView, TableCell } from './measurement.js';

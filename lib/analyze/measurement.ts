@@ -7,7 +7,7 @@ import type { TimeoutSettings } from '../spec/settings.js';
 import type { Experiment } from '../spec/types.js';
 import type { RunContext } from './context.js';
 import type { LeaderChange } from './predict-common.js';
-import type { RunAnalysis, WorkloadEndpoints, WorkloadRef } from './types.js';
+import type { MeasuredRun, RunAnalysis, WorkloadEndpoints, WorkloadRef } from './types.js';
 
 /** What `analyze` needs besides the journal. */
 export interface AnalyzeOptions {
@@ -19,6 +19,10 @@ export interface AnalyzeOptions {
   experiment?: Experiment;
   /** The cluster's Kubernetes version (e.g. `v1.34.4`), when known. */
   kubernetesVersion?: string;
+  /** The experiment's `expect:` texts (run.json `expectations`), evaluated into RunAnalysis.expectations; default none. */
+  expectations?: readonly string[];
+  /** The run was interrupted (run.json `interrupted`): status `interrupted` whatever the expectations say. */
+  interrupted?: boolean;
 }
 
 /** The parts measurements compute: RunAnalysis's parts plus intermediate ones that only other measurements read. */
@@ -82,7 +86,7 @@ export interface Measurement {
   provides: readonly MeasuredKey[];
   measure(input: MeasureInput, earlier: Readonly<Partial<Measured>>): Partial<Measured>;
   /** The expectation subjects it answers (`scope` of lib/spec/expectation.ts Subject), and how. */
-  expectations?: { scope: ExpectationSubject['scope']; values(analysis: RunAnalysis, subject: ExpectationSubject): SubjectValues };
+  expectations?: { scope: ExpectationSubject['scope']; values(analysis: MeasuredRun, subject: ExpectationSubject): SubjectValues };
   /** Tables for summary.md and report.html, in order; empty when there is nothing to show. */
   tables?(view: MeasuredView): MeasurementTable[];
 }

@@ -2,7 +2,7 @@
 // Every time is seconds since time zero, the start of the first fault command (the first `fault-injecting`
 // journal marker; millisecond precision, negative for instants before it); `null` means "did not happen before
 // the journal ended".
-import type { PodOutcome } from '../spec/expectation.js';
+import type { ExpectedValue, PodOutcome } from '../spec/expectation.js';
 import type { SelectedPods } from '../spec/types.js';
 import type { PredictedEvent, Window } from './event-types.js';
 import type { JudgedForecast } from './forecast/types.js';
@@ -33,6 +33,27 @@ export interface WorkloadRef {
   serviceName?: string;
   /** Pods already running that make the workload (lib/analyze/membership.ts); absent for pods rebootlab creates. */
   selector?: SelectedPods;
+}
+
+/** Final state of a run: every expectation met, one failed, or the run was interrupted (exit 0, 1, 130). */
+export type RunStatus = 'passed' | 'failed' | 'interrupted';
+
+/** Outcome of one expectation (result.json `expectations[]`). `actual` is the value compared (an array when several pods were selected). */
+export interface ExpectationResult {
+  text: string;
+  passed: boolean;
+  actual: ExpectedValue | ExpectedValue[];
+  /** One line: what was compared and, on failure, which object broke it. */
+  message: string;
+  /** The expected side as written, normalized: `in [15, 25]`, `< 60`, `== evicted-replaced`; the text when it does not parse. */
+  expected: string;
+  /**
+   * When the compared value is an instant (a field of type `instant`, lib/spec/expectation.ts, not counted): the
+   * instants the comparison accepts, seconds since time zero, an end null when open (`< 60` → from null to 60; both
+   * null for `!=` and `== null`, which bound no interval). Null when the compared value is no instant (a count, a
+   * span, an outcome).
+   */
+  acceptedSeconds: { fromSeconds: number | null; toSeconds: number | null } | null;
 }
 
 /** A taint as it came and went on a node after the fault. */
@@ -434,6 +455,9 @@ export interface ScriptMark {
   detail: Record<string, unknown>;
 }
 
+/** What every measurement of a run gives, before its verdicts: what expectations read (lib/analyze/expect.ts). */
+export type MeasuredRun = Omit<RunAnalysis, 'expectations' | 'status'>;
+
 /** Everything `analyze` derives from one journal. */
 export interface RunAnalysis {
   /** Time zero of every `...Seconds`: client clock of the first `fault-injecting` marker (first fault command started), Unix epoch milliseconds. */
@@ -468,4 +492,11 @@ export interface RunAnalysis {
   probes?: ProbeSummary[];
   /** The forecast frozen before the fault, judged against the run (lib/analyze/forecast); absent when the run has none. */
   forecast?: JudgedForecast;
+  /** The experiment's `expect:` texts (AnalyzeOptions.expectations), evaluated on this analysis, in their order. */
+  expectations: ExpectationResult[];
+  /**
+   * `interrupted` when the run was (AnalyzeOptions.interrupted, or a journal without a `run-finished` marker: the
+   * run was killed), else `passed` when every expectation passed, else `failed`.
+   */
+  status: RunStatus;
 }

@@ -3,7 +3,7 @@ export type { Reporter, ReporterFactory, ReporterOptions, RunResult, TerminalSin
 export type { Result, RunInfo, RunStatus } from './result-types.js';
 export { Multiplexer } from './multiplexer.js';
 export { REPORTERS, DEFAULT_REPORTERS, reporterFactory, selectReporters, type ReporterDefaults, type ReporterName } from './registry.js';
-export { buildResult, evaluateTexts, runStatus, RESULT_API_VERSION } from './result.js';
+export { buildResult, RESULT_API_VERSION } from './result.js';
 export { renderResultJson, RESULT_FILE } from './reporters/json.js';
 export { renderSummary, SUMMARY_FILE } from './reporters/markdown.js';
 export { writeReports, rebuildReports, readRunInfo, writeRunInfo, RUN_FILES, type WriteReportsOptions } from './write-reports.js';

@@ -1,13 +1,13 @@
 // The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
-import type { ExpectationResult } from '../analyze/expect.js';
 import type { ProbeSummary } from '../analyze/probe-types.js';
-import type { EventRecord, FaultInstant, GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, ScriptMark, StepInstant, WorkloadRef, WorkloadTimeline } from '../analyze/types.js';
+import type {
+  EventRecord, ExpectationResult, FaultInstant, GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, RunStatus, ScriptMark, StepInstant, WorkloadRef, WorkloadTimeline,
+} from '../analyze/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Experiment } from '../spec/types.js';
 import type { JudgedForecast } from '../analyze/forecast/types.js';
 
-/** Final state of a run: every expectation met, one failed, or the run was interrupted (exit 0, 1, 130). */
-export type RunStatus = 'passed' | 'failed' | 'interrupted';
+export type { RunStatus };
 
 /**
  * Run metadata the runner writes to `run.json` in the run directory, next to observations.jsonl; together

@@ -1,8 +1,7 @@
-// Builds the Result object (result.json) from an analysis, the run metadata and the expectation results.
-import { evaluateExpectations, type ExpectationResult } from '../analyze/expect.js';
+// Builds the Result object (result.json) from an analysis (its verdicts included) and the run metadata.
 import type { RunAnalysis } from '../analyze/types.js';
-import { parseExpectation, POD_OUTCOMES, type Expectation, type PodOutcome } from '../spec/expectation.js';
-import type { Result, RunInfo, RunStatus } from './result-types.js';
+import { POD_OUTCOMES, type PodOutcome } from '../spec/expectation.js';
+import type { Result, RunInfo } from './result-types.js';
 
 /** API version of result files, the same as experiment files. */
 export const RESULT_API_VERSION = 'rebootlab.dev/v1alpha1';
@@ -13,30 +12,12 @@ function rfc3339(ms: number): string {
 }
 
 /**
- * Parse and evaluate the run's expectation texts; a text that does not parse becomes a failed result carrying
- * the parser's one-line message (validation should have caught it before the run).
- */
-export function evaluateTexts(analysis: RunAnalysis, texts: readonly string[]): ExpectationResult[] {
-  return texts.map((text) => {
-    const parsed = parseExpectation(text);
-    if (!parsed.ok) return { text: text.trim(), passed: false, actual: null, message: parsed.message };
-    const [result] = evaluateExpectations(analysis, [parsed.expectation as Expectation]);
-    return result;
-  });
-}
-
-/** passed when every expectation passed, failed otherwise, interrupted when the runner says so. */
-export function runStatus(info: RunInfo, expectations: readonly ExpectationResult[]): RunStatus {
-  if (info.interrupted) return 'interrupted';
-  return expectations.every((e) => e.passed) ? 'passed' : 'failed';
-}
-
-/**
  * Assemble result.json. Deterministic: every instant comes from the analysis (the journal), so the same
  * journal and run.json give a byte-identical file. `startedAtMs` is the first journal record (Unix epoch ms).
+ * The status and the expectation results are the analysis' own (analyze() with run.json's expectations).
  */
 export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: number): Result {
-  const expectations = evaluateTexts(analysis, info.expectations);
+  const { expectations } = analysis;
   const podOutcomes = Object.fromEntries(POD_OUTCOMES.map((o) => [o, 0])) as Record<PodOutcome, number>;
   for (const p of analysis.pods) podOutcomes[p.outcome] += 1;
   return {
@@ -57,7 +38,7 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
       settings: info.settings,
       workloads: info.workloads,
     },
-    status: runStatus(info, expectations),
+    status: analysis.status,
     summary: {
       recovered: analysis.recovered,
       expectationsPassed: expectations.filter((e) => e.passed).length,

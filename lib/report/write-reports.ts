@@ -1,6 +1,6 @@
 // Entry points that turn an analysed run into its files, and rebuild them from a run directory alone.
 import { join } from 'node:path';
-import { analyze } from '../analyze/analyze.js';
+import { analyze, type AnalyzeOptions } from '../analyze/analyze.js';
 import type { RunAnalysis } from '../analyze/types.js';
 import { InfraError } from '../common/errors.js';
 import { readInputJson } from '../common/read-input.js';
@@ -87,22 +87,27 @@ export function readRunInfo(runDir: string): RunInfo {
 }
 
 /**
+ * What analyze() needs of a run's run.json: settings, workloads, expectation texts, whether it was interrupted, and,
+ * when recorded, the resolved experiment and the Kubernetes version (for a forecast the journal lacks).
+ */
+export function analyzeOptionsOf(info: RunInfo): AnalyzeOptions {
+  return {
+    settings: info.settings, workloads: info.workloads, expectations: info.expectations, interrupted: info.interrupted,
+    ...(info.resolved ? { experiment: info.resolved } : {}), ...(info.cluster.kubernetesVersion ? { kubernetesVersion: info.cluster.kubernetesVersion } : {}),
+  };
+}
+
+/**
  * Rebuild every report of a run from `<runDir>/observations.jsonl` and `<runDir>/run.json` alone
  * (`rebootlab report <run-dir>`); the same files give a byte-identical result.json. A journal without a
  * `run-finished` marker (the run was killed) gives status `interrupted`.
  * @throws InputError if run.json is unreadable or the journal has no fault-injected marker; InfraError if the journal is unreadable.
  */
 export async function rebuildReports(runDir: string, options: Omit<WriteReportsOptions, 'observations'> = {}): Promise<Result> {
-  const recorded = readRunInfo(runDir);
+  const info = readRunInfo(runDir);
   let observations: Observation[] | null = readJournal(join(runDir, RUN_FILES.journal), options.log);
-  // A journal without run-finished belongs to a run that was killed (kill -9, power loss): whatever it
-  // shows stopped early, so it is reported as interrupted, never as passed or failed.
-  const finished = observations.some((r) => r.type === 'phase' && r.phase === 'run-finished');
-  const info = finished ? recorded : { ...recorded, interrupted: true };
-  const analysis = analyze(observations, {
-    settings: info.settings, workloads: info.workloads,
-    ...(info.resolved ? { experiment: info.resolved } : {}), ...(info.cluster.kubernetesVersion ? { kubernetesVersion: info.cluster.kubernetesVersion } : {}),
-  });
+  // A journal without run-finished (a killed run) is status interrupted: analyze() says so.
+  const analysis = analyze(observations, analyzeOptionsOf(info));
   const { mux, startedAtMs } = replay(analysis, info, { ...options, observations });
   // The records are a few hundred MB of objects at 10,000 pods and no reporter needs them past the replay: let
   // them go before rendering, or every collection while the reports are built walks them (half of summary.md's

@@ -1,7 +1,7 @@
 // The measurement registry: every part of the analysis, in the order they are computed (a measurement reads only
 // parts provided before it). Reports show their tables in this order. To add a metric: a module here, registered
 // below, plus its fields in lib/spec/expectation.ts if expectations should read it.
-import type { Measurement } from '../measurement.js';
+import type { Measurement, MeasurementTable, MeasuredView } from '../measurement.js';
 import { controlPlaneSignalsMeasurement } from './control-plane-signals.js';
 import { eventsMeasurement } from './events.js';
 import { forecastMeasurement } from './forecast.js';
@@ -26,6 +26,14 @@ export const MEASUREMENTS: readonly Measurement[] = [
   eventsMeasurement,
   marksMeasurement,
 ];
+
+/**
+ * Every measurement's tables for a run, in registry order: the rows summary.md and report.html draw. Read from a
+ * result (result.json, or the analysis), so a report can be drawn from result.json alone.
+ */
+export function measurementTables(view: MeasuredView): MeasurementTable[] {
+  return MEASUREMENTS.flatMap((m) => m.tables?.(view) ?? []);
+}
 
 /** The measurement answering expectations of `scope` (`pods`, `node`, …), or undefined for the run's own fields. */
 export function measurementForScope(scope: string): Measurement | undefined {

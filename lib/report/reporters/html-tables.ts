@@ -1,7 +1,6 @@
 // The tables under the timeline in report.html: expectations, predicted vs observed, each measurement's tables, effective flags.
 import type { TimeoutSettings } from '../../spec/settings.js';
-import type { TableCell } from '../../analyze/measurement.js';
-import { MEASUREMENTS } from '../../analyze/measurements/index.js';
+import { measurementTables as tablesOf, type TableCell } from '../../analyze/index.js';
 import type { Result } from '../result-types.js';
 import { formatSeconds as s, html, renderTable, type VNode } from './html-page.js';
 import { causeText, PREDICTION_HEADERS, predictionRow } from './prediction-rows.js';
@@ -35,7 +34,7 @@ export function predictedTable(r: Result, items = r.predictions.items, tableName
 export function measurementTables(r: Result): VNode[] {
   const view = { ...r, faultType: r.spec.fault.type };
   const cell = (c: TableCell): unknown => (c !== null && typeof c === 'object' ? s(c.seconds) : c);
-  return MEASUREMENTS.flatMap((m) => m.tables?.(view) ?? []).map(
+  return tablesOf(view).map(
     (t) => html`<h2>${t.title}</h2>
       ${t.note ? html`<p class="lead">${t.note}</p>` : null}
       ${renderTable(t.headers, t.rows.map((row) => row.map(cell)), { 'data-table': t.name })}

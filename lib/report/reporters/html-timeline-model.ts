@@ -1,8 +1,7 @@
 // The whole timeline of a run as data: axis domain, predicted-window lanes, object lanes, expectation and gap lanes.
-import type { ExpectationResult } from '../../analyze/expect.js';
+import type { ExpectationResult } from '../../analyze/types.js';
 import type { PredictionItem, Window } from '../../analyze/types.js';
 import { eventLabel } from './prediction-rows.js';
-import { parseExpectation } from '../../spec/expectation.js';
 import type { Result } from '../result-types.js';
 import { objectLanes, type Lane, type Marker, type Segment } from './html-lanes.js';
 
@@ -46,23 +45,15 @@ function predictedLanes(r: Result): Lane[] {
   return lanes;
 }
 
-/** The accepted range of a comparison on an instant, clipped to the axis; null when it is not an interval. */
-function acceptedRange(text: string, from: number, to: number): Window | null {
-  const parsed = parseExpectation(text);
-  if (!parsed.ok) return null;
-  const c = parsed.expectation.comparison;
-  if (c.op === 'in') return { fromSeconds: c.from, toSeconds: c.to };
-  if (typeof c.value !== 'number') return null;
-  if (c.op === '<' || c.op === '<=') return { fromSeconds: from, toSeconds: Math.min(c.value, to) };
-  if (c.op === '>' || c.op === '>=') return { fromSeconds: Math.max(c.value, from), toSeconds: to };
-  if (c.op === '==') return { fromSeconds: c.value, toSeconds: c.value };
-  return null;
-}
-
-/** True when the expectation's field is an instant (`...AfterSeconds`), i.e. a point on the time axis. */
-function isInstant(text: string): boolean {
-  const parsed = parseExpectation(text);
-  return parsed.ok && 'field' in parsed.expectation.subject && parsed.expectation.subject.field.endsWith('AfterSeconds');
+/**
+ * The band of an expectation's accepted instants on the axis [from, to] (ExpectationResult.acceptedSeconds): an open
+ * end runs to the axis' end (the other end clipped to the axis); null when it bounds no interval.
+ */
+function acceptedBand(accepted: ExpectationResult['acceptedSeconds'], from: number, to: number): Window | null {
+  if (accepted === null || (accepted.fromSeconds === null && accepted.toSeconds === null)) return null;
+  if (accepted.fromSeconds === null) return { fromSeconds: from, toSeconds: Math.min(accepted.toSeconds!, to) };
+  if (accepted.toSeconds === null) return { fromSeconds: Math.max(accepted.fromSeconds, from), toSeconds: to };
+  return { fromSeconds: accepted.fromSeconds, toSeconds: accepted.toSeconds };
 }
 
 /** Longest expectation message or value a marker's title shows, characters (result.json has the whole). */
@@ -78,8 +69,9 @@ function expectationLane(e: ExpectationResult, i: number, m: Omit<TimelineModel,
   const bands: Segment[] = [];
   const markers: Marker[] = [];
   const values = (Array.isArray(e.actual) ? e.actual : [e.actual]).filter((v): v is number => typeof v === 'number');
-  if (isInstant(e.text) && values.length > 0) {
-    const range = acceptedRange(e.text, m.fromSeconds, m.toSeconds);
+  // The compared values are instants (analysis says so): points on the time axis, with the accepted band.
+  if (e.acceptedSeconds !== null && values.length > 0) {
+    const range = acceptedBand(e.acceptedSeconds, m.fromSeconds, m.toSeconds);
     if (range) bands.push({ ...range, kind: 'accept', label: 'accepted', title: `accepted: ${e.text}` });
     // One marker per distinct value, the message cut short: with thousands of pods each marker's title repeated the
     // whole list, and report.html grew with the square of the pod count.

@@ -6,8 +6,7 @@
 // tests/failures/errors/skipped counts on both containers and time in seconds.
 import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
-import type { ExpectationResult } from '../../analyze/expect.js';
-import { parseExpectation } from '../../spec/expectation.js';
+import type { ExpectationResult } from '../../analyze/types.js';
 import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
 import type { Result } from '../result-types.js';
 import { writeReportFile } from './write-file.js';
@@ -18,14 +17,6 @@ export const JUNIT_FILE = 'junit.xml';
 /** Characters XML 1.0 forbids even escaped (C0 controls other than tab, LF, CR); replaced by U+FFFD. */
 const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const clean = (text: string): string => text.replace(XML_INVALID, '\uFFFD');
-
-/** The expected side of an expectation as written: `in [15, 25]`, `< 60`, `== evicted-replaced`. */
-export function expectedText(text: string): string {
-  const parsed = parseExpectation(text);
-  if (!parsed.ok) return text;
-  const c = parsed.expectation.comparison;
-  return c.op === 'in' ? `in [${c.from}, ${c.to}]` : `${c.op} ${c.value === null ? 'null' : String(c.value)}`;
-}
 
 /**
  * For an expectation on `probes.<name>.…`: that probe's failing backends, one line each (cause, pods, count, interval,
@@ -86,9 +77,9 @@ export function renderJunit(results: readonly Result[]): string {
       const suffix = sorted.length > 1 ? ` [repeat ${r.metadata.repeatIndex}]` : '';
       for (const e of r.expectations) {
         const tc = suite.ele('testcase', { classname: clean(variant), name: clean(e.text + suffix), time: '0.000' });
-        const detail = `${e.text}\nexpected: ${expectedText(e.text)}\nactual:   ${actualText(e)}\n${e.message}${probeContext(r, e.text)}`;
+        const detail = `${e.text}\nexpected: ${e.expected}\nactual:   ${actualText(e)}\n${e.message}${probeContext(r, e.text)}`;
         if (isError(r)) tc.ele('error', { message: 'run interrupted before the end; result is partial', type: 'Interrupted' }).txt(clean(detail));
-        else if (!e.passed) tc.ele('failure', { message: clean(`expected ${expectedText(e.text)}, actual ${actualText(e)}`), type: 'ExpectationFailed' }).txt(clean(detail));
+        else if (!e.passed) tc.ele('failure', { message: clean(`expected ${e.expected}, actual ${actualText(e)}`), type: 'ExpectationFailed' }).txt(clean(detail));
       }
     }
   }

@@ -5,8 +5,7 @@ import { writeReportFile } from './write-file.js';
 import type { Result } from '../result-types.js';
 import { seconds, table } from './markdown-tables.js';
 import { faultLine, PREDICTION_HEADERS, predictionRow, predictionTotals, timeZeroSentence } from './prediction-rows.js';
-import type { TableCell } from '../../analyze/measurement.js';
-import { MEASUREMENTS } from '../../analyze/measurements/index.js';
+import { measurementTables, type TableCell } from '../../analyze/index.js';
 
 /** File name of the Markdown summary in a run directory. */
 export const SUMMARY_FILE = 'summary.md';
@@ -24,7 +23,7 @@ function predictionsTable(r: Result): string {
 function measurementSections(r: Result): string[] {
   const view = { ...r, faultType: r.spec.fault.type };
   const md = (c: TableCell): unknown => (c !== null && typeof c === 'object' ? seconds(c.seconds) : c);
-  return MEASUREMENTS.flatMap((m) => m.tables?.(view) ?? []).flatMap((t) => [
+  return measurementTables(view).flatMap((t) => [
     `## ${t.title}`,
     ...(t.note ? [t.note] : []),
     table(t.headers, t.rows.map((row) => row.map(md))),

@@ -173,3 +173,46 @@ describe('count(predictions.<list>) (kind-outage-tuned-recorded run and an edite
     expect(r.message).to.include('pod-eviction (node.kubernetes.io/unreachable) of rebootlab/solo');
   });
 });
+
+describe('analyze() owns the verdicts (power-off-past-toleration run)', () => {
+  const run = loadFixtureRun('power-off-past-toleration');
+  const options = { settings: run.info.settings, workloads: run.info.workloads };
+
+  it('evaluates expect: texts in order, with the expected side and, for instants, the accepted interval', () => {
+    const a = analyze(run.observations, { ...options, expectations: ['node.notReadyAfterSeconds in [15, 30]', 'pods[name=web-5d8b7c9f4-aaaaa].evictedAfterSeconds < 90', ' count(pods[workload=web].evictedAfterSeconds) >= 1', 'workloads.web.unavailableSeconds < 600', 'pods[name=web-5d8b7c9f4-aaaaa].evictedAfterSeconds != null'] });
+    expect(a.expectations.map((e) => [e.text, e.expected, e.acceptedSeconds])).to.deep.equal([
+      ['node.notReadyAfterSeconds in [15, 30]', 'in [15, 30]', { fromSeconds: 15, toSeconds: 30 }],
+      ['pods[name=web-5d8b7c9f4-aaaaa].evictedAfterSeconds < 90', '< 90', { fromSeconds: null, toSeconds: 90 }],
+      // A count of instants is a count: no interval on the time axis.
+      ['count(pods[workload=web].evictedAfterSeconds) >= 1', '>= 1', null],
+      // A span in seconds is no instant.
+      ['workloads.web.unavailableSeconds < 600', '< 600', null],
+      ['pods[name=web-5d8b7c9f4-aaaaa].evictedAfterSeconds != null', '!= null', { fromSeconds: null, toSeconds: null }],
+    ]);
+    expect(a.status).to.equal('passed');
+  });
+
+  it('status: failed when one expectation fails or does not parse (its message kept), interrupted when told or the journal was cut', () => {
+    const failed = analyze(run.observations, { ...options, expectations: ['node.notReadyAfterSeconds < 1', 'node.bogus == 1'] });
+    expect(failed.status).to.equal('failed');
+    expect(failed.expectations[1]).to.deep.equal({
+      text: 'node.bogus == 1', passed: false, actual: null, expected: 'node.bogus == 1', acceptedSeconds: null,
+      message: failed.expectations[1]!.message,
+    });
+    expect(failed.expectations[1]!.message).to.match(/^node: unknown field "bogus"; allowed: notReadyAfterSeconds/);
+    expect(analyze(run.observations, { ...options, expectations: [], interrupted: true }).status).to.equal('interrupted');
+    // A killed run's journal has no run-finished marker: whatever it shows stopped early.
+    const cut = run.observations.filter((o) => !(o.type === 'phase' && o.phase === 'run-finished'));
+    expect(cut.length).to.equal(run.observations.length - 1);
+    expect(analyze(cut, options).status).to.equal('interrupted');
+    expect(analyze(run.observations, options)).to.deep.include({ status: 'passed', expectations: [] });
+  });
+
+  it('a field is an own field of its scope: Object.prototype names are unknown fields, one line', () => {
+    for (const text of ['node.toString == 1', 'workloads.web.constructor == 1', 'pods[workload=web].__proto__ == 1']) {
+      const r = parseExpectation(text);
+      expect(r.ok, text).to.equal(false);
+      if (!r.ok) expect(r.message).to.match(/unknown field "(toString|constructor|__proto__)"/);
+    }
+  });
+});

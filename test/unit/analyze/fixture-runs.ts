@@ -5,7 +5,7 @@ import { analyze } from '../../../lib/analyze/analyze.js';
 import type { PredictionItem, RunAnalysis } from '../../../lib/analyze/types.js';
 import { readJournal } from '../../../lib/observe/journal.js';
 import type { Observation } from '../../../lib/observe/types.js';
-import { readRunInfo } from '../../../lib/report/write-reports.js';
+import { analyzeOptionsOf, readRunInfo } from '../../../lib/report/write-reports.js';
 import type { RunInfo } from '../../../lib/report/result-types.js';
 
 /** test/fixtures/runs in the source tree (tests run from dist/test/unit/analyze). */
@@ -26,8 +26,7 @@ export function loadFixtureRun(scenario: string): FixtureRun {
   const observations = readJournal(join(dir, 'observations.jsonl'), (_level, message) => warnings.push(message));
   if (warnings.length > 0) throw new Error(`fixture ${scenario}: ${warnings.join('; ')}`);
   const info = readRunInfo(dir);
-  const options = { settings: info.settings, workloads: info.workloads, ...(info.resolved ? { experiment: info.resolved } : {}), ...(info.cluster.kubernetesVersion ? { kubernetesVersion: info.cluster.kubernetesVersion } : {}) };
-  return { dir, observations, info, analysis: analyze(observations, options) };
+  return { dir, observations, info, analysis: analyze(observations, analyzeOptionsOf(info)) };
 }
 
 /**
