@@ -6,9 +6,8 @@ import type { FaultMarkers } from './context.js';
 import { serviceSnapshots, type EndpointState, type Snapshot } from './endpoint-timeline.js';
 import type { FailingBackend, ProbeFailureCause } from './probe-types.js';
 import type { NodeTimeline } from './types.js';
+import { faultRecord } from '../spec/faults.js';
 
-/** Fault types after which a node's containers stop answering: the rest (kubelet-stop, kubelet-restart, runtime-stop) keep serving. */
-const SERVING_STOPS: ReadonlySet<string> = new Set(['power-off', 'freeze', 'network-partition', 'node-delete', 'reboot']);
 
 /** A new group starts when no request of the same cause failed for this long, milliseconds. */
 export const QUIET_SPLIT_MS = 5_000;
@@ -50,10 +49,16 @@ export interface FailingBackendInput {
   namespace?: string;
 }
 
+/** Whether a node's containers stop answering under fault `type` (stopped or paused, lib/spec/faults.ts); kubelet-stop, kubelet-restart, runtime-stop keep serving. */
+function stopsServing(type: string | null): boolean {
+  const clients = faultRecord(type)?.clients;
+  return clients === 'stopped' || clients === 'paused';
+}
+
 /** The fault on `node` that stops its containers serving at `atMs`, if any. */
 function downFault(faults: readonly FaultMarkers[], node: string | null, atMs: number, endMs: number): FaultMarkers | undefined {
   if (node === null) return undefined;
-  return faults.find((f) => f.node === node && SERVING_STOPS.has(f.type ?? '') && atMs >= f.issuedAtMs && atMs <= (f.restoredAtMs ?? endMs));
+  return faults.find((f) => f.node === node && stopsServing(f.type) && atMs >= f.issuedAtMs && atMs <= (f.restoredAtMs ?? endMs));
 }
 
 /** Index of the last snapshot received at or before `atMs` (−1 if none). */

@@ -4,19 +4,19 @@ import type { FaultMarkers, RunContext } from './context.js';
 import { condition, deletionTimestamp, isReady, nodeName } from './objects.js';
 import type { WorkloadRef, WorkloadTimeline } from './types.js';
 import type { ObjectObservation } from '../observe/types.js';
+import { faultRecord, type ClientImpact } from '../spec/faults.js';
 
 /**
- * How a fault type silences the pods of its node for clients:
+ * How a fault type silences the pods of its node for clients (its record's `clients`, lib/spec/faults.ts):
  * - `stopped` (power-off, reboot, node-delete): the containers die at the command; a pod serves again only once
  *   the API shows it Ready with a Ready lastTransitionTime after the fault started (the kubelet restarted it);
  * - `paused` (freeze, network-partition): the containers keep their state but nobody reaches them until the
  *   fault is undone; they serve again at the restore if the API still shows them Ready, else when it does;
- * - `serving` (kubelet-stop and unknown types): the containers keep serving; the client view is the API view.
+ * - `serving` (kubelet-stop, kubelet-restart, runtime-stop, and types no record names, e.g. a script's node
+ *   action): the containers keep serving; the client view is the API view.
  */
-export function clientImpact(type: string | null): 'stopped' | 'paused' | 'serving' {
-  if (type === 'power-off' || type === 'reboot' || type === 'node-delete') return 'stopped';
-  if (type === 'freeze' || type === 'network-partition') return 'paused';
-  return 'serving';
+export function clientImpact(type: string | null): ClientImpact {
+  return faultRecord(type)?.clients ?? 'serving';
 }
 
 /** Time below `desired` in a step function starting at `initial` (at 0 s) through `series` until `endSeconds`, seconds. */

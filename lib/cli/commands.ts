@@ -10,7 +10,6 @@ import type { Streams } from './print-error.js';
 import { validateFiles } from './validate-command.js';
 import { checkFaultConsent } from '../run/consent.js';
 import { allowFaultsOn } from '../cluster/existing/consent.js';
-import { renderPlan } from '../run/plan.js';
 
 /** Flags every command accepts. */
 export interface GlobalFlags {
@@ -125,6 +124,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
       (y) => y.positional('experiment', { type: 'string', demandOption: true, describe: 'Experiment file (YAML)' }).option('set', setOption),
       async (argv) => {
         const experiment = await loadExperiment(argv.experiment, { set: argv.set });
+        // Loaded on use: the plan asks each provider for its own command lines (lib/cluster).
+        const { renderPlan } = await import('../run/plan.js');
         context.streams.stdout(renderPlan(experiment).join('\n') + '\n');
         // A version that is not built here: the plan is printed, then one line with the command that builds it (exit 3).
         await (await loadRun()).checkKubernetesVersionsBuilt(experiment.variants);

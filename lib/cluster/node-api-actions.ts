@@ -2,7 +2,8 @@
 // force-deleting the pods bound to a node, and cordoning. Each is a plan for act-with-undo.ts.
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1Taint } from '@kubernetes/client-node';
 import type { NodeActionPlan } from './act-with-undo.js';
-import type { NodeAction } from './provider.js';
+import type { NodeAction, PlannedAction } from './provider.js';
+import { NODE_API_ACTIONS } from '../spec/providers.js';
 import { apiError, apiErrorCode } from './kube-client.js';
 
 /**
@@ -13,8 +14,8 @@ import { apiError, apiErrorCode } from './kube-client.js';
  */
 export const OUT_OF_SERVICE_TAINT = { key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' } as const;
 
-/** The node actions implemented here, for every provider. */
-export const NODE_API_ACTIONS = ['taint-out-of-service', 'force-delete-pods', 'cordon'] as const;
+/** The node actions implemented here, for every provider (lib/spec/providers.ts). */
+export { NODE_API_ACTIONS };
 /** One of {@link NODE_API_ACTIONS}. */
 export type NodeApiAction = (typeof NODE_API_ACTIONS)[number];
 
@@ -87,6 +88,26 @@ export async function forceDeletePodsOn(core: CoreV1Api, node: string): Promise<
 }
 
 /**
+ * The kubectl arguments equivalent to each API-server node action on `node` and to its undo (null: none): the undo
+ * is the restore command planNodeApiAction registers, and both are what `rebootlab plan` prints.
+ */
+const API_COMMANDS: Readonly<Record<NodeApiAction, (node: string) => { act: string[]; undo: string[] | null }>> = {
+  'taint-out-of-service': (node) => ({
+    act: ['taint', 'node', node, `${OUT_OF_SERVICE_TAINT.key}=${OUT_OF_SERVICE_TAINT.value}:${OUT_OF_SERVICE_TAINT.effect}`],
+    undo: ['taint', 'node', node, `${OUT_OF_SERVICE_TAINT.key}:${OUT_OF_SERVICE_TAINT.effect}-`],
+  }),
+  'force-delete-pods': (node) => ({ act: ['delete', 'pods', '--all-namespaces', '--field-selector', `spec.nodeName=${node}`, '--force', '--grace-period=0'], undo: null }),
+  cordon: (node) => ({ act: ['cordon', node], undo: ['uncordon', node] }),
+};
+
+/** What an API-server node action on `node` does and its undo, as kubectl command lines (`rebootlab plan`). */
+export function describeNodeApiAction(action: NodeApiAction, node: string, kubeconfigPath: string): PlannedAction {
+  const { act, undo } = API_COMMANDS[action](node);
+  const kubectl = (args: string[]) => ['kubectl', '--kubeconfig', kubeconfigPath, ...args].join(' ');
+  return { act: kubectl(act), undo: undo ? kubectl(undo) : null };
+}
+
+/**
  * The plan of an API-server node action on `node`:
  * - `taint-out-of-service`: add {@link OUT_OF_SERVICE_TAINT}; undo removes it.
  * - `force-delete-pods`: {@link forceDeletePodsOn}; no undo (a deleted pod cannot come back; its controller
@@ -99,7 +120,7 @@ export function planNodeApiAction(core: CoreV1Api, kubeconfigPath: string, node:
   switch (action) {
     case 'taint-out-of-service':
       return {
-        restoreCommands: [kubectl('taint', 'node', node, `${OUT_OF_SERVICE_TAINT.key}:${OUT_OF_SERVICE_TAINT.effect}-`)],
+        restoreCommands: [kubectl(...API_COMMANDS[action](node).undo!)],
         act: () => editTaints(core, node, 'add out-of-service taint', (ts) => [...ts.filter((t) => t.key !== OUT_OF_SERVICE_TAINT.key), { ...OUT_OF_SERVICE_TAINT }]),
         undo: () => editTaints(core, node, 'remove out-of-service taint', (ts) => ts.filter((t) => t.key !== OUT_OF_SERVICE_TAINT.key)),
       };
@@ -107,7 +128,7 @@ export function planNodeApiAction(core: CoreV1Api, kubeconfigPath: string, node:
       return { restoreCommands: [], act: async () => void (await forceDeletePodsOn(core, node)), undo: async () => {} };
     case 'cordon':
       return {
-        restoreCommands: [kubectl('uncordon', node)],
+        restoreCommands: [kubectl(...API_COMMANDS[action](node).undo!)],
         act: () => setUnschedulable(core, node, true),
         undo: () => setUnschedulable(core, node, false),
       };

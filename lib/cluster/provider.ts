@@ -1,23 +1,17 @@
 // The cluster provider interface (STYLE §3, after kind's providers.Provider): how a run gets a cluster
 // and acts on its nodes. Implementations live in lib/cluster/<provider>/.
+import type { NodeAction } from '../spec/providers.js';
 import type { ClusterSpec, FaultBackend, ProviderName } from '../spec/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 
-export type { ProviderName } from '../spec/types.js';
+/** A reversible primitive on one node; the vocabulary and each provider's share of it are in lib/spec/providers.ts. */
+export type { NodeAction, ProviderName };
 
-/**
- * A reversible primitive on one node. Through Docker (kind): `pause` = `docker pause` (cgroup freezer),
- * `stop` = `docker stop` (systemd receives SIGRTMIN+3 and powers off: a NON-graceful shutdown for the
- * kubelet, since kind nodes have no logind inhibitor), `restart` = `docker restart`, `disconnect` = leave
- * the cluster's Docker network, `stop-kubelet` = `systemctl stop kubelet`, `stop-heartbeat` = stop lease
- * renewals only (not supported by kind), `delete-node-object` = delete the Node from the API server.
- * Through the API server on every provider (node-api-actions.ts): `taint-out-of-service` = add
- * `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` (undo removes it), `force-delete-pods` = delete
- * every pod bound to the node with grace period 0 (no undo), `cordon` = mark it unschedulable (undo uncordons).
- */
-export type NodeAction =
-  | 'pause' | 'stop' | 'restart' | 'disconnect' | 'stop-kubelet' | 'restart-kubelet' | 'stop-runtime' | 'stop-heartbeat' | 'delete-node-object'
-  | 'taint-out-of-service' | 'force-delete-pods' | 'cordon';
+/** What a node action runs and how it is undone, as a person reads it (`rebootlab plan`); `undo` null when there is nothing to undo. */
+export interface PlannedAction {
+  act: string;
+  undo: string | null;
+}
 
 /** Undoes one applied NodeAction. Idempotent: a second call does nothing. @throws InfraError if restoring fails. */
 export type Undo = (() => Promise<void>) & {
@@ -174,4 +168,10 @@ export interface ClusterProvider {
   keep?(name: string): Promise<void>;
   /** Names of the existing clusters of this provider that rebootlab created (others are never listed). @throws InfraError. */
   list(): Promise<string[]>;
+  /**
+   * What `action` on a node of this provider's clusters runs, through `backend`, and how it is undone, as its own
+   * command lines (those it runs and keeps in pending-restore.json), `{node}` for the node: `rebootlab plan`.
+   * Touches nothing. @throws InputError for an action the provider (with that backend) cannot do.
+   */
+  describeAction(action: NodeAction, backend: FaultBackend, cluster: ClusterSpec): PlannedAction;
 }

@@ -2,43 +2,28 @@
 // with phase markers at each step. Every undo is registered with the guard before its action runs.
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { ActionRecord, Cluster, NodeAction } from '../cluster/provider.js';
-import { INSTANT_FAULT_TYPES, type FaultBackend, type FaultSpec, type FaultType } from '../spec/types.js';
+import { FAULTS, FAULT_TYPES, primitivesAmong } from '../spec/faults.js';
+import type { FaultBackend, FaultSpec, FaultType } from '../spec/types.js';
 import { InputError } from '../common/errors.js';
 import type { FaultGuard, GuardEntry } from './guard.js';
 import { abortableSleep, type Sleep } from '../common/sleep.js';
 
-/** The node primitives of each fault type, in the order they are applied (undone in reverse). */
-export const FAULT_PRIMITIVES: Readonly<Record<FaultType, readonly NodeAction[]>> = {
-  reboot: ['restart'],
-  'power-off': ['stop'],
-  freeze: ['pause'],
-  'kubelet-stop': ['stop-kubelet'],
-  'kubelet-restart': ['restart-kubelet'],
-  'runtime-stop': ['stop-runtime'],
-  'network-partition': ['disconnect'],
-  'node-delete': ['stop', 'delete-node-object'],
-};
-
 /**
- * On simulated nodes (kwok) there is no machine to stop: every fault that silences a node becomes heartbeat
- * loss (the kubelet stops renewing its Lease and status), which is what the control plane sees of a power-off,
- * freeze, kubelet stop or partition alike. A reboot has no equivalent there.
+ * The preferred node primitives of each fault type (lib/spec/faults.ts FAULTS), in the order they are applied
+ * (undone in reverse): what a machine-backed node (kind) gets.
  */
-export const SIMULATED_FAULT_PRIMITIVES: Readonly<Partial<Record<FaultType, readonly NodeAction[]>>> = {
-  'power-off': ['stop-heartbeat'],
-  freeze: ['stop-heartbeat'],
-  'kubelet-stop': ['stop-heartbeat'],
-  'network-partition': ['stop-heartbeat'],
-  'node-delete': ['stop-heartbeat', 'delete-node-object'],
-};
+export const FAULT_PRIMITIVES: Readonly<Record<FaultType, readonly NodeAction[]>> = Object.fromEntries(
+  FAULT_TYPES.map((type): [FaultType, readonly NodeAction[]] => [type, FAULTS[type].primitives[0]]),
+) as Record<FaultType, readonly NodeAction[]>;
 
 /**
- * The primitives of `type` on `cluster`: kind's Docker actions, or heartbeat loss on simulated nodes.
- * @throws InputError when the cluster's provider cannot express the fault (e.g. reboot on kwok).
+ * The primitives of `type` on `cluster`: the first alternative of its catalogue record whose every action the
+ * cluster supports (kind's Docker actions; heartbeat loss on simulated nodes; a backend's actions on an existing one).
+ * @throws InputError when the cluster cannot express the fault (e.g. reboot on kwok).
  */
 export function primitivesFor(cluster: Pick<Cluster, 'provider' | 'supportedActions'>, type: FaultType): readonly NodeAction[] {
-  const primitives = cluster.provider === 'kwok' ? SIMULATED_FAULT_PRIMITIVES[type] : FAULT_PRIMITIVES[type];
-  if (!primitives || primitives.some((a) => !cluster.supportedActions.has(a))) {
+  const primitives = primitivesAmong(type, cluster.supportedActions);
+  if (!primitives) {
     throw new InputError(`fault.type: ${type} cannot be injected on a ${cluster.provider} cluster`, `Supported node actions there: ${[...cluster.supportedActions].join(', ')}`);
   }
   return primitives;
@@ -173,7 +158,7 @@ export async function runFault(
       const handle: InjectedNodeFault = { ...injected, restore: () => (endWait(), injected.restore()) };
       options.onInjected?.(handle);
       try {
-        if (INSTANT_FAULT_TYPES.includes(fault.type)) return await injected.restore();
+        if (FAULTS[fault.type].duration === 'none') return await injected.restore();
         if (fault.durationMs === null) {
           stillFaulted.push(handle);
           return;

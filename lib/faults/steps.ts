@@ -2,24 +2,12 @@
 // the injection, each undo registered with the fault guard before acting, and a `step` phase per node.
 import type { Cluster, NodeAction } from '../cluster/provider.js';
 import { InputError } from '../common/errors.js';
+import { STEPS, type StepRecord } from '../spec/steps.js';
 import type { StepAction, StepSpec } from '../spec/types.js';
 import type { FaultGuard, GuardEntry } from './guard.js';
 import { abortableSleep, type Sleep } from '../common/sleep.js';
 import type { InjectedNodeFault } from './inject.js';
 
-/** Step actions that are node actions of the cluster (`cluster.act`). */
-export const STEP_NODE_ACTIONS: Readonly<Partial<Record<StepAction, NodeAction>>> = {
-  'delete-node-object': 'delete-node-object',
-  'taint-out-of-service': 'taint-out-of-service',
-  'force-delete-pods': 'force-delete-pods',
-  cordon: 'cordon',
-};
-
-/** Step actions that undo an earlier step's node action on the same node. */
-export const STEP_UNDO_ACTIONS: Readonly<Partial<Record<StepAction, NodeAction>>> = {
-  'untaint-out-of-service': 'taint-out-of-service',
-  uncordon: 'cordon',
-};
 
 /** Facts journaled with each `step` phase. Times: `afterSeconds` as planned, `actedAfterSeconds` as done (seconds since fault). */
 export interface StepDetail extends Record<string, unknown> {
@@ -73,15 +61,16 @@ export async function runSteps(cluster: Cluster, steps: readonly StepSpec[], tar
     const base = { index, action: step.action, afterSeconds: step.afterMs / 1000 };
     for (const node of nodes) {
       const startedAfterSeconds = since();
-      const nodeAction = STEP_NODE_ACTIONS[step.action];
-      const undoOf = STEP_UNDO_ACTIONS[step.action];
-      if (nodeAction) {
+      const record: StepRecord = STEPS[step.action];
+      if ('nodeAction' in record) {
+        const { nodeAction } = record;
         await cluster.act(node, nodeAction, {
           beforeAct: (undo, r) => {
             applied.set(`${nodeAction} ${node}`, options.guard.register(`${nodeAction} ${node} (step ${index})`, [node], undo, r.restoreCommands));
           },
         });
-      } else if (undoOf) {
+      } else if ('undoes' in record) {
+        const undoOf = record.undoes;
         const entry = applied.get(`${undoOf} ${node}`);
         if (!entry) throw new InputError(`steps[${index}]: ${step.action} on ${node} has no earlier ${undoOf} step to undo`);
         await options.guard.release(entry);

@@ -1,40 +1,12 @@
 // `rebootlab plan <file>`: every action a run would take, each with its undo, without touching a cluster. Nodes
 // are named by the target rule (`{node}`), since choosing them needs the cluster.
-import type { NodeAction } from '../cluster/provider.js';
-import { FAULT_PRIMITIVES, SIMULATED_FAULT_PRIMITIVES } from '../faults/inject.js';
-import type { Experiment, FaultBackend, LoadedExperiment } from '../spec/types.js';
+import { getProvider, type ClusterProvider } from '../cluster/index.js';
+import { InputError } from '../common/errors.js';
+import { FAULTS, primitivesAmong } from '../spec/faults.js';
+import { providerActions } from '../spec/providers.js';
+import { STEPS, type StepRecord } from '../spec/steps.js';
+import type { Experiment, LoadedExperiment } from '../spec/types.js';
 import { describeTarget } from './run-info.js';
-
-/** An action and its undo, as a person would read them; `undo` null when there is nothing to undo. */
-interface PlannedAction {
-  act: string;
-  undo: string | null;
-}
-
-/** What each node primitive does through the kind provider (Docker) and on simulated nodes (kwok). */
-const PROVIDER_ACTIONS: Readonly<Record<NodeAction, PlannedAction>> = {
-  pause: { act: 'docker pause {node}', undo: 'docker unpause {node}' },
-  stop: { act: 'docker stop {node}', undo: 'docker start {node}' },
-  restart: { act: 'docker restart {node}', undo: null },
-  disconnect: { act: 'docker network disconnect kind {node}', undo: 'docker network connect kind {node}' },
-  'stop-kubelet': { act: 'docker exec {node} systemctl stop kubelet', undo: 'docker exec {node} systemctl start kubelet' },
-  'restart-kubelet': { act: 'docker exec {node} systemctl restart kubelet', undo: null },
-  'stop-runtime': { act: 'docker exec {node} systemctl stop containerd', undo: 'docker exec {node} systemctl start containerd' },
-  'stop-heartbeat': { act: 'stop the Lease and status heartbeats of simulated node {node}', undo: 'resume them' },
-  'delete-node-object': { act: 'delete the Node object {node}', undo: null },
-  'taint-out-of-service': { act: 'taint {node} node.kubernetes.io/out-of-service=nodeshutdown:NoExecute', undo: 'remove that taint' },
-  'force-delete-pods': { act: 'force-delete (grace 0) every pod bound to {node}', undo: null },
-  cordon: { act: 'cordon {node}', undo: 'uncordon {node}' },
-};
-
-/** What the agent backend does for each primitive (lib/cluster/existing/agent-backend.ts). */
-export const AGENT_ACTIONS: Readonly<Partial<Record<NodeAction, PlannedAction>>> = {
-  'stop-kubelet': { act: 'agent pod on {node}: systemctl stop kubelet', undo: 'systemctl start kubelet (also scheduled on the node itself with systemd-run, fires after the duration)' },
-  'restart-kubelet': { act: 'agent pod on {node}: systemctl restart kubelet', undo: null },
-  'stop-runtime': { act: 'agent pod on {node}: systemctl stop containerd', undo: 'systemctl start containerd (also scheduled on the node with systemd-run)' },
-  disconnect: { act: 'agent pod on {node}: iptables rules dropping traffic to and from the API server and the other nodes', undo: 'delete those rules (also scheduled on the node with systemd-run)' },
-  restart: { act: 'agent pod on {node}: systemctl reboot', undo: null },
-};
 
 /** The lines of the plan of every variant of `loaded`. */
 export function renderPlan(loaded: Pick<LoadedExperiment, 'file' | 'variants'>): string[] {
@@ -74,24 +46,30 @@ export function planExperiment(experiment: Experiment): string[] {
     step(`read pods of namespace ${w.selected!.namespace} with labels ${labels} and their controllers as workload ${w.name} (never created, changed or deleted)`, null);
   }
   for (const w of experiment.workloads.filter((w) => !w.manifest && !w.selected)) step(`deploy ${w.kind} ${w.name}${w.replicas !== null ? ` (${w.replicas} replica${w.replicas === 1 ? '' : 's'})` : ''} in namespace rebootlab`, 'deleted with the namespace');
-  const primitives = cluster.provider === 'kwok' ? SIMULATED_FAULT_PRIMITIVES[fault.type] ?? [] : FAULT_PRIMITIVES[fault.type];
+  // The provider's own action plan: the primitives the catalogue picks for it, in its own command lines.
+  const provider: ClusterProvider = getProvider(cluster.provider);
+  const describe = (action: Parameters<ClusterProvider['describeAction']>[0]) => provider.describeAction(action, fault.backend, cluster);
+  const primitives = primitivesAmong(fault.type, providerActions(cluster.provider, fault.backend.kind));
+  if (primitives === null) throw new InputError(`fault.type: ${fault.type} cannot be injected on a ${cluster.provider} cluster${fault.backend.kind === 'provider' ? '' : ` with backend ${fault.backend.kind}`}`);
   const where = `${describeTarget(fault.target)}${fault.count > 1 ? ` × ${fault.count}` : ''}${fault.allowControlPlane ? ', control plane allowed' : ''}`;
-  lines.push(`fault ${fault.type} on ${where}${fault.durationMs !== null ? `, undone after ${fault.durationMs / 1000} s` : ''}; each undo is registered before its action:`);
+  const until = FAULTS[fault.type].duration === 'none' ? ', over when its command returns' : fault.durationMs !== null ? `, undone after ${fault.durationMs / 1000} s` : ', undone at the end of the run';
+  lines.push(`fault ${fault.type} on ${where}${until}; each undo is registered before its action:`);
   for (const action of primitives) {
-    const planned = plannedAction(action, fault.backend);
+    const planned = describe(action);
     lines.push(`  ${planned.act}`, `      undo: ${planned.undo ?? 'none (over when the command returns)'}`);
   }
   for (const s of experiment.steps) {
-    const planned = PROVIDER_ACTIONS[s.action as NodeAction] as PlannedAction | undefined;
     const node = s.node ?? '{node}';
-    const act = planned ? planned.act.replaceAll('{node}', node) : `${s.action} ${node}`;
-    step(`at ${s.afterMs / 1000} s: ${act}`, planned?.undo ? `${planned.undo.replaceAll('{node}', node)} at the end, if still in place` : null);
+    const record: StepRecord = STEPS[s.action];
+    const at = `at ${s.afterMs / 1000} s: `;
+    if ('nodeAction' in record) {
+      const planned = describe(record.nodeAction);
+      step(`${at}${planned.act.replaceAll('{node}', node)}`, planned.undo ? `${planned.undo.replaceAll('{node}', node)} at the end, if still in place` : null);
+    } else if ('undoes' in record) {
+      step(`${at}${(describe(record.undoes).undo ?? `undo ${record.undoes}`).replaceAll('{node}', node)} (${s.action})`, null);
+    } else {
+      step(`${at}restore the fault on ${node} now (its undo above)`, null);
+    }
   }
   return lines;
-}
-
-function plannedAction(action: NodeAction, backend: FaultBackend): PlannedAction {
-  if (backend.kind === 'command' && action === 'stop') return { act: `sh -c '${backend.off}'`, undo: `sh -c '${backend.on}'` };
-  if (backend.kind === 'agent') return AGENT_ACTIONS[action] ?? PROVIDER_ACTIONS[action];
-  return PROVIDER_ACTIONS[action];
 }

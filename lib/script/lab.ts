@@ -8,11 +8,12 @@ import {
 import { closestMatch } from '../common/did-you-mean.js';
 import { ExitCode, InputError, RebootlabError } from '../common/errors.js';
 import { abortableSleep } from '../common/sleep.js';
-import { FAULT_PRIMITIVES, FaultGuard, injectOnNode, type InjectedNodeFault } from '../faults/index.js';
+import { FaultGuard, injectOnNode, type InjectedNodeFault } from '../faults/index.js';
 import type { Journal, Prober } from '../observe/index.js';
 import { startProbers } from '../run/probers.js'; // not through run/index.js: the prober start is all a script needs of it
 import type { TimeoutSettings } from '../spec/settings.js';
-import { INSTANT_FAULT_TYPES, type Experiment, type FaultType } from '../spec/types.js';
+import { FAULTS, FAULT_TYPES, isFaultType } from '../spec/faults.js';
+import type { Experiment, FaultType } from '../spec/types.js';
 import { applyWorkloads, waitForWorkloadsReady, WORKLOAD_NAMESPACE } from '../workloads/index.js';
 import { durationMs } from './durations.js';
 import type { Duration } from './types.js';
@@ -114,9 +115,9 @@ export class Lab {
    */
   async inject(type: FaultType, node: string, options: InjectOptions = {}): Promise<InjectedFault> {
     this.#throwIfInterrupted();
-    if (!Object.hasOwn(FAULT_PRIMITIVES, type)) {
-      const near = closestMatch(String(type), Object.keys(FAULT_PRIMITIVES));
-      throw new InputError(`lab.inject: unknown fault type "${String(type)}"${near ? `; did you mean "${near}"?` : ''}`, `Fault types: ${Object.keys(FAULT_PRIMITIVES).join(', ')}`);
+    if (!isFaultType(type)) {
+      const near = closestMatch(String(type), FAULT_TYPES);
+      throw new InputError(`lab.inject: unknown fault type "${String(type)}"${near ? `; did you mean "${near}"?` : ''}`, `Fault types: ${FAULT_TYPES.join(', ')}`);
     }
     const holdMs = options.duration === undefined ? null : durationMs(options.duration, `lab.inject(${type}).duration`);
     let injectedAtMs = Date.now();
@@ -140,7 +141,7 @@ export class Lab {
     };
     this.#pending.add(restore);
     const handle: InjectedFault = { node, type, issuedAtMs, injectedAtMs, restore };
-    if (INSTANT_FAULT_TYPES.includes(type)) await restore();
+    if (FAULTS[type].duration === 'none') await restore();
     else if (holdMs !== null) {
       await abortableSleep(holdMs, this.#ctx.signal);
       await restore();

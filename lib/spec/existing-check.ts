@@ -1,7 +1,7 @@
 // Checks of provider `existing` and of fault backends: a cluster rebootlab does not own is read, never
 // reconfigured, and reached only through a backend the experiment names (agent or the user's commands).
+import { injectableFaultTypes, type FaultType } from './faults.js';
 import type { FieldPath } from './source.js';
-import type { FaultType } from './types.js';
 
 type Obj = Record<string, unknown>;
 type Report = (path: FieldPath, message: string, atKey?: boolean) => void;
@@ -10,13 +10,15 @@ type Report = (path: FieldPath, message: string, atKey?: boolean) => void;
 const CREATE_ONLY_FIELDS = ['name', 'kubernetesVersion', 'nodeImage', 'workers', 'nodes', 'zones', 'controllerManager', 'apiServer', 'kubelet', 'scheduler'] as const;
 
 /**
- * Fault types each backend can express. `command` powers a machine off and on (node-delete adds the Node
- * deletion through the API); `agent` acts inside the node: systemd units, iptables, reboot. A freeze (cgroup
- * freezer of a whole node) has no equivalent on a machine rebootlab does not run.
+ * Fault types each backend can express, from the fault catalogue and the backends' node actions
+ * (lib/spec/providers.ts). `command` powers a machine off and on (node-delete adds the Node deletion through the
+ * API): power-off, node-delete; `agent` acts inside the node (systemd units, iptables, reboot): reboot, kubelet-stop,
+ * kubelet-restart, runtime-stop, network-partition. A freeze (cgroup freezer of a whole node) has no equivalent on a
+ * machine rebootlab does not run.
  */
 export const BACKEND_FAULT_TYPES: Readonly<Record<'agent' | 'command', readonly FaultType[]>> = {
-  command: ['power-off', 'node-delete'],
-  agent: ['reboot', 'kubelet-stop', 'kubelet-restart', 'runtime-stop', 'network-partition'],
+  command: injectableFaultTypes('existing', 'command'),
+  agent: injectableFaultTypes('existing', 'agent'),
 };
 
 /** Placeholders a backend command may contain, filled per target node (lib/cluster/existing/command-backend.ts). */
@@ -53,9 +55,9 @@ export function checkExistingCluster(cluster: Obj, fault: Obj, report: Report): 
   }
   const kind = backend === 'agent' || (isObj(backend) && 'agent' in backend) ? 'agent' : isObj(backend) && 'command' in backend ? 'command' : null;
   if (kind === null) return; // the schema check names the shape
-  if (typeof type === 'string' && !BACKEND_FAULT_TYPES[kind].includes(type)) {
+  if (typeof type === 'string' && !BACKEND_FAULT_TYPES[kind].includes(type as FaultType)) {
     const other = kind === 'agent' ? 'command' : 'agent';
-    const hint = BACKEND_FAULT_TYPES[other].includes(type) ? `; use backend ${other}` : '';
+    const hint = BACKEND_FAULT_TYPES[other].includes(type as FaultType) ? `; use backend ${other}` : '';
     report(['fault', 'type'], `${type} cannot be done by backend ${kind} (it does ${BACKEND_FAULT_TYPES[kind].join(', ')})${hint}`);
   }
   if (kind === 'command') {

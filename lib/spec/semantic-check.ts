@@ -2,7 +2,9 @@
 // removed or shadowed flags, duplicate names, and the expectation grammar.
 import type { InputIssue } from '../common/errors.js';
 import { parseDurationMs } from '../common/units.js';
-import { FAULT_TYPES_WITH_DURATION, INSTANT_FAULT_TYPES, type FaultType } from './types.js';
+import { cannotInjectMessage, FAULT_TYPES, FAULTS, faultRecord, injectableFaultTypes, isFaultType, type FaultRecord } from './faults.js';
+import { PROVIDERS, type ProviderCapabilities, type ProviderName } from './providers.js';
+import { stepRecord, type StepRecord } from './steps.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from './settings.js';
 import {
   NAMED_KUBELET_FIELDS, NAMED_SETTING_FLAGS, REMOVED_FLAGS, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT, isSupportedKubernetesVersion,
@@ -30,6 +32,7 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
   checkSteps(data.steps, isObj(data.fault) ? data.fault : {}, isObj(data.observe) ? data.observe : {}, cluster, report);
   checkExpectations(data.expect, data.workloads, cluster, report, data.probes);
   checkProbes(data.probes, data.workloads, cluster, report, data.fault);
+  if (isObj(data.fault)) checkFaultOnProvider(data.fault, cluster, report);
   if (cluster.provider === 'kwok') checkSimulated(data, report);
   checkExistingCluster(cluster, isObj(data.fault) ? data.fault : {}, report);
   checkManifestWorkloads(data.workloads, report);
@@ -37,15 +40,24 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
 }
 
 /**
- * Simulated nodes (kwok) have no machine, kubelet process or disk: a reboot cannot be expressed (the other
- * faults become heartbeat loss), and volumes and data probes have nothing to write to. Reject before any
- * cluster is created rather than failing mid-run.
+ * A fault type needs a provider that can do one of its primitive sets (lib/spec/faults.ts, lib/spec/providers.ts):
+ * e.g. simulated nodes (kwok) have no machine, kubelet process or runtime, so a reboot, kubelet restart or runtime
+ * stop cannot be expressed there (the other faults become heartbeat loss). Providers whose nodes are reached through
+ * a fault backend (existing) are checked per backend (lib/spec/existing-check.ts). Reject before any cluster is created.
+ */
+function checkFaultOnProvider(fault: Obj, cluster: Obj, report: Report): void {
+  const provider = cluster.provider ?? 'kind';
+  if (typeof provider !== 'string' || !Object.hasOwn(PROVIDERS, provider) || !isFaultType(fault.type)) return; // the schema check names them
+  const capabilities: ProviderCapabilities = PROVIDERS[provider as ProviderName];
+  if (capabilities.backends !== undefined) return;
+  if (!injectableFaultTypes(provider as ProviderName).includes(fault.type)) report(['fault', 'type'], cannotInjectMessage(fault.type, provider as ProviderName));
+}
+
+/**
+ * Simulated nodes (kwok) have no disk and run no container: volumes and data probes have nothing to write to.
+ * Reject before any cluster is created rather than failing mid-run.
  */
 function checkSimulated(data: Obj, report: Report): void {
-  if (isObj(data.fault) && ['reboot', 'kubelet-restart', 'runtime-stop'].includes(String(data.fault.type))) {
-    // These need a kubelet and containers that outlive it; kwok simulates neither.
-    report(['fault', 'type'], `${String(data.fault.type)} cannot be simulated with provider kwok; use power-off, freeze, kubelet-stop, network-partition or node-delete (all become heartbeat loss)`);
-  }
   if (Array.isArray(data.workloads)) {
     data.workloads.forEach((w, i) => {
       if (!isObj(w)) return;
@@ -257,10 +269,11 @@ function checkToleration(toleration: Obj, path: FieldPath, report: Report): void
 }
 
 function checkFault(fault: Obj, cluster: Obj, report: Report): void {
-  const type = fault.type as FaultType;
-  const needsDuration = FAULT_TYPES_WITH_DURATION.includes(type);
+  const type = String(fault.type);
+  const record: FaultRecord | undefined = faultRecord(type);
+  const needsDuration = record?.duration === 'required';
   if (needsDuration && fault.duration === undefined) report(['fault', 'duration'], `is required for ${type}`);
-  if (INSTANT_FAULT_TYPES.includes(type) && fault.duration !== undefined) report(['fault', 'duration'], `a ${type} is over at once and has no duration; use type ${type === 'reboot' ? 'power-off' : 'kubelet-stop'} for a timed outage`);
+  if (record?.duration === 'none' && fault.duration !== undefined) report(['fault', 'duration'], `a ${type} is over at once and has no duration; use type ${record.timedInstead} for a timed outage`);
   if (needsDuration && durationMs(fault.duration) === 0) report(['fault', 'duration'], 'must be greater than 0s');
   const allowControlPlane = fault.allowControlPlane === true;
   const nodes = clusterNodeNames(cluster);
@@ -311,7 +324,6 @@ function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, repo
   const until = observe.until ?? 'recovered';
   const endMs = until === 'duration' ? durationMs(observe.duration) : (durationMs(observe.timeout) ?? 600_000);
   const nodes = clusterNodeNames(cluster);
-  const undoes: Record<string, string> = { uncordon: 'cordon', 'untaint-out-of-service': 'taint-out-of-service' };
   const timed = steps
     .map((step, index) => ({ step, index, afterMs: isObj(step) ? durationMs(step.after) : null }))
     .filter((s): s is { step: Obj; index: number; afterMs: number } => isObj(s.step) && s.afterMs !== null)
@@ -324,11 +336,12 @@ function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, repo
       report(at('after'), `${afterMs / 1000}s is not before the end of the observation (${until === 'duration' ? 'observe.duration' : 'observe.timeout'} ${endMs / 1000}s); the step would never run`);
     }
     if (step.action === 'restore') {
-      if (INSTANT_FAULT_TYPES.includes(fault.type as FaultType)) report(at('action'), `a ${String(fault.type)} is over at once; restore needs a fault that lasts (power-off, freeze, kubelet-stop, runtime-stop, network-partition, node-delete)`);
+      if (faultRecord(String(fault.type))?.duration === 'none') report(at('action'), `a ${String(fault.type)} is over at once; restore needs a fault that lasts (${FAULT_TYPES.filter((t) => FAULTS[t].duration !== 'none').join(', ')})`);
       const faultMs = durationMs(fault.duration);
       if (faultMs !== null && afterMs >= faultMs) report(at('after'), `${afterMs / 1000}s is not before the end of fault.duration (${faultMs / 1000}s); the fault is restored by then`);
     }
-    const needs = typeof step.action === 'string' ? undoes[step.action] : undefined;
+    const record: StepRecord | undefined = stepRecord(step.action);
+    const needs = record !== undefined && 'undoes' in record ? record.undoes : undefined;
     if (needs && !done.has(`${needs} ${node}`)) report(at('action'), `${step.action} needs an earlier ${needs} step on ${node}`);
     if (typeof step.action === 'string') done.add(`${step.action} ${node}`);
     if (typeof step.node === 'string' && nodes && !nodes.has(step.node)) {

@@ -1,17 +1,17 @@
 // The resolved experiment: what every module after spec/ codes against. Every field is set and
 // every duration is a number of milliseconds (`...Ms`); `null` means "none" where a field is optional.
+import type { FaultType } from './faults.js';
+import type { ProviderName } from './providers.js';
 import type { TimeoutSettings } from './settings.js';
+import type { StepAction } from './steps.js';
+
+export type { FaultType, ProviderName, StepAction };
 
 /** API version of experiment files and of results. */
 export const API_VERSION = 'rebootlab.dev/v1alpha1';
 /** Image run by workloads that do not name one; built from hack/ by the toolchain. */
 export const DEFAULT_WORKLOAD_IMAGE = 'rebootlab/workload:v1';
 
-/**
- * How the cluster is obtained: kind (Docker containers as nodes), kwok (simulated nodes), or existing (a cluster
- * someone else runs, used through a kubeconfig context and never created, deleted or reconfigured).
- */
-export type ProviderName = 'kind' | 'kwok' | 'existing';
 /** Image of the fault agent pod when the experiment names none: public, with nsenter (util-linux) and iptables installable. */
 export const DEFAULT_AGENT_IMAGE = 'debian:bookworm-slim';
 /** Kubernetes workload kinds rebootlab can deploy. */
@@ -23,20 +23,6 @@ export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 
 export type Placement = 'target' | 'spread' | 'any';
 /** Volume kinds; `emptyDir-memory` is an emptyDir with `medium: Memory`, `pvc` uses the default StorageClass. */
 export type VolumeType = 'emptyDir' | 'emptyDir-memory' | 'hostPath' | 'pvc' | 'local-pv';
-/**
- * Node faults: reboot = `docker restart`; power-off = stop, wait, start; freeze = pause, wait, unpause;
- * kubelet-stop = `systemctl stop kubelet`, wait, start; kubelet-restart = `systemctl restart kubelet` (containers
- * keep running); runtime-stop = `systemctl stop containerd`, wait, start (the kubelet stays up and reports the node
- * NotReady itself, so the not-ready taint and toleration apply; running containers keep serving through their
- * shims); network-partition = disconnect from the cluster network, wait, reconnect; node-delete = stop the
- * container, delete the Node object, start the container again after the duration (if one is given; otherwise at
- * the end of the run).
- */
-export type FaultType = 'reboot' | 'power-off' | 'freeze' | 'kubelet-stop' | 'kubelet-restart' | 'runtime-stop' | 'network-partition' | 'node-delete';
-/** Fault types that need a `duration`. */
-export const FAULT_TYPES_WITH_DURATION: readonly FaultType[] = ['power-off', 'freeze', 'kubelet-stop', 'runtime-stop', 'network-partition'];
-/** Fault types that are over as soon as their command returned: no duration, nothing to restore later. */
-export const INSTANT_FAULT_TYPES: readonly FaultType[] = ['reboot', 'kubelet-restart'];
 /** When observation ends: once every workload recovered (then `settle`), or after a fixed duration. */
 export type ObserveUntil = 'recovered' | 'duration';
 
@@ -189,18 +175,7 @@ export interface FaultSpec {
   backend: FaultBackend;
 }
 
-/** Actions a step may take; see {@link StepSpec}. */
-export const STEP_ACTIONS = [
-  'delete-node-object', 'taint-out-of-service', 'untaint-out-of-service', 'force-delete-pods', 'cordon', 'uncordon', 'restore',
-] as const;
-/** One of {@link STEP_ACTIONS}. */
-export type StepAction = (typeof STEP_ACTIONS)[number];
-
-/**
- * A timed follow-up action after the fault. `delete-node-object`, `taint-out-of-service`, `force-delete-pods`
- * and `cordon` are node actions of the cluster (lib/cluster/provider.ts NodeAction); `untaint-out-of-service`
- * and `uncordon` undo an earlier step of that action on the same node; `restore` ends the fault on the node early.
- */
+/** A timed follow-up action after the fault; what each action does is its record in lib/spec/steps.ts. */
 export interface StepSpec {
   /** Time since time zero, the start of the first fault command (first target), milliseconds. */
   afterMs: number;

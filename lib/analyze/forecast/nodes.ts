@@ -2,7 +2,7 @@
 // (Ready→Unknown, or the kubelet's own Ready=False), its NoSchedule taint, its deletion, and Ready again.
 import type { TimeoutSettings } from '../../spec/settings.js';
 import type { Experiment } from '../../spec/types.js';
-import { FAULT_TYPES_WITH_DURATION } from '../../spec/types.js';
+import { FAULT_TYPES_WITH_DURATION } from '../../spec/faults.js';
 import { msToSeconds } from '../clock.js';
 import { NOT_READY_TAINT, secondsText, UNREACHABLE_TAINT } from '../predict-common.js';
 import type { Window } from '../types.js';

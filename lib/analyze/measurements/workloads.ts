@@ -1,5 +1,6 @@
 // Measurement: each workload's availability (clients' and API view), recovery and data probe, and `workloads.<name>.<field>`.
 import type { WorkloadField } from '../../spec/expectation.js';
+import { faultRecord } from '../../spec/faults.js';
 import { part, type Measurement, type MeasurementTable, type MeasuredView } from '../measurement.js';
 import type { WorkloadTimeline } from '../types.js';
 import { buildWorkloadTimelines } from '../workload-timeline.js';
@@ -23,9 +24,8 @@ const WORKLOAD_VALUES: Record<WorkloadField, (w: WorkloadTimeline) => string | n
 
 /** Why the clients' and the API's unavailability differ, for the fault type of the run. */
 export function outageNote(faultType: string): string {
-  return faultType === 'kubelet-stop'
-    ? 'Under kubelet-stop the containers keep serving: the client figure equals the API figure (pods Ready and not terminating).'
-    : 'Unavailable (clients) counts from time zero for pods on a node that is powered off, frozen, partitioned, rebooting or deleted (clients lose them at the fault); Unavailable (API) counts only while the API shows fewer Ready pods.';
+  return faultRecord(faultType)?.clientNote
+    ?? 'Unavailable (clients) counts from time zero for pods on a node that is powered off, frozen, partitioned, rebooting or deleted (clients lose them at the fault); Unavailable (API) counts only while the API shows fewer Ready pods.';
 }
 
 /** One row per workload. */

@@ -10,7 +10,8 @@ import { abortableSleep } from '../../common/sleep.js';
 import type { FaultBackend } from '../../spec/types.js';
 import type { NodeActionPlan } from '../act-with-undo.js';
 import { apiError, apiErrorCode, loadKubeConfig } from '../kube-client.js';
-import type { NodeAction } from '../provider.js';
+import type { NodeAction, PlannedAction } from '../provider.js';
+import { PROVIDERS } from '../../spec/providers.js';
 import type { ExistingCluster, NodeBackend } from './cluster.js';
 import { MANAGED_BY, REBOOTLAB_NAMESPACE } from './labels.js';
 
@@ -26,7 +27,7 @@ const UNIT_PREFIX = 'rebootlab';
 export const PARTITION_CHAIN = 'REBOOTLAB-PARTITION';
 
 /** The node actions the agent does. */
-export const AGENT_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>(['stop-kubelet', 'restart-kubelet', 'stop-runtime', 'disconnect', 'restart']);
+export const AGENT_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>(PROVIDERS.existing.backends.agent);
 
 /** Shell-quotes one word for `sh -c` on the node. */
 const q = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -90,6 +91,19 @@ export function agentScript(unit: string, commands: { act: string; undo: string 
   }
   lines.push(`systemd-run --unit ${unit}-act sh -c ${q(`sleep ${ACT_DELAY_SECONDS}; ${commands.act}`)}`);
   return lines.join(' && ');
+}
+
+/**
+ * What the agent does on `{node}` for `action` and how the node heals (`rebootlab plan`): the commands of
+ * {@link agentCommands}, a partition's peers shown as `{peer}` (the API server endpoints and the other nodes).
+ * @throws InputError for an action the agent cannot do.
+ */
+export function describeAgentAction(action: NodeAction): PlannedAction {
+  const commands = agentCommands(action, ['{peer}']);
+  return {
+    act: `agent pod on {node}: ${commands.act}`,
+    undo: commands.undo === null ? null : `${commands.undo} (scheduled on the node itself with systemd-run, fires after the duration; also run by the guard)`,
+  };
 }
 
 /** The agent pod on `node`: privileged, host PID and network, tolerating every taint, never restarted. */

@@ -8,7 +8,8 @@ import type { FaultBackend } from '../../spec/types.js';
 import type { TimeoutSettings } from '../../spec/settings.js';
 import { actWithUndo, type NodeActionPlan } from '../act-with-undo.js';
 import { apiError, apiErrorCode, coreApiFor } from '../kube-client.js';
-import { isNodeApiAction, NODE_API_ACTIONS, planNodeApiAction } from '../node-api-actions.js';
+import { isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
+import { PROVIDERS } from '../../spec/providers.js';
 import type { ActHooks, ActionRecord, Cluster, ClusterNode, NodeAction, Undo } from '../provider.js';
 import { CONTROL_PLANE_NODE_LABEL } from './labels.js';
 import { readExistingSettings, type ExistingSettings } from './settings.js';
@@ -25,7 +26,7 @@ export interface NodeBackend {
 export type BackendFactory = (backend: Exclude<FaultBackend, { kind: 'provider' }>, cluster: ExistingCluster) => NodeBackend;
 
 /** Actions every existing cluster can do through the API server alone. */
-export const EXISTING_API_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>([...NODE_API_ACTIONS, 'delete-node-object']);
+export const EXISTING_API_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>(PROVIDERS.existing.nodeActions);
 
 /** An existing cluster: `name` is the context name; `kubeconfigPath` rebootlab's one-context copy. */
 export class ExistingCluster implements Cluster {

@@ -7,6 +7,7 @@ export { fillPlaceholders, nodeFacts, type NodeFacts } from './placeholders.js';
 import { run } from '../../common/exec.js';
 import type { NodeActionPlan } from '../act-with-undo.js';
 import type { NodeAction } from '../provider.js';
+import { PROVIDERS } from '../../spec/providers.js';
 import type { NodeBackend } from './cluster.js';
 import { fillPlaceholders, nodeFacts, type NodeFacts } from './placeholders.js';
 import type { ExistingClusterRef } from '../../spec/types.js';
@@ -33,7 +34,7 @@ export function userUndoRestoreCommand(context: string, template: string, facts:
 /** The command backend of an existing cluster named `context`: power-off (`stop`) only. */
 export function createCommandBackend(backend: { off: string; on: string }, context: string, runCommand = runShell): NodeBackend {
   return {
-    actions: new Set<NodeAction>(['stop']),
+    actions: new Set<NodeAction>(PROVIDERS.existing.backends.command),
     async plan(node: V1Node, action: NodeAction): Promise<NodeActionPlan> {
       if (action !== 'stop') throw new InputError(`fault.backend command powers nodes off and on; it cannot do ${action}`);
       if (backend.on.trim() === '') throw new InputError('fault.backend.command.on is required: the command that brings the node back, registered as the undo before off runs');

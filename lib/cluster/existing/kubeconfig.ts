@@ -3,7 +3,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { cacheDir } from '../../common/cache.js';
 import { InputError } from '../../common/errors.js';
 import type { ExistingClusterRef } from '../../spec/types.js';
@@ -31,10 +31,14 @@ export function writeContextKubeconfig(ref: ExistingClusterRef, env: NodeJS.Proc
   if (!cluster) throw new InputError(`cluster.context: context "${ref.context}" in ${ref.kubeconfig} names cluster "${context.cluster}", which the file does not define`);
   const copy = new KubeConfig();
   copy.loadFromOptions({ clusters: [cluster], users: user ? [user] : [], contexts: [context], currentContext: context.name });
-  const dir = join(cacheDir(env), 'existing');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const hash = createHash('sha256').update(`${ref.kubeconfig}\0${ref.context}`).digest('hex').slice(0, 12);
-  const file = join(dir, `${ref.context.replace(/[^A-Za-z0-9_.-]/g, '_')}-${hash}.kubeconfig`);
+  const file = contextKubeconfigPath(ref, env);
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, copy.exportConfig(), { mode: 0o600 });
   return file;
+}
+
+/** Where {@link writeContextKubeconfig} writes the copy of `ref`: `<cache>/existing/<context>-<hash>.kubeconfig`. Touches nothing. */
+export function contextKubeconfigPath(ref: ExistingClusterRef, env: NodeJS.ProcessEnv = process.env): string {
+  const hash = createHash('sha256').update(`${ref.kubeconfig}\0${ref.context}`).digest('hex').slice(0, 12);
+  return join(cacheDir(env), 'existing', `${ref.context.replace(/[^A-Za-z0-9_.-]/g, '_')}-${hash}.kubeconfig`);
 }

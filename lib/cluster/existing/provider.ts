@@ -6,11 +6,12 @@ import type { ClusterSpec } from '../../spec/types.js';
 import { collectionOf, watchList } from '../watch-list.js';
 import { apiError, apiErrorCode, loadKubeConfig } from '../kube-client.js';
 import type { Cluster, ClusterProvider, Status } from '../provider.js';
-import { createAgentBackend } from './agent-backend.js';
 import { createCommandBackend } from './command-backend.js';
 import { ExistingCluster, type BackendFactory } from './cluster.js';
 import { faultsAllowedOn } from './consent.js';
-import { writeContextKubeconfig } from './kubeconfig.js';
+import { contextKubeconfigPath, writeContextKubeconfig } from './kubeconfig.js';
+import { AGENT_NODE_ACTIONS, createAgentBackend, describeAgentAction } from './agent-backend.js';
+import { describeNodeApiAction, isNodeApiAction } from '../node-api-actions.js';
 import { MANAGED_BY, REBOOTLAB_NAMESPACE } from './labels.js';
 
 /** How long deleting rebootlab's namespace may take at the end, milliseconds. */
@@ -69,6 +70,15 @@ export function createExistingProvider(options: ExistingProviderOptions = {}): C
 
     async list() {
       return [];
+    },
+
+    describeAction(action, backend, spec) {
+      const kubeconfigPath = spec.existing ? contextKubeconfigPath(spec.existing, options.env) : '{kubeconfig of the context}';
+      if (isNodeApiAction(action)) return describeNodeApiAction(action, '{node}', kubeconfigPath);
+      if (action === 'delete-node-object') return { act: `kubectl --kubeconfig ${kubeconfigPath} delete node {node}`, undo: null };
+      if (backend.kind === 'agent' && AGENT_NODE_ACTIONS.has(action)) return describeAgentAction(action);
+      if (backend.kind === 'command' && action === 'stop') return { act: `sh -c '${backend.off}'`, undo: `sh -c '${backend.on}'` };
+      throw new InputError(`node action ${action} cannot be done on an existing cluster with fault.backend ${backend.kind}`);
     },
   };
 }

@@ -4,14 +4,13 @@ import { actWithUndo, type NodeActionPlan } from '../act-with-undo.js';
 import { InputError } from '../../common/errors.js';
 import { CommandError } from '../../common/exec.js';
 import type { CoreV1Api } from '@kubernetes/client-node';
-import { isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
-import type { ActHooks, ActionRecord, NodeAction, Undo } from '../provider.js';
-import { assertOwned, containerIP, docker, toClusterNode } from './docker.js';
+import { describeNodeApiAction, isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
+import type { ActHooks, ActionRecord, NodeAction, PlannedAction, Undo } from '../provider.js';
+import { PROVIDERS } from '../../spec/providers.js';
+import { assertOwned, containerIP, docker, KIND_NETWORK, toClusterNode } from './docker.js';
 
-/** Actions the kind provider supports (`stop-heartbeat` is not one): Docker primitives plus the API-server actions. */
-export const DOCKER_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>([
-  'pause', 'stop', 'restart', 'disconnect', 'stop-kubelet', 'restart-kubelet', 'stop-runtime', 'delete-node-object', 'taint-out-of-service', 'force-delete-pods', 'cordon',
-]);
+/** Actions the kind provider supports (lib/spec/providers.ts): Docker primitives plus the API-server actions. */
+export const DOCKER_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>(PROVIDERS.kind.nodeActions);
 
 /** Where and how Docker node actions run. */
 export interface DockerActionContext {
@@ -71,8 +70,57 @@ async function reconnect(network: string, container: string, ip: string | null):
   await docker(['network', 'connect', network, container]);
 }
 
-function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefore: string | null): NodeActionPlan {
+/** A command line of a Docker node action: what it runs, and the one that undoes it by hand (null: nothing to undo). */
+interface DockerCommands {
+  act: string[] | null;
+  undo: string[] | null;
+}
+
+/**
+ * The command lines of each node action the kind provider does through Docker, on container `c` of `network` with
+ * address `ipBefore`: the ones planFor runs and registers as restore commands, and the ones `rebootlab plan` prints.
+ * `delete-node-object` acts through the API server (act null) and is undone by restarting the kubelet, which
+ * registers its Node again.
+ */
+function dockerCommands(c: string, network: string, ipBefore: string | null): Record<Exclude<NodeAction, 'stop-heartbeat' | 'taint-out-of-service' | 'force-delete-pods' | 'cordon'>, DockerCommands> {
   const exec = (...args: string[]) => ['docker', 'exec', c, ...args];
+  return {
+    pause: { act: ['docker', 'pause', c], undo: ['docker', 'unpause', c] },
+    // kind images set STOPSIGNAL SIGRTMIN+3: systemd powers off at once, a non-graceful shutdown for the kubelet.
+    stop: { act: ['docker', 'stop', c], undo: ['docker', 'start', c] },
+    restart: { act: ['docker', 'restart', c], undo: null },
+    disconnect: {
+      act: ['docker', 'network', 'disconnect', network, c],
+      undo: ipBefore ? ['docker', 'network', 'connect', '--ip', ipBefore, network, c] : ['docker', 'network', 'connect', network, c],
+    },
+    'stop-kubelet': { act: exec('systemctl', 'stop', 'kubelet'), undo: exec('systemctl', 'start', 'kubelet') },
+    // Over when systemctl returns; the kubelet comes back by itself, so there is nothing to undo.
+    'restart-kubelet': { act: exec('systemctl', 'restart', 'kubelet'), undo: null },
+    // containerd only: its shims keep the containers running, and the kubelet, still up, reports the runtime down.
+    'stop-runtime': { act: exec('systemctl', 'stop', 'containerd'), undo: exec('systemctl', 'start', 'containerd') },
+    'delete-node-object': { act: null, undo: exec('systemctl', 'restart', 'kubelet') },
+  };
+}
+
+/**
+ * What `action` on a node of a kind cluster runs and how it is undone (`rebootlab plan`), `{node}` for the node and
+ * `{IP before}` for its address: the command lines of {@link dockerCommands}, or those of the API-server actions.
+ * @throws InputError for an action the kind provider does not support.
+ */
+export function describeDockerAction(action: NodeAction, kubeconfigPath: string, network = KIND_NETWORK): PlannedAction {
+  if (!DOCKER_NODE_ACTIONS.has(action)) throw new InputError(`node action ${action} is not supported by the kind provider`);
+  if (isNodeApiAction(action)) return describeNodeApiAction(action, '{node}', kubeconfigPath);
+  const commands = dockerCommands('{node}', network, '{IP before}')[action as keyof ReturnType<typeof dockerCommands>];
+  return {
+    act: commands.act ? commands.act.join(' ') : 'delete the Node object {node} through the API server',
+    undo: commands.undo ? `${commands.undo.join(' ')}${action === 'delete-node-object' ? ' (unless the node is stopped or registered again)' : ''}` : null,
+  };
+}
+
+function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefore: string | null): NodeActionPlan {
+  const commands = dockerCommands(c, ctx.network, ipBefore);
+  /** Runs `command` (a `docker …` line of dockerCommands) through docker(). */
+  const runDocker = async (command: string[] | null) => void (await docker(command!.slice(1)));
   if (isNodeApiAction(action)) {
     if (!ctx.nodeApi) throw new InputError(`node action ${action} needs the cluster's API (DockerActionContext.nodeApi)`);
     return planNodeApiAction(ctx.nodeApi.core(), ctx.nodeApi.kubeconfigPath, c, action);
@@ -80,62 +128,52 @@ function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefo
   switch (action) {
     case 'pause':
       return {
-        restoreCommands: [['docker', 'unpause', c]],
-        act: async () => void (await docker(['pause', c])),
+        restoreCommands: [commands.pause.undo!],
+        act: () => runDocker(commands.pause.act),
         undo: async () => {
-          if ((await docker(['inspect', '--format', '{{.State.Paused}}', c])) === 'true') await docker(['unpause', c]);
+          if ((await docker(['inspect', '--format', '{{.State.Paused}}', c])) === 'true') await runDocker(commands.pause.undo);
         },
       };
     case 'stop':
-      // kind images set STOPSIGNAL SIGRTMIN+3: systemd powers off at once, a non-graceful shutdown for the kubelet.
       return {
-        restoreCommands: [['docker', 'start', c]],
-        act: async () => void (await docker(['stop', c])),
+        restoreCommands: [commands.stop.undo!],
+        act: () => runDocker(commands.stop.act),
         undo: async () => {
-          if (!(await isRunning(c))) await docker(['start', c]);
+          if (!(await isRunning(c))) await runDocker(commands.stop.undo);
         },
       };
     case 'restart':
-      return { restoreCommands: [], act: async () => void (await docker(['restart', c])), undo: async () => {} };
-    case 'disconnect': {
-      const connect: string[] = ipBefore ? ['docker', 'network', 'connect', '--ip', ipBefore, ctx.network, c] : ['docker', 'network', 'connect', ctx.network, c];
+      return { restoreCommands: [], act: () => runDocker(commands.restart.act), undo: async () => {} };
+    case 'disconnect':
       return {
-        restoreCommands: [connect],
-        act: async () => void (await docker(['network', 'disconnect', ctx.network, c])),
+        restoreCommands: [commands.disconnect.undo!],
+        act: () => runDocker(commands.disconnect.act),
         undo: async () => {
           if ((await containerIP(c, ctx.network)) === null) await reconnect(ctx.network, c, ipBefore);
         },
       };
-    }
     case 'stop-kubelet':
+    case 'stop-runtime':
       return {
-        restoreCommands: [exec('systemctl', 'start', 'kubelet')],
-        act: async () => void (await docker(exec('systemctl', 'stop', 'kubelet').slice(1))),
-        undo: async () => void (await docker(exec('systemctl', 'start', 'kubelet').slice(1))),
+        restoreCommands: [commands[action].undo!],
+        act: () => runDocker(commands[action].act),
+        undo: () => runDocker(commands[action].undo),
       };
     case 'restart-kubelet':
-      // Over when systemctl returns; the kubelet comes back by itself, so there is nothing to undo.
-      return { restoreCommands: [], act: async () => void (await docker(exec('systemctl', 'restart', 'kubelet').slice(1))), undo: async () => {} };
-    case 'stop-runtime':
-      // containerd only: its shims keep the containers running, and the kubelet, still up, reports the runtime down.
-      return {
-        restoreCommands: [exec('systemctl', 'start', 'containerd')],
-        act: async () => void (await docker(exec('systemctl', 'stop', 'containerd').slice(1))),
-        undo: async () => void (await docker(exec('systemctl', 'start', 'containerd').slice(1))),
-      };
+      return { restoreCommands: [], act: () => runDocker(commands['restart-kubelet'].act), undo: async () => {} };
     case 'delete-node-object':
       // The kubelet registers its Node only at start; restarting it re-creates the object. A stopped
       // container needs nothing: starting it starts the kubelet, which registers. Nor does a Node that is
       // back already (a node restarted meanwhile registered itself). Right after `docker start`, systemd may
       // not answer yet: retry.
       return {
-        restoreCommands: [exec('systemctl', 'restart', 'kubelet')],
+        restoreCommands: [commands['delete-node-object'].undo!],
         act: () => ctx.deleteNodeObject(c),
         undo: async () => {
           for (let attempt = 1; ; attempt++) {
             if (!(await isRunning(c)) || (await nodeObjectExists(ctx, c))) return;
             try {
-              await docker(exec('systemctl', 'restart', 'kubelet').slice(1));
+              await runDocker(commands['delete-node-object'].undo);
               return;
             } catch (error) {
               if (attempt >= UNDO_ATTEMPTS) throw error;

@@ -5,6 +5,7 @@ import { InputError } from '../../common/errors.js';
 import { run } from '../../common/exec.js';
 import type { ClusterSpec } from '../../spec/types.js';
 import type { Cluster, ClusterProvider, Status } from '../provider.js';
+import { describeDockerAction } from './actions.js';
 import { KindCluster } from './cluster.js';
 import { renderKindConfig } from './config.js';
 import { cacheDir } from '../../common/cache.js';
@@ -115,6 +116,8 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
     },
 
     list,
+
+    describeAction: (action, _backend, spec) => describeDockerAction(action, kubeconfigOf(spec.name)),
   };
 }
 

@@ -6,15 +6,14 @@ import { join } from 'node:path';
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { InputError } from '../../common/errors.js';
-import type { ActHooks, ActionRecord, NodeAction, Undo } from '../provider.js';
+import type { ActHooks, ActionRecord, NodeAction, PlannedAction, Undo } from '../provider.js';
+import { PROVIDERS } from '../../spec/providers.js';
 import { apiError, apiErrorCode } from '../kube-client.js';
-import { isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
+import { describeNodeApiAction, isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
 import { KWOK_MANAGED_LABEL, KWOK_MANAGED_VALUE } from './flags.js';
 
 /** Actions the kwok provider supports: heartbeat loss, Node deletion, and the API-server actions. */
-export const KWOK_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>([
-  'stop-heartbeat', 'delete-node-object', 'taint-out-of-service', 'force-delete-pods', 'cordon',
-]);
+export const KWOK_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>(PROVIDERS.kwok.nodeActions);
 
 export { OUT_OF_SERVICE_TAINT } from '../node-api-actions.js';
 
@@ -47,24 +46,57 @@ function reRegistrable(node: V1Node): V1Node {
   return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels, annotations }, spec };
 }
 
+/**
+ * The kubectl lines equivalent to each kwok node action on `node` and to its undo: the undo is the restore command
+ * planFor registers; both are what `rebootlab plan` prints. `manifest` keeps a deleted Node's object.
+ */
+function kwokCommands(kubeconfigPath: string, node: string, manifest: string): Record<'stop-heartbeat' | 'delete-node-object', { act: string[]; undo: string[] }> {
+  const kubectl = (...args: string[]) => ['kubectl', '--kubeconfig', kubeconfigPath, ...args];
+  return {
+    'stop-heartbeat': {
+      act: kubectl('label', 'node', node, `${KWOK_MANAGED_LABEL}=off`, '--overwrite'),
+      undo: kubectl('label', 'node', node, `${KWOK_MANAGED_LABEL}=${KWOK_MANAGED_VALUE}`, '--overwrite'),
+    },
+    'delete-node-object': { act: kubectl('delete', 'node', node), undo: kubectl('create', '-f', manifest) },
+  };
+}
+
+/**
+ * What `action` on a node of the kwok cluster whose files are `kubeconfigPath` and `stateDir` runs and how it is
+ * undone (`rebootlab plan`), `{node}` for the node. @throws InputError for an action kwok does not support.
+ */
+export function describeKwokAction(action: NodeAction, kubeconfigPath: string, stateDir: string): PlannedAction {
+  if (!KWOK_NODE_ACTIONS.has(action)) {
+    throw new InputError(`node action ${action} is not supported by the kwok provider (supported: ${[...KWOK_NODE_ACTIONS].join(', ')})`);
+  }
+  if (isNodeApiAction(action)) return describeNodeApiAction(action, '{node}', kubeconfigPath);
+  const { act, undo } = kwokCommands(kubeconfigPath, '{node}', join(stateDir, '{node}.yaml'))[action as 'stop-heartbeat' | 'delete-node-object'];
+  return { act: act.join(' '), undo: undo.join(' ') };
+}
+
+/** Where a kwok cluster keeps the manifests of the Node objects it deleted (so the undo can create them again). */
+export function deletedNodesDir(clusterDir: string): string {
+  return join(clusterDir, 'deleted-nodes');
+}
+
 function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: NodeAction): NodeActionPlan {
   const name = node.metadata!.name!;
   if (isNodeApiAction(action)) return planNodeApiAction(core, ctx.kubeconfigPath, name, action);
-  const kubectl = (...args: string[]) => ['kubectl', '--kubeconfig', ctx.kubeconfigPath, ...args];
+  const commands = kwokCommands(ctx.kubeconfigPath, name, join(ctx.stateDir, `${name}.yaml`));
   const setLabel = (value: string) => patchNode(core, name, { metadata: { labels: { [KWOK_MANAGED_LABEL]: value } } }, `label ${KWOK_MANAGED_LABEL}=${value}`);
   switch (action) {
     case 'stop-heartbeat':
       // kwok selects nodes with the label server-side: changing it ends kwok's watch of the node, which
       // stops its Lease renewals and status stages (see flags.ts, kwokArgs). Undo = the kubelet coming back.
       return {
-        restoreCommands: [kubectl('label', 'node', name, `${KWOK_MANAGED_LABEL}=${KWOK_MANAGED_VALUE}`, '--overwrite')],
+        restoreCommands: [commands['stop-heartbeat'].undo],
         act: () => setLabel('off'),
         undo: () => setLabel(KWOK_MANAGED_VALUE),
       };
     case 'delete-node-object': {
       const manifest = join(ctx.stateDir, `${name}.yaml`);
       return {
-        restoreCommands: [kubectl('create', '-f', manifest)],
+        restoreCommands: [commands['delete-node-object'].undo],
         act: async () => {
           await mkdir(ctx.stateDir, { recursive: true });
           await writeFile(manifest, stringify(reRegistrable(node)));

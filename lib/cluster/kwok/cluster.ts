@@ -8,7 +8,7 @@ import { formatGoDuration } from '../../common/units.js';
 import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, Undo } from '../provider.js';
 import { apiError, loadKubeConfig } from '../kube-client.js';
 import { toEffectiveSettings } from '../effective-settings.js';
-import { actOnKwokNode, KWOK_NODE_ACTIONS } from './actions.js';
+import { actOnKwokNode, deletedNodesDir, KWOK_NODE_ACTIONS } from './actions.js';
 import { KWOK_MANAGED_LABEL, KWOK_MANAGED_VALUE } from './flags.js';
 import { CONTROL_PLANE_LABEL } from './nodes.js';
 import type { ClusterFiles } from './paths.js';
@@ -89,6 +89,6 @@ export class KwokCluster implements Cluster {
   }
 
   #context() {
-    return { kc: this.#config, kubeconfigPath: this.kubeconfigPath, stateDir: join(this.files.dir, 'deleted-nodes') };
+    return { kc: this.#config, kubeconfigPath: this.kubeconfigPath, stateDir: deletedNodesDir(this.files.dir) };
   }
 }

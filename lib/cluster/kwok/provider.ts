@@ -8,6 +8,7 @@ import type { ClusterSpec } from '../../spec/types.js';
 import type { ClusterProvider, Status } from '../provider.js';
 import { apiErrorCode, loadKubeConfig } from '../kube-client.js';
 import { writeClusterPki } from './certs.js';
+import { deletedNodesDir, describeKwokAction } from './actions.js';
 import { KwokCluster } from './cluster.js';
 import { startControlPlane } from './control-plane.js';
 import { createNodes, renderNodes, waitNodesReady } from './nodes.js';
@@ -156,5 +157,7 @@ export function createKwokProvider(options: KwokProviderOptions = {}): KwokProvi
     async keep(name: string) {
       await rm(filesOf(name).ownerFile, { force: true });
     },
+
+    describeAction: (action, _backend, spec) => describeKwokAction(action, filesOf(spec.name).kubeconfig, deletedNodesDir(filesOf(spec.name).dir)),
   };
 }
