@@ -8,12 +8,13 @@ import {
 import { closestMatch } from '../common/did-you-mean.js';
 import { ExitCode, InputError, RebootlabError } from '../common/errors.js';
 import { abortableSleep } from '../common/sleep.js';
-import { FaultGuard, injectOnNode, type InjectedNodeFault } from '../faults/index.js';
+import { FaultGuard, injectOnNode, type InjectedNodeFault, type StepDetail } from '../faults/index.js';
 import type { Journal, Prober } from '../observe/index.js';
 import { startProbers } from '../run/probers.js'; // not through run/index.js: the prober start is all a script needs of it
 import type { TimeoutSettings } from '../spec/settings.js';
 import { FAULTS, FAULT_TYPES, isFaultType } from '../spec/faults.js';
-import type { Experiment, FaultType } from '../spec/types.js';
+import { stepApplying, stepUndoing } from '../spec/steps.js';
+import type { Experiment, FaultType, StepAction } from '../spec/types.js';
 import { applyWorkloads, waitForWorkloadsReady, WORKLOAD_NAMESPACE } from '../workloads/index.js';
 import { durationMs } from './durations.js';
 import type { Duration } from './types.js';
@@ -59,6 +60,10 @@ export class Lab {
   readonly #ctx: LabContext;
   /** Whether a `fault-injected` mark was written (the zero of every result time). */
   #faultMarked = false;
+  /** Time zero as the analysis takes it: the first fault-injecting (or, first, fault-injected) mark, Unix epoch milliseconds. */
+  #timeZeroMs: number | null = null;
+  /** Steps journaled so far (lab.act of a step's node action, and its undo): the next step's index. */
+  #stepCount = 0;
   /** Restores of faults and node actions not yet undone, in injection order (each marks fault-restored). */
   readonly #pending = new Set<() => Promise<void>>();
   /** Traffic probers started by deploy(); stopped by restoreAll(). */
@@ -131,7 +136,8 @@ export class Lab {
           injectedAtMs = Date.now();
           this.#faultMarked = true;
         }
-        this.#ctx.journal.mark(phase, { nodes, detail });
+        const marked = this.#ctx.journal.mark(phase, { nodes, detail });
+        if (phase === 'fault-injecting' || phase === 'fault-injected') this.#timeZeroMs ??= marked.receivedAtMs;
       },
     });
     this.applied.add(type);
@@ -152,7 +158,11 @@ export class Lab {
   /**
    * Applies one node action of the cluster's provider (`cluster.supportedActions`, e.g. `pause`, `stop`,
    * `delete-node-object`); new provider actions work here unchanged. The undo is registered with the guard
-   * before acting. Marks `fault-injected` (the first fault of the run) or `fault-step`, and `fault-restored` on undo.
+   * before acting. Once a fault was injected, an action a step applies (`delete-node-object`, `taint-out-of-service`,
+   * `force-delete-pods`, `cordon`: lib/spec/steps.ts) is journaled as that step, exactly as an experiment file's
+   * `steps:` (a `step` mark; its undo, if a step undoes it, as that step: `uncordon`, `untaint-out-of-service`), so
+   * the analysis reads both alike. Any other action marks `fault-injected` (the first fault of the run) or
+   * `fault-step`, and `fault-restored` on undo.
    * @throws InputError for an action the provider does not support; InfraError when it fails.
    */
   async act(node: string, action: NodeAction): Promise<Undo> {
@@ -162,13 +172,18 @@ export class Lab {
       throw new InputError(`lab.act: node action "${String(action)}" is not supported on ${this.#ctx.cluster.provider}${near ? `; did you mean "${near}"?` : ''}`,
         `Supported: ${[...this.#ctx.cluster.supportedActions].join(', ')}`);
     }
+    const asStep = this.#faultMarked ? stepApplying(action) : undefined;
+    if (asStep !== undefined) return this.#actAsStep(node, action);
     const journal = this.#ctx.journal;
     const first = !this.#faultMarked;
     this.#faultMarked = true;
     let entry: ReturnType<FaultGuard['register']> | undefined;
     const undo = await this.#ctx.cluster.act(node, action, {
       beforeAct: (u, record) => { entry = this.#ctx.guard.register(`${action} ${node}`, [node], u, record.restoreCommands); },
-      afterAct: (record) => journal.mark(first ? 'fault-injected' : 'fault-step', { nodes: [node], detail: { type: action, ...recordDetail(record) } }),
+      afterAct: (record) => {
+        const marked = journal.mark(first ? 'fault-injected' : 'fault-step', { nodes: [node], detail: { type: action, ...recordDetail(record) } });
+        this.#timeZeroMs ??= marked.receivedAtMs;
+      },
     });
     this.applied.add(action);
     const guard = this.#ctx.guard;
@@ -181,6 +196,42 @@ export class Lab {
       this.#pending.delete(guarded);
     })().catch((error: unknown) => {
       restored = null;
+      throw error;
+    })), { record: undo.record }) as Undo;
+    this.#pending.add(guarded);
+    return guarded;
+  }
+
+  /**
+   * A node action a step applies, journaled as that step (see {@link act}): a `step` mark with the same detail
+   * lib/faults/steps.ts writes (index in this script's steps, action, seconds since time zero), and its undo as the
+   * step that undoes it, when there is one (else released silently, as an experiment file's steps are at the end).
+   */
+  async #actAsStep(node: string, action: NodeAction): Promise<Undo> {
+    const { journal, guard } = this.#ctx;
+    const zeroMs = this.#timeZeroMs ?? Date.now();
+    const since = () => Math.round(Date.now() - zeroMs) / 1000;
+    const markStep = (stepAction: StepAction, startedAfterSeconds: number) => {
+      const detail: StepDetail = { index: this.#stepCount++, action: stepAction, afterSeconds: startedAfterSeconds, startedAfterSeconds, actedAfterSeconds: since() };
+      journal.mark('step', { nodes: [node], detail });
+    };
+    const startedAfterSeconds = since();
+    let entry: ReturnType<FaultGuard['register']> | undefined;
+    const undo = await this.#ctx.cluster.act(node, action, {
+      beforeAct: (u, record) => { entry = guard.register(`${action} ${node} (step)`, [node], u, record.restoreCommands); },
+    });
+    markStep(stepApplying(action)!, startedAfterSeconds);
+    this.applied.add(action);
+    const undoStep = stepUndoing(action);
+    let released: Promise<void> | null = null;
+    const guarded = Object.assign(() => (released ??= (async () => {
+      const undoStartedAfterSeconds = since();
+      if (entry) await guard.release(entry);
+      else await undo();
+      if (undoStep !== undefined) markStep(undoStep, undoStartedAfterSeconds);
+      this.#pending.delete(guarded);
+    })().catch((error: unknown) => {
+      released = null;
       throw error;
     })), { record: undo.record }) as Undo;
     this.#pending.add(guarded);

@@ -1,0 +1,66 @@
+// A scripted lab.act() of a step's node action writes the journal record an experiment file's `steps:` writes, so the
+// analysis reads both alike (a scripted force-delete-pods is a step of the causal model, not a fault marker).
+import { KubeConfig } from '@kubernetes/client-node';
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildContext } from '../../../lib/analyze/context.js';
+import { FaultGuard } from '../../../lib/faults/guard.js';
+import { runSteps, type StepDetail } from '../../../lib/faults/steps.js';
+import { openJournal, readJournal } from '../../../lib/observe/journal.js';
+import type { PhaseObservation } from '../../../lib/observe/types.js';
+import { Lab } from '../../../lib/script/lab.js';
+import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
+import type { Experiment } from '../../../lib/spec/types.js';
+import { FakeCluster } from '../faults/fake-cluster.js';
+
+describe('script/lab: node actions of steps are journaled as steps', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'rebootlab-lab-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('after a fault, lab.act(force-delete-pods) and lab.act(cordon) + its undo write step records with the YAML steps\' detail', async () => {
+    const journalPath = join(dir, 'observations.jsonl');
+    const journal = openJournal(journalPath);
+    const cluster = new FakeCluster();
+    const guard = new FaultGuard({ runDir: null });
+    const lab = new Lab({
+      experiment: {} as Experiment, cluster, kc: new KubeConfig(), journal, guard, settings: DEFAULT_TIMEOUT_SETTINGS, runDir: dir, signal: new AbortController().signal,
+    });
+    await lab.inject('power-off', 'w1');
+    await lab.act('w1', 'force-delete-pods');
+    const uncordon = await lab.act('w1', 'cordon');
+    await uncordon();
+    await lab.restoreAll();
+    journal.close();
+    const phases = readJournal(journalPath).filter((r): r is PhaseObservation => r.type === 'phase');
+    expect(phases.map((p) => p.phase)).to.deep.equal(['fault-injecting', 'fault-injected', 'step', 'step', 'step', 'fault-restoring', 'fault-restored']);
+    const steps = phases.filter((p) => p.phase === 'step');
+    expect(steps.map((p) => [p.nodes, (p.detail as StepDetail).index, (p.detail as StepDetail).action])).to.deep.equal([
+      [['w1'], 0, 'force-delete-pods'], [['w1'], 1, 'cordon'], [['w1'], 2, 'uncordon'],
+    ]);
+    expect(cluster.log).to.deep.equal(['act stop w1', 'act force-delete-pods w1', 'act cordon w1', 'undo cordon w1', 'undo force-delete-pods w1', 'undo stop w1']);
+
+    // The same detail keys as lib/faults/steps.ts writes for a YAML step.
+    const yaml: StepDetail[] = [];
+    await runSteps(new FakeCluster(), [{ afterMs: 0, action: 'force-delete-pods', node: null }], ['w1'], {
+      guard: new FaultGuard({ runDir: null }), injectedAtMs: 0, faults: () => [], onPhase: (_p, info) => yaml.push(info.detail), sleep: async () => {}, now: () => 0,
+    });
+    expect(Object.keys(steps[0]!.detail!).sort()).to.deep.equal(Object.keys(yaml[0]!).sort());
+    // And the analysis takes them as the run's steps.
+    expect(buildContext(readJournal(journalPath)).steps.map((p) => p.detail?.action)).to.deep.equal(['force-delete-pods', 'cordon', 'uncordon']);
+  });
+
+  it('before any fault, lab.act keeps making the act the fault (time zero), as before', async () => {
+    const journalPath = join(dir, 'observations.jsonl');
+    const journal = openJournal(journalPath);
+    const lab = new Lab({
+      experiment: {} as Experiment, cluster: new FakeCluster(), kc: new KubeConfig(), journal, guard: new FaultGuard({ runDir: null }), settings: DEFAULT_TIMEOUT_SETTINGS, runDir: dir, signal: new AbortController().signal,
+    });
+    await lab.act('w1', 'cordon');
+    await lab.restoreAll();
+    journal.close();
+    expect(readJournal(journalPath).filter((r) => r.type === 'phase').map((r) => (r as PhaseObservation).phase)).to.deep.equal(['fault-injected', 'fault-restoring', 'fault-restored']);
+  });
+});
