@@ -68,7 +68,7 @@ export function expectedText(c: Comparison): string {
 }
 
 /** ExpectationResult.acceptedSeconds of `e`: the accepted instants when it compares instants, else null. */
-function acceptedSeconds(e: Expectation): ExpectationResult['acceptedSeconds'] {
+function acceptedSeconds(e: Expectation): Exclude<ExpectationResult['acceptedSeconds'], undefined> {
   if (subjectFieldType(e.subject) !== 'instant' || e.aggregate?.fn === 'count') return null;
   const c = e.comparison;
   if (c.op === 'in') return { fromSeconds: c.from, toSeconds: c.to };

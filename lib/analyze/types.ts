@@ -45,15 +45,18 @@ export interface ExpectationResult {
   actual: ExpectedValue | ExpectedValue[];
   /** One line: what was compared and, on failure, which object broke it. */
   message: string;
-  /** The expected side as written, normalized: `in [15, 25]`, `< 60`, `== evicted-replaced`; the text when it does not parse. */
-  expected: string;
+  /**
+   * The expected side as written, normalized: `in [15, 25]`, `< 60`, `== evicted-replaced`; the text when it does not
+   * parse. Always set by analyze(); absent in result.json files written before it was added.
+   */
+  expected?: string;
   /**
    * When the compared value is an instant (a field of type `instant`, lib/spec/expectation.ts, not counted): the
    * instants the comparison accepts, seconds since time zero, an end null when open (`< 60` → from null to 60; both
    * null for `!=` and `== null`, which bound no interval). Null when the compared value is no instant (a count, a
-   * span, an outcome).
+   * span, an outcome). Always set by analyze(); absent in result.json files written before it was added.
    */
-  acceptedSeconds: { fromSeconds: number | null; toSeconds: number | null } | null;
+  acceptedSeconds?: { fromSeconds: number | null; toSeconds: number | null } | null;
 }
 
 /** A taint as it came and went on a node after the fault. */

@@ -49,8 +49,8 @@ function predictedLanes(r: Result): Lane[] {
  * The band of an expectation's accepted instants on the axis [from, to] (ExpectationResult.acceptedSeconds): an open
  * end runs to the axis' end (the other end clipped to the axis); null when it bounds no interval.
  */
-function acceptedBand(accepted: ExpectationResult['acceptedSeconds'], from: number, to: number): Window | null {
-  if (accepted === null || (accepted.fromSeconds === null && accepted.toSeconds === null)) return null;
+function acceptedBand(accepted: NonNullable<ExpectationResult['acceptedSeconds']>, from: number, to: number): Window | null {
+  if (accepted.fromSeconds === null && accepted.toSeconds === null) return null;
   if (accepted.fromSeconds === null) return { fromSeconds: from, toSeconds: Math.min(accepted.toSeconds!, to) };
   if (accepted.toSeconds === null) return { fromSeconds: Math.max(accepted.fromSeconds, from), toSeconds: to };
   return { fromSeconds: accepted.fromSeconds, toSeconds: accepted.toSeconds };
@@ -70,8 +70,9 @@ function expectationLane(e: ExpectationResult, i: number, m: Omit<TimelineModel,
   const markers: Marker[] = [];
   const values = (Array.isArray(e.actual) ? e.actual : [e.actual]).filter((v): v is number => typeof v === 'number');
   // The compared values are instants (analysis says so): points on the time axis, with the accepted band.
-  if (e.acceptedSeconds !== null && values.length > 0) {
-    const range = acceptedBand(e.acceptedSeconds, m.fromSeconds, m.toSeconds);
+  const accepted = e.acceptedSeconds ?? null;
+  if (accepted !== null && values.length > 0) {
+    const range = acceptedBand(accepted, m.fromSeconds, m.toSeconds);
     if (range) bands.push({ ...range, kind: 'accept', label: 'accepted', title: `accepted: ${e.text}` });
     // One marker per distinct value, the message cut short: with thousands of pods each marker's title repeated the
     // whole list, and report.html grew with the square of the pod count.

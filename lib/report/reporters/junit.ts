@@ -77,9 +77,9 @@ export function renderJunit(results: readonly Result[]): string {
       const suffix = sorted.length > 1 ? ` [repeat ${r.metadata.repeatIndex}]` : '';
       for (const e of r.expectations) {
         const tc = suite.ele('testcase', { classname: clean(variant), name: clean(e.text + suffix), time: '0.000' });
-        const detail = `${e.text}\nexpected: ${e.expected}\nactual:   ${actualText(e)}\n${e.message}${probeContext(r, e.text)}`;
+        const detail = `${e.text}\nexpected: ${e.expected ?? e.text}\nactual:   ${actualText(e)}\n${e.message}${probeContext(r, e.text)}`;
         if (isError(r)) tc.ele('error', { message: 'run interrupted before the end; result is partial', type: 'Interrupted' }).txt(clean(detail));
-        else if (!e.passed) tc.ele('failure', { message: clean(`expected ${e.expected}, actual ${actualText(e)}`), type: 'ExpectationFailed' }).txt(clean(detail));
+        else if (!e.passed) tc.ele('failure', { message: clean(`expected ${e.expected ?? e.text}, actual ${actualText(e)}`), type: 'ExpectationFailed' }).txt(clean(detail));
       }
     }
   }
