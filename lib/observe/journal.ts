@@ -233,8 +233,12 @@ export function recordProblem(value: unknown): string | null {
     case 'probe':
       if (typeof value.probe !== 'string' || !isInstantMs(value.sentAtMs) || !isFiniteNumber(value.latencyMs) || typeof value.outcome !== 'string') return 'a probe record needs probe, sentAtMs, latencyMs and outcome';
       return null;
+    case 'forecast':
+      // The forecast measurement reads its items and targets (lib/analyze/measurements/forecast.ts).
+      if (!isPlainObject(value.forecast) || !Array.isArray(value.forecast.items) || !Array.isArray(value.forecast.targets)) return 'a forecast record needs forecast.items and forecast.targets lists';
+      return null;
     default:
-      return 'type is not object, phase, gap or probe';
+      return 'type is not object, phase, gap, probe or forecast';
   }
 }
 

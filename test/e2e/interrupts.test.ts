@@ -148,7 +148,12 @@ describe('interrupted runs leave no fault behind (issue 11)', function () {
       writeFileSync(file, experimentYaml(name, fault, matrix));
       const { child, exited } = startRun(file, out);
       // Both steps applied: the node is faulted, cordoned and tainted.
-      const runDir = await waitForPhaseUnder(out, 'step', 2, 6 * MINUTE_MS);
+      const runDir = await waitForPhaseUnder(out, 'step', 2, 6 * MINUTE_MS).catch(async (error: Error) => {
+        // The run never got there: stop it (it restores what it faulted) and say what it printed.
+        child.kill('SIGINT');
+        const res = await exited;
+        throw new Error(`${error.message}; the run exited ${res.exitCode ?? res.signal} printing: ${(res.stderr + res.stdout).slice(-3000)}`);
+      });
       if (matrix) expect(runDir, 'the first variant is being run').to.match(new RegExp(`/${name}-\\d{8}T\\d{6}Z/${name}--type-${fault}-r0$`));
       expect(await faultVisible(fault), `${fault} in place`).to.have.length(1);
       expect(await cordonsAndTaints()).to.have.length.at.least(2);

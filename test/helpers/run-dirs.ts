@@ -81,7 +81,8 @@ export async function waitForPhaseUnder(out: string, phase: string, count: numbe
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`no ${count} × ${phase} under ${out} within ${timeoutMs} ms`);
+  const phases = runDirsUnder(out).map((dir) => `${dir}: ${readJournal(join(dir, 'observations.jsonl')).flatMap((r) => (r.type === 'phase' ? [r.phase] : [])).join(', ')}`);
+  throw new Error(`no ${count} × ${phase} under ${out} within ${timeoutMs} ms (phases seen: ${phases.join('; ') || 'no journal'})`);
 }
 
 /** Names of the node containers of kind cluster `cluster` that are not attached to Docker network `network` (default `kind`). */

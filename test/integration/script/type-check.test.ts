@@ -21,10 +21,12 @@ describe('scripted experiments: type checking', function () {
     const issues = (error as InputError).issues;
     expect(issues.map((i) => i.line)).to.deep.equal(badLines);
     expect(issues[0].message).to.match(/TS2322: Type '"20"' is not assignable to type 'Duration/);
-    expect(issues[1].message).to.match(/'"rebot"' is not assignable to parameter of type 'FaultType'/);
+    // FaultType and NodeAction are derived from the catalogues (lib/spec/faults.ts, steps.ts): the compiler spells out
+    // the accepted names, which tells the author what to write instead.
+    expect(issues[1].message).to.match(/'"rebot"' is not assignable to parameter of type '"reboot" \| "power-off" \|/);
     expect(issues[2].message).to.match(/Type 'number' is not assignable to type 'Duration/);
     expect(issues[3].message).to.match(/'"90"' is not assignable to parameter of type 'Duration'/);
-    expect(issues[4].message).to.match(/'"pause-node"' is not assignable to parameter of type 'NodeAction'/);
+    expect(issues[4].message).to.match(/'"pause-node"' is not assignable to parameter of type '"delete-node-object" \|.*"pause" \|/);
   });
 
   it('compiles a shipped script (experiments/rolling-reboot.ts) into dist/experiments', async function () {

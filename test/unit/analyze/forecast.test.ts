@@ -2,7 +2,8 @@
 // fault alone (a journal truncated at its fault gives the same forecast), judged against what each run showed; and
 // its mechanisms one by one.
 import { expect } from 'chai';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze } from '../../../lib/analyze/analyze.js';
 import { forecast, preFaultStateOfJournal, judgeForecast, type Forecast, type ForecastItem } from '../../../lib/analyze/forecast/index.js';
@@ -10,6 +11,7 @@ import { mayCallIn, lastHeartbeatRange } from '../../../lib/analyze/forecast/hea
 import { admittedTolerations, tolerationSecondsOf } from '../../../lib/analyze/forecast/tolerations.js';
 import { evaluateExpectations } from '../../../lib/analyze/expect.js';
 import { parseExpectation, type Expectation } from '../../../lib/spec/expectation.js';
+import { readJournal } from '../../../lib/observe/journal.js';
 import type { Observation } from '../../../lib/observe/types.js';
 import type { RunInfo } from '../../../lib/report/result-types.js';
 import { readRunInfo } from '../../../lib/report/write-reports.js';
@@ -66,6 +68,20 @@ describe('analyze/forecast', () => {
       expect(a.forecast?.frozen).to.equal('journal');
       expect(a.forecast?.items.find((i) => i.event === 'node-not-ready')?.assumption).to.equal('as frozen');
       expect(a.warnings.filter((w) => w.includes('frozen'))).to.deep.equal([]);
+    });
+
+    it('the forecast record survives observations.jsonl on disk: readJournal keeps it, and the run is judged frozen: journal', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'rebootlab-forecast-'));
+      try {
+        const file = join(dir, 'observations.jsonl');
+        writeFileSync(file, withRecord(forecastOf(run.observations, run.info)!).map((o) => JSON.stringify(o)).join('\n') + '\n');
+        const read = readJournal(file);
+        expect(read.filter((o) => o.type === 'forecast')).to.have.length(1);
+        const a = analyze(read, { settings: run.info.settings, workloads: run.info.workloads, experiment: run.info.resolved });
+        expect(a.forecast?.frozen).to.equal('journal');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('negative control: a frozen forecast whose eviction window ends 10 s too early is judged a miss, and count(forecast.missed) == 0 fails', () => {

@@ -160,6 +160,8 @@ describe('observe/journal', () => {
     const object = { ...base, type: 'object', kind: 'Pod', verb: 'ADDED', name: 'p', uid: 'u', resourceVersion: '1', object: { metadata: {} } };
     expect(recordProblem(object)).to.equal(null);
     expect(recordProblem({ ...base, type: 'phase', phase: 'settled' })).to.equal(null);
+    // The forecast frozen before the fault is a record too: dropping it made every run's forecast "recomputed".
+    expect(recordProblem({ ...base, type: 'forecast', forecast: { targets: ['w1'], items: [] } })).to.equal(null);
     const wrong: [unknown, string][] = [
       [[], 'not a JSON object'],
       [{ ...object, seq: 'x' }, 'seq is not a number'],
@@ -170,7 +172,8 @@ describe('observe/journal', () => {
       [{ ...base, type: 'phase', phase: 'x', nodes: 'n' }, 'nodes is not a list of names'],
       [{ ...base, type: 'gap', kind: 'Pod', fromMs: 'a', toMs: 1 }, 'a gap needs kind, fromMs and toMs'],
       [{ ...base, type: 'probe', probe: 'p' }, 'a probe record needs probe, sentAtMs, latencyMs and outcome'],
-      [{ ...base, type: 'other' }, 'type is not object, phase, gap or probe'],
+      [{ ...base, type: 'forecast', forecast: { items: [] } }, 'a forecast record needs forecast.items and forecast.targets lists'],
+      [{ ...base, type: 'other' }, 'type is not object, phase, gap, probe or forecast'],
     ];
     for (const [value, problem] of wrong) expect(recordProblem(value), JSON.stringify(value)).to.equal(problem);
   });
