@@ -23,7 +23,33 @@ export async function main(argv: string[], streams: Streams = processStreams): P
   return exitCode;
 }
 
-function buildParser(argv: string[], context: CommandContext): Argv<GlobalFlags> {
+/** What {@link parseCommandLine} returns: the matched command's first word (`run`, `cluster`) and its parsed flags. */
+export interface ParsedCommandLine {
+  command: string;
+  args: Record<string, unknown>;
+}
+
+/**
+ * Parses `argv` (without `rebootlab`) with the real command definitions and flag checks, without running the
+ * command: the docs test (test/unit/docs.test.ts) keeps every documented command line valid with it. What a command's
+ * handler checks itself (reporter names, cluster names, files) is not checked.
+ * @throws InputError with the one line `main` would print (unknown command or flag, missing argument, bad choice),
+ *   or when argv asks for help or the version, which runs no command.
+ */
+export async function parseCommandLine(argv: string[]): Promise<ParsedCommandLine> {
+  let parsed: ParsedCommandLine | null = null;
+  const quiet: Streams = { stdout: () => {}, stderr: () => {} };
+  const parser = buildParser(argv, { streams: quiet, setExitCode: () => {} }, (command, args) => (parsed = { command, args }));
+  await parser.parseAsync();
+  if (parsed === null) throw new InputError(`"${argv.join(' ')}" runs no command`);
+  return parsed;
+}
+
+/**
+ * The CLI's parser over `argv`. With `onParsed`, every command's handler is replaced by it (called with the
+ * command's first word and the parsed flags): what parseCommandLine uses to parse without running.
+ */
+function buildParser(argv: string[], context: CommandContext, onParsed?: (command: string, args: Record<string, unknown>) => void): Argv<GlobalFlags> {
   const parser = yargs(argv)
     .scriptName('rebootlab')
     .usage('$0 <command> [options]\n\nMeasure what happens to Kubernetes pods when a node reboots, freezes or disappears.')
@@ -50,6 +76,13 @@ function buildParser(argv: string[], context: CommandContext): Argv<GlobalFlags>
       if (line.startsWith('did you mean')) line = `unknown command "${argv[0] ?? ''}"; ${line}`;
       throw new InputError(line.includes('--help') ? line : `${line}; see rebootlab --help`);
     });
+  if (onParsed) {
+    // yargs returns the instance from command(), so the chained definitions in registerCommands all come here.
+    const define = parser.command.bind(parser) as (...args: unknown[]) => unknown;
+    const dry = (command: string, description: string, builder: unknown) =>
+      define(command, description, builder, (args: Record<string, unknown>) => onParsed(command.split(' ')[0]!, args));
+    Object.assign(parser, { command: dry });
+  }
   return registerCommands(parser as Argv<GlobalFlags>, context);
 }
 
