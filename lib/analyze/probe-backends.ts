@@ -45,8 +45,10 @@ export interface FailingBackendInput {
   endMs: number;
   faults: readonly FaultMarkers[];
   nodes: readonly NodeTimeline[];
-  /** The workloads' namespace, for the EndpointSlices. */
+  /** The namespace of the probed Service, for the EndpointSlices. */
   namespace?: string;
+  /** The prober's transport, default `tcp` (HTTP); `udp` for DNS (see `reused-conntrack-entry`). */
+  protocol?: 'tcp' | 'udp';
 }
 
 /** Whether a node's containers stop answering under fault `type` (stopped or paused, lib/spec/faults.ts); kubelet-stop, kubelet-restart, runtime-stop keep serving. */
@@ -135,7 +137,7 @@ function attribute(r: ProbeObservation, all: readonly Snapshot[], input: Failing
   }
   // Same source port as an earlier failure toward a down node whose conntrack entry still lives: routed by that entry.
   const prior = r.localPort === undefined ? undefined : failedByPort.get(r.localPort);
-  if (prior && TOWARD_DOWN_NODE.has(prior.attribution.cause) && at - prior.lastSynAtMs <= CONNTRACK_SYN_SENT_TIMEOUT_MS) {
+  if (input.protocol !== 'udp' && prior && TOWARD_DOWN_NODE.has(prior.attribution.cause) && at - prior.lastSynAtMs <= CONNTRACK_SYN_SENT_TIMEOUT_MS) {
     const pods = prior.attribution.pods;
     return {
       cause: 'reused-conntrack-entry', pods, nodes: prior.attribution.nodes,

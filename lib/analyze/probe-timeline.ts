@@ -91,13 +91,30 @@ function probeMarkers(observations: readonly Observation[], faultMs: number): Ma
   return result;
 }
 
-/** Probe name → the Service of its `probe-started` marker. */
-function probedServices(observations: readonly Observation[]): Map<string, string> {
-  const result = new Map<string, string>();
+/** What a `probe-started` marker says of its prober (the last marker of a name wins). */
+interface ProbeTarget {
+  type: 'http' | 'dns';
+  service: string | null;
+  /** The Service's namespace, when the marker names one (journals before DNS probes do not). */
+  namespace: string | null;
+  query: string | null;
+  protocol: 'tcp' | 'udp';
+}
+
+/** Probe name → what its `probe-started` marker says. */
+function probeTargets(observations: readonly Observation[]): Map<string, ProbeTarget> {
+  const result = new Map<string, ProbeTarget>();
   for (const o of observations) {
     if (o.type !== 'phase' || o.phase !== 'probe-started') continue;
-    const { probe, service } = o.detail ?? {};
-    if (typeof probe === 'string' && typeof service === 'string') result.set(probe, service);
+    const { probe, service, namespace, type, query, protocol } = o.detail ?? {};
+    if (typeof probe !== 'string') continue;
+    result.set(probe, {
+      type: type === 'dns' ? 'dns' : 'http',
+      service: typeof service === 'string' ? service : null,
+      namespace: typeof namespace === 'string' ? namespace : null,
+      query: typeof query === 'string' ? query : null,
+      protocol: protocol === 'udp' ? 'udp' : 'tcp',
+    });
   }
   return result;
 }
@@ -110,7 +127,7 @@ function probedServices(observations: readonly Observation[]): Map<string, strin
  * @returns one summary per probe name, in order of first appearance.
  */
 export function buildProbeSummaries(observations: readonly Observation[], faultMs: number, restoreMs: number | null, backends?: Omit<FailingBackendInput, 'faultMs'>): ProbeSummary[] {
-  const services = probedServices(observations);
+  const targets = probeTargets(observations);
   const markers = probeMarkers(observations, faultMs);
   const failingInput = backends;
   const byName = new Map<string, ProbeObservation[]>();
@@ -141,15 +158,20 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
     // One pair bounds both the first/last error figures and the "while failing" span.
     const failingSpanMs = failedSinceFault.length === 0 ? null : { from: failedSinceFault[0]!.sentAtMs, to: failedSinceFault.at(-1)!.sentAtMs };
     const whileFailing = failingSpanMs === null ? [] : records.filter((r) => r.sentAtMs >= failingSpanMs.from && r.sentAtMs <= failingSpanMs.to);
-    const service = services.get(name) ?? null;
-    const failingBackends = failingInput ? buildFailingBackends(records, service, observations, { ...failingInput, faultMs }) : [];
+    const target = targets.get(name);
+    const service = target?.service ?? null;
+    // The marker's namespace wins: a DNS prober's Service is in kube-system, not the workloads' namespace.
+    const namespace = target?.namespace ?? failingInput?.namespace;
+    const failingBackends = failingInput ? buildFailingBackends(records, service, observations, { ...failingInput, faultMs, protocol: target?.protocol ?? 'tcp', ...(namespace ? { namespace } : {}) }) : [];
     const marked = markers.get(name);
     // A prober that started more often than it stopped did not stop cleanly: its count is unknown.
     const starts = observations.filter((o) => o.type === 'phase' && o.phase === 'probe-started' && o.detail?.probe === name).length;
     const complete = marked !== undefined && marked.stoppedSent.length > 0 && marked.stoppedSent.length === starts;
     return {
       name,
+      type: target?.type ?? 'http',
       service,
+      query: target?.query ?? null,
       sent: records.length,
       answered: records.length - failed.length,
       errors: failed.length,

@@ -13,8 +13,10 @@ import type { ProbeOutcome } from '../observe/types.js';
  * - `reused-conntrack-entry`: the request left from the same source port as an earlier request that failed toward a
  *   down node less than CONNTRACK_SYN_SENT_TIMEOUT_MS before. Its packets match that connection's unreplied conntrack
  *   entry on the probing node, whose DNAT still points at the dead pod: they skip the Service's rules and time out,
- *   whatever the endpoints are by then (kube-proxy clears stale conntrack entries for UDP only). Needs the probe
- *   records' `localPort`. Named pods are those of the earlier failure.
+ *   whatever the endpoints are by then. TCP only: for a UDP Service kube-proxy deletes the entries whose reply source
+ *   is no longer a serving endpoint in the same sync that removes the endpoint's rules (pkg/proxy/conntrack/cleanup.go
+ *   CleanStaleEntries, v1.34.4), and while the endpoint is still routable the request counts as
+ *   `endpoint-ready-on-down-node`. Needs the probe records' `localPort`. Named pods are those of the earlier failure.
  * - `stale-endpoint-on-down-node`: every ready endpoint was on a live node, but pods on a node still down had ready
  *   endpoints earlier: a proxy that has not caught up (kube-proxy on the probing node) still sends connections to
  *   them, which time out or find no host (`unreachable`). Named pods are those on down nodes.
@@ -93,12 +95,16 @@ export interface ProbeGap {
 /** One prober's summary (result.json `probes[]`). Times are seconds since the fault, by each request's send time. */
 export interface ProbeSummary {
   name: string;
+  /** `http`: GETs through a workload's Service; `dns`: UDP queries to the cluster DNS (its `probe-started` marker; `http` in older journals). */
+  type: 'http' | 'dns';
   /** The Service it probed (its `probe-started` marker), or null in journals without one. */
   service: string | null;
+  /** type dns: the name queried; null for http. */
+  query: string | null;
   sent: number;
-  /** Requests answered with HTTP 2xx. */
+  /** Requests answered with HTTP 2xx, or DNS answers with a record. */
   answered: number;
-  /** Requests that failed in any way (HTTP error, refused, reset, timeout, unreachable). */
+  /** Requests that failed in any way (HTTP error, DNS error code, refused, reset, timeout, unreachable). */
   errors: number;
   /** errors / sent, 0 when nothing was sent. */
   errorRatio: number;
@@ -116,7 +122,7 @@ export interface ProbeSummary {
   lastErrorAfterSeconds: number | null;
   /** Latency of answered requests before the fault, during it (until restored, or the end), and after the restore. */
   latency: { before: LatencySummary; during: LatencySummary; after: LatencySummary };
-  /** Pods that answered, in order of their first answer. */
+  /** Pods that answered, in order of their first answer; empty for DNS (an answer does not name its server). */
   backends: ProbeBackend[];
   /**
    * Requests the prober said it sent (the `sent` of its `probe-stopped` markers, summed over restarts) minus the

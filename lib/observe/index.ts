@@ -1,6 +1,7 @@
 // Public API of the observer: informers → journal (observations.jsonl), and the journal reader.
 export type { ForecastObservation, GapObservation, ObjectObservation, Observation, ObservationBase, ObservationVerb, PhaseName, PhaseObservation, ProbeObservation, ProbeOutcome, WatchedKind } from './types.js';
-export { startProber, type Prober, type ProberOptions } from './prober.js';
+export { startProber, type Prober, type ProberOptions, type ProbeResult } from './prober.js';
+export { queryDnsOnce, encodeDnsQuery, decodeDnsHeader, type DnsServer, type DnsQueryResult } from './dns-query.js';
 export { openJournal, parseJournal, readJournal, type Journal, type LogFn, type NewObservation, type OpenJournalOptions } from './journal.js';
 export { startObserver, DEFAULT_SYNC_TIMEOUT_MS, type Observer, type ObserverOptions } from './observer.js';
 export { makeSources, NODE_LEASE_NAMESPACE, type WatchSource } from './sources.js';

@@ -1,5 +1,6 @@
-// A traffic prober: HTTP requests at a fixed rate to one URL (a Service reached through a node that is not a fault
-// target), each outcome journaled as it ends. This is what a Service's clients see, as opposed to the API's view.
+// A traffic prober: requests at a fixed rate (HTTP GETs of one URL, or DNS queries) to a Service reached through a
+// node that is not a fault target, each outcome journaled as it ends. This is what a Service's clients see, as
+// opposed to the API's view.
 import { request } from 'node:http';
 import type { Journal } from './journal.js';
 import type { ProbeOutcome } from './types.js';
@@ -8,8 +9,16 @@ import type { ProbeOutcome } from './types.js';
 export interface ProberOptions {
   /** The probe's name, written into every record. */
   name: string;
-  /** `http://<host>:<port>/`; a new TCP connection per request, as a client without keep-alive. */
+  /**
+   * `http://<host>:<port>/`: a new TCP connection per request, as a client without keep-alive. With `send`, a
+   * description of where the requests go (`dns://<host>:<port>/<name>`), journaled in the `probe-started` marker.
+   */
   url: string;
+  /**
+   * Sends one request and resolves (never rejects) to its outcome; default an HTTP GET of `url`. The DNS prober
+   * passes one UDP query (lib/observe/dns-query.ts).
+   */
+  send?: (timeoutMs: number, now: () => number) => Promise<ProbeResult>;
   /** Requests started per second (not waiting for answers): 1000 / rate milliseconds apart. */
   ratePerSecond: number;
   /** A request still unanswered after this many milliseconds counts as `timeout`. */
@@ -18,6 +27,17 @@ export interface ProberOptions {
   nowMs?: () => number;
   /** Written into the `probe-started` marker besides name, URL, rate and timeout (e.g. the Service), and its nodes. */
   marker?: { nodes?: string[]; detail?: Record<string, unknown> };
+}
+
+/** How one request ended, as {@link ProberOptions.send} resolves it (ProbeObservation without the journal's fields). */
+export interface ProbeResult {
+  sentAtMs: number;
+  latencyMs: number;
+  outcome: ProbeOutcome;
+  status?: number;
+  pod?: string;
+  error?: string;
+  localPort?: number;
 }
 
 /** A running prober. */
@@ -69,6 +89,7 @@ export function startProber(journal: Pick<Journal, 'appendProbe' | 'mark'>, opti
   if (!(options.ratePerSecond > 0)) throw new RangeError(`prober ${options.name}: ratePerSecond must be > 0`);
   if (!(options.timeoutMs > 0)) throw new RangeError(`prober ${options.name}: timeoutMs must be > 0`);
   const now = options.nowMs ?? Date.now;
+  const send = options.send ?? ((timeoutMs: number, clock: () => number) => probeOnce(options.url, timeoutMs, clock));
   const periodMs = 1000 / options.ratePerSecond;
   const stallMs = Math.max(STALL_PERIODS * periodMs, STALL_MIN_MS);
   const inFlight = new Set<Promise<void>>();
@@ -86,7 +107,7 @@ export function startProber(journal: Pick<Journal, 'appendProbe' | 'mark'>, opti
     }
     lastSendMs = at;
     sent += 1;
-    const done = probeOnce(options.url, options.timeoutMs, now).then((r) => {
+    const done = send(options.timeoutMs, now).then((r) => {
       journal.appendProbe({ probe: options.name, ...r, receivedAtMs: r.sentAtMs + r.latencyMs });
     });
     inFlight.add(done);
@@ -110,7 +131,7 @@ export function startProber(journal: Pick<Journal, 'appendProbe' | 'mark'>, opti
 }
 
 /** One request: resolves (never rejects) to its outcome. */
-function probeOnce(url: string, timeoutMs: number, now: () => number): Promise<{ sentAtMs: number; latencyMs: number; outcome: ProbeOutcome; status?: number; pod?: string; error?: string; localPort?: number }> {
+function probeOnce(url: string, timeoutMs: number, now: () => number): Promise<ProbeResult> {
   const sentAtMs = now();
   return new Promise((resolve) => {
     let settled = false;

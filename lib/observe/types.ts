@@ -73,8 +73,11 @@ export interface GapObservation extends ObservationBase {
   reason: string;
 }
 
-/** How one probe request ended: an HTTP 2xx answer, an HTTP error status, or a connection-level failure. */
-export type ProbeOutcome = 'ok' | 'http-error' | 'refused' | 'reset' | 'timeout' | 'unreachable' | 'error';
+/**
+ * How one probe request ended: an HTTP 2xx answer or a DNS answer with a record (`ok`), an HTTP error status, a DNS
+ * answer with an error code or no record (`dns-error`), or a connection-level failure.
+ */
+export type ProbeOutcome = 'ok' | 'http-error' | 'dns-error' | 'refused' | 'reset' | 'timeout' | 'unreachable' | 'error';
 
 /**
  * One request of a traffic prober (experiment `probes:`), written when it ended. `receivedAtMs` is when the
@@ -92,12 +95,13 @@ export interface ProbeObservation extends ObservationBase {
   status?: number;
   /** The pod that answered (the workload server names itself), when an answer arrived. */
   pod?: string;
-  /** Node error code or message, for failures (e.g. `ECONNREFUSED`). */
+  /** Node error code or message, for failures (e.g. `ECONNREFUSED`); a DNS response code (e.g. `NXDOMAIN`). */
   error?: string;
   /**
-   * The client's TCP source port, when the kernel had bound one. Each request is a new connection; one that reuses
-   * the source port of a recent connection to the same node port matches that connection's conntrack entry and its
-   * NAT to a pod (nf_conntrack keeps an unanswered SYN_SENT entry 120 s), so the port tells such failures apart.
+   * The client's TCP or UDP source port, when the kernel had bound one. Each request is a new connection (a new UDP
+   * socket for DNS); one that reuses the source port of a recent one to the same node port matches that flow's
+   * conntrack entry and its NAT to a pod (nf_conntrack keeps an unanswered TCP SYN_SENT entry 120 s, an unreplied
+   * UDP entry 30 s), so the port tells such failures apart.
    */
   localPort?: number;
 }

@@ -46,6 +46,17 @@ export function planExperiment(experiment: Experiment): string[] {
     step(`read pods of namespace ${w.selected!.namespace} with labels ${labels} and their controllers as workload ${w.name} (never created, changed or deleted)`, null);
   }
   for (const w of experiment.workloads.filter((w) => !w.manifest && !w.selected)) step(`deploy ${w.kind} ${w.name}${w.replicas !== null ? ` (${w.replicas} replica${w.replicas === 1 ? '' : 's'})` : ''} in namespace rebootlab`, 'deleted with the namespace');
+  for (const p of experiment.probes) {
+    const via = p.node ?? 'the first worker that is not a target';
+    if (p.type !== 'dns') {
+      step(`probe ${p.name}: GET / through the node port of Service rebootlab/${p.service} on ${via}, ${p.ratePerSecond}/s, timeout ${p.timeoutMs / 1000} s`, null);
+      continue;
+    }
+    if (p.placeReplicaOnTarget) {
+      step('cluster DNS: if no Ready replica runs on the (first) fault target, cordon every other node, delete one replica elsewhere, wait for its replacement Ready on the target', 'uncordon those nodes once it is Ready (each cordon registered before acting)');
+    }
+    step(`probe ${p.name}: UDP DNS query for ${p.query} through the node port of Service kube-system/rebootlab-dns (the kube-dns selector) on ${via}, ${p.ratePerSecond}/s, timeout ${p.timeoutMs / 1000} s`, 'delete Service kube-system/rebootlab-dns when the prober stops');
+  }
   // The provider's own action plan: the primitives the catalogue picks for it, in its own command lines.
   const provider: ClusterProvider = getProvider(cluster.provider);
   const describe = (action: Parameters<ClusterProvider['describeAction']>[0]) => provider.describeAction(action, fault.backend, cluster);

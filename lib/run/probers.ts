@@ -1,11 +1,15 @@
-// Starts the experiment's traffic probers once the workloads are Ready: each sends its requests to the node port of
-// its workload's Service on a node that is not a fault target, so kube-proxy there routes them as for any client.
+// Starts the experiment's traffic probers once the workloads are Ready: each sends its requests to a node port on a
+// node that is not a fault target, so kube-proxy there routes them as for any client: an http probe to its
+// workload's Service, a dns probe to the NodePort twin of the cluster DNS Service (lib/workloads/cluster-dns.ts).
 import * as k8s from '@kubernetes/client-node';
 import type { Cluster, ClusterNode } from '../cluster/index.js';
 import { InfraError, InputError } from '../common/errors.js';
-import { startProber, type Journal, type Prober } from '../observe/index.js';
-import type { TrafficProbeSpec } from '../spec/types.js';
-import { WORKLOAD_NAMESPACE } from '../workloads/index.js';
+import { abortableSleep } from '../common/sleep.js';
+import type { FaultGuard } from '../faults/index.js';
+import { queryDnsOnce, startProber, type DnsServer, type Journal, type Prober } from '../observe/index.js';
+import type { DnsProbeSpec, TrafficProbeSpec } from '../spec/types.js';
+import { applyDnsNodePortService, deleteDnsNodePortService, WORKLOAD_NAMESPACE, type DnsNodePort } from '../workloads/index.js';
+import { placeDnsReplica } from './place-dns-replica.js';
 
 /**
  * The node a prober sends through: `probe.node` when set (it must exist and have an address), else the first worker
@@ -25,30 +29,100 @@ export function proberNode(probe: TrafficProbeSpec, nodes: readonly ClusterNode[
   return chosen;
 }
 
+/** How long a DNS prober waits for a first answer through the new node port (kube-proxy programming it), milliseconds. */
+export const DNS_FIRST_ANSWER_TIMEOUT_MS = 30_000;
+
+/** What {@link startProbers} needs besides the probes. */
+export interface StartProbersOptions {
+  /** Registers the cordons of a DNS replica move (`placeReplicaOnTarget`); required when a probe asks for one. */
+  guard?: FaultGuard;
+  signal?: AbortSignal;
+}
+
 /**
- * Starts one prober per `probes` entry; each journals its `probe-started` marker (Service, URL, node, rate, timeout).
+ * Starts one prober per `probes` entry; each journals its `probe-started` marker (type, Service and its namespace,
+ * URL, node, rate, timeout; a dns probe also its query and protocol `udp`). Before the first dns probe: its
+ * `placeReplicaOnTarget` moves a cluster DNS replica onto `targets[0]` (journaled as `dns-replica-placed`), and the
+ * NodePort twin of the cluster DNS Service is applied and answers one query through the probing node; the twin is
+ * deleted when the last dns prober stops.
  * @returns the running probers; stop them (and await) before closing the journal.
- * @throws InputError (see proberNode); InfraError when a Service has no node port or a node no address.
+ * @throws InputError (see proberNode; a replica move without a target or guard); InfraError when a Service has no
+ *   node port, a node no address, or the DNS does not answer through the new node port within DNS_FIRST_ANSWER_TIMEOUT_MS.
  */
-export async function startProbers(kc: k8s.KubeConfig, cluster: Cluster, probes: readonly TrafficProbeSpec[], targets: readonly string[], journal: Journal): Promise<Prober[]> {
+export async function startProbers(kc: k8s.KubeConfig, cluster: Cluster, probes: readonly TrafficProbeSpec[], targets: readonly string[], journal: Journal, options: StartProbersOptions = {}): Promise<Prober[]> {
   if (probes.length === 0) return [];
   const nodes = await cluster.nodes();
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const started: Prober[] = [];
+  let dns: DnsNodePort | null = null;
   try {
     for (const probe of probes) {
       const node = proberNode(probe, nodes, targets);
+      if (probe.type === 'dns') {
+        if (probe.placeReplicaOnTarget) await placeReplica(kc, cluster, probe, targets, journal, options);
+        dns ??= await applyDnsNodePortService(kc);
+        started.push(await startDnsProber(probe, node, dns, journal, options.signal));
+        continue;
+      }
       const service = await core.readNamespacedService({ name: probe.service, namespace: WORKLOAD_NAMESPACE });
       const nodePort = service.spec?.ports?.[0]?.nodePort;
       if (!nodePort || !node.internalIP) {
         throw new InfraError(`probe ${probe.name}: Service ${WORKLOAD_NAMESPACE}/${probe.service} has no node port or node ${node.name} no address`, 'Check the Service (type NodePort) and the node');
       }
       const url = `http://${node.internalIP}:${nodePort}/`;
-      started.push(startProber(journal, { name: probe.name, url, ratePerSecond: probe.ratePerSecond, timeoutMs: probe.timeoutMs, marker: { nodes: [node.name], detail: { service: probe.service } } }));
+      started.push(startProber(journal, { name: probe.name, url, ratePerSecond: probe.ratePerSecond, timeoutMs: probe.timeoutMs, marker: { nodes: [node.name], detail: { type: 'http', service: probe.service, namespace: WORKLOAD_NAMESPACE } } }));
     }
   } catch (error) {
     await Promise.all(started.map((p) => p.stop()));
+    if (dns) await deleteDnsNodePortService(kc, dns.namespace).catch(() => undefined);
     throw error;
   }
-  return started;
+  if (dns === null) return started;
+  const twin = dns;
+  // The twin goes with the last dns prober: deleting it earlier would fail the requests still in flight.
+  let remaining = probes.filter((p) => p.type === 'dns').length;
+  return started.map((prober, i) => (probes[i]!.type !== 'dns' ? prober : {
+    get sent() { return prober.sent; },
+    stop: async () => {
+      await prober.stop();
+      remaining -= 1;
+      if (remaining === 0) await deleteDnsNodePortService(kc, twin.namespace);
+    },
+  }));
+}
+
+async function placeReplica(kc: k8s.KubeConfig, cluster: Cluster, probe: DnsProbeSpec, targets: readonly string[], journal: Journal, options: StartProbersOptions): Promise<void> {
+  const target = targets[0];
+  if (target === undefined) throw new InputError(`probes.${probe.name}.placeReplicaOnTarget: there is no fault target to place a cluster DNS replica on`);
+  if (!options.guard) throw new InputError(`probes.${probe.name}.placeReplicaOnTarget: needs the run's fault guard (it cordons nodes)`);
+  const placement = await placeDnsReplica(kc, cluster, target, options.guard, options.signal);
+  journal.mark('dns-replica-placed', { nodes: [target], detail: { probe: probe.name, ...placement } });
+}
+
+/**
+ * Waits until `server` answers a query for `probe.query` (kube-proxy on the probing node has programmed the new node
+ * port), then starts the prober.
+ */
+async function startDnsProber(probe: DnsProbeSpec, node: ClusterNode, dns: DnsNodePort, journal: Journal, signal?: AbortSignal): Promise<Prober> {
+  if (!node.internalIP) throw new InfraError(`probe ${probe.name}: node ${node.name} has no address`, 'Check the node');
+  const server: DnsServer = { host: node.internalIP, port: dns.nodePort };
+  const startMs = Date.now();
+  let last = '';
+  for (;;) {
+    const r = await queryDnsOnce(server, probe.query, Math.min(probe.timeoutMs, 2_000), Date.now);
+    if (r.outcome === 'ok') break;
+    last = `${r.outcome}${r.error ? ` (${r.error})` : ''}`;
+    if (Date.now() - startMs > DNS_FIRST_ANSWER_TIMEOUT_MS || signal?.aborted) {
+      throw new InfraError(`probe ${probe.name}: no answer for ${probe.query} through ${server.host}:${server.port} (Service ${dns.namespace}/${dns.service}) within ${DNS_FIRST_ANSWER_TIMEOUT_MS / 1000} s; last: ${last}`, 'Check the cluster DNS pods and kube-proxy on the probing node');
+    }
+    await abortableSleep(200, signal);
+  }
+  return startProber(journal, {
+    name: probe.name,
+    url: `dns://${server.host}:${server.port}/${probe.query}`,
+    send: (timeoutMs, now) => queryDnsOnce(server, probe.query, timeoutMs, now),
+    ratePerSecond: probe.ratePerSecond,
+    timeoutMs: probe.timeoutMs,
+    marker: { nodes: [node.name], detail: { type: 'dns', service: dns.service, namespace: dns.namespace, query: probe.query, protocol: 'udp' } },
+  });
 }

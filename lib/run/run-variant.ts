@@ -101,7 +101,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     const markers = new Map<string, string>();
     for (const w of experiment.workloads.filter((w) => w.dataProbe)) markers.set(w.name, await writeDataMarker(kc, w.name));
     journal.mark('workloads-ready', { nodes: targets, detail: { dataMarkers: Object.fromEntries(markers) } });
-    probers = await startProbers(kc, cluster, experiment.probes, targets, journal);
+    probers = await startProbers(kc, cluster, experiment.probes, targets, journal, { guard, signal });
     throwIfAborted(signal);
 
     // The forecast, frozen in the journal before the first fault command: from the settings read back, the

@@ -108,7 +108,7 @@ export class Lab {
     await waitForWorkloadsReady(this.#ctx.kc, this.#ctx.experiment.workloads, { signal: this.#ctx.signal });
     this.#ctx.journal.mark('workloads-ready', { nodes: options.placeOn ?? [] });
     // The nodes the script places its workloads on are the ones it will fault: probers send through another one.
-    this.#probers.push(...(await startProbers(this.#ctx.kc, this.#ctx.cluster, this.#ctx.experiment.probes, options.placeOn ?? [], this.#ctx.journal)));
+    this.#probers.push(...(await startProbers(this.#ctx.kc, this.#ctx.cluster, this.#ctx.experiment.probes, options.placeOn ?? [], this.#ctx.journal, { guard: this.#ctx.guard, signal: this.#ctx.signal })));
   }
 
   /**

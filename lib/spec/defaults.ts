@@ -15,6 +15,7 @@ import {
   type ObserveSpec,
   type ProbeSpec,
   type StepSpec,
+  type TrafficProbeSpec,
   type WorkloadSpec,
 } from './types.js';
 import type * as v1 from './v1alpha1/types.js';
@@ -33,6 +34,12 @@ export const DEFAULT_OBSERVE_TIMEOUT_MS = 600_000;
 export const DEFAULT_PROBE_RATE_PER_SECOND = 20;
 /** Default traffic prober timeout, milliseconds (a client's typical short timeout). */
 export const DEFAULT_PROBE_TIMEOUT_MS = 1_000;
+/**
+ * Default name a DNS prober resolves: the API server's Service, which every cluster has and CoreDNS's kubernetes
+ * plugin answers from its own cache (no upstream), in the kubeadm default cluster domain `cluster.local`
+ * (kubeadm's DefaultServiceDNSDomain, cmd/kubeadm/app/apis/kubeadm/v1beta4/defaults.go, v1.34.4).
+ */
+export const DEFAULT_DNS_PROBE_QUERY = 'kubernetes.default.svc.cluster.local';
 /** Default settle time after recovery, milliseconds. */
 export const DEFAULT_SETTLE_MS = 5_000;
 
@@ -49,16 +56,18 @@ export function resolveExperiment(user: v1.Experiment): Experiment {
     workloads: (user.workloads ?? []).map(resolveWorkload),
     fault: resolveFault(user.fault),
     steps: resolveSteps(user.steps ?? []),
-    probes: (user.probes ?? []).map((p) => ({
-      name: p.name,
-      service: p.service,
-      ratePerSecond: p.ratePerSecond ?? DEFAULT_PROBE_RATE_PER_SECOND,
-      timeoutMs: ms(p.timeout, DEFAULT_PROBE_TIMEOUT_MS),
-      node: p.node ?? null,
-    })),
+    probes: (user.probes ?? []).map(resolveTrafficProbe),
     observe: resolveObserve(user.observe ?? {}),
     expect: [...(user.expect ?? [])],
   };
+}
+
+/** A traffic prober with its defaults; `service` is required for http probes (checked by validation). */
+function resolveTrafficProbe(p: v1.TrafficProbe): TrafficProbeSpec {
+  const base = { name: p.name, ratePerSecond: p.ratePerSecond ?? DEFAULT_PROBE_RATE_PER_SECOND, timeoutMs: ms(p.timeout, DEFAULT_PROBE_TIMEOUT_MS), node: p.node ?? null };
+  if (p.type === 'dns') return { ...base, type: 'dns', query: p.query ?? DEFAULT_DNS_PROBE_QUERY, placeReplicaOnTarget: p.placeReplicaOnTarget ?? false };
+  if (p.service === undefined) throw new Error(`probes.${p.name}: an http probe without service reached resolveExperiment (validation must reject it)`);
+  return { ...base, type: 'http', service: p.service };
 }
 
 function resolveCluster(cluster: v1.Cluster): ClusterSpec {

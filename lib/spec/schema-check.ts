@@ -14,6 +14,8 @@ const SCHEMA_URL_FROM_SOURCE = new URL('../../schema/experiment.schema.json', im
 const DURATION_PATTERN = '^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$';
 const DNS_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 const VERSION_PATTERN = '^v[0-9]+\\.[0-9]+\\.[0-9]+$';
+/** A DNS name (a DNS probe's query): labels of letters, digits and `-` joined by dots, an optional trailing dot. */
+const DNS_NAME_PATTERN = '^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*\\.?$';
 
 /**
  * Longest duration an experiment file may hold, milliseconds: 2^31 − 1, the longest a Node.js timer waits (a longer
@@ -149,6 +151,7 @@ function patternMessage(pattern: string, data: unknown): string {
     return `${value} is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)`;
   }
   if (pattern === VERSION_PATTERN) return `${value} is not a Kubernetes version like "v1.34.4"`;
+  if (pattern === DNS_NAME_PATTERN) return `${value} is not a DNS name like "web.rebootlab.svc.cluster.local" (labels of letters, digits and "-", joined by dots)`;
   return `${value} does not match ${pattern}`;
 }
 

@@ -358,8 +358,9 @@ function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, repo
  * expectation could only fail after a whole run.
  */
 /**
- * Traffic probers: unique names, each through the Service of a workload of this experiment that has `service:`,
- * on kind only (simulated nodes carry no traffic), and never through a node the fault names (a prober there would
+ * Traffic probers: unique names; an http probe through the Service of a workload of this experiment that has
+ * `service:`, a dns probe without `service` (it queries the cluster DNS), `query` and `placeReplicaOnTarget` only on
+ * dns probes; on kind only (simulated nodes carry no traffic), and never through a node the fault names (a prober there would
  * measure its own node's outage, not the Service's). A target picked at run time is checked by lib/run/probers.ts.
  */
 function checkProbes(probes: unknown, workloads: unknown, cluster: Obj, report: Report, fault: unknown): void {
@@ -381,6 +382,15 @@ function checkProbes(probes: unknown, workloads: unknown, cluster: Obj, report: 
       report(['probes', index, 'node'], `no node "${probe.node}" in ${nodes.provider} cluster "${nodes.cluster}" (${nodes.workers} workers); its nodes are ${nodes.describe()}`);
     }
     if (durationMs(probe.timeout) === 0) report(['probes', index, 'timeout'], 'must be greater than 0s (every request would fail as timeout)');
+    if (probe.type === 'dns') {
+      if (probe.service !== undefined) report(['probes', index, 'service'], 'a dns probe queries the cluster DNS (kube-system/kube-dns), not a workload\'s Service; remove service (or use type: http)');
+      if (typeof probe.query === 'string' && probe.query.split('.').some((label) => label.length > 63)) report(['probes', index, 'query'], 'a DNS label (the text between dots) has at most 63 characters (RFC 1035)');
+      return;
+    }
+    for (const field of ['query', 'placeReplicaOnTarget']) {
+      if (probe[field] !== undefined) report(['probes', index, field], `only for a dns probe; add type: dns or remove ${field}`);
+    }
+    if (probe.service === undefined) report(['probes', index], `an http probe needs service: the workload whose Service it probes (workloads with a Service: ${withService.length > 0 ? withService.join(', ') : 'none'}), or type: dns`);
     if (typeof probe.service === 'string' && !withServiceSet.has(probe.service)) {
       report(['probes', index, 'service'], `no workload "${probe.service}" with a Service in this experiment; add service: {port: 80} to it (workloads with a Service: ${withService.length > 0 ? withService.join(', ') : 'none'})`);
     }

@@ -212,17 +212,34 @@ export interface Experiment {
   expect: string[];
 }
 
-/** A traffic prober, resolved (see v1alpha1 TrafficProbe). */
-export interface TrafficProbeSpec {
+/** A traffic prober, resolved (see v1alpha1 TrafficProbe): an HTTP prober of a workload's Service, or a DNS prober. */
+export type TrafficProbeSpec = HttpProbeSpec | DnsProbeSpec;
+
+/** What every traffic prober has. */
+export interface ProbeSpecBase {
   name: string;
-  /** The workload whose Service is probed. */
-  service: string;
   /** Requests started per second. */
   ratePerSecond: number;
   /** Milliseconds before an unanswered request counts as `timeout`. */
   timeoutMs: number;
   /** The node whose node port is used, or null for the first worker that is not a fault target. */
   node: string | null;
+}
+
+/** GET / through the Service of a workload. */
+export interface HttpProbeSpec extends ProbeSpecBase {
+  type: 'http';
+  /** The workload whose Service is probed. */
+  service: string;
+}
+
+/** UDP DNS queries to the cluster DNS (the pods behind kube-system/kube-dns) through a node port. */
+export interface DnsProbeSpec extends ProbeSpecBase {
+  type: 'dns';
+  /** The name resolved (an A query). */
+  query: string;
+  /** Move one cluster DNS replica onto the first fault target before the fault (see v1alpha1 TrafficProbe). */
+  placeReplicaOnTarget: boolean;
 }
 
 /** One run of an experiment: a matrix combination × a repeat index. */

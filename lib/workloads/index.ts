@@ -10,3 +10,6 @@ export { isWorkloadReady, collectionPath, type WorkloadObjectState } from './rea
 export { waitForWorkloadReady, waitForWorkloadsReady, type WaitReadyOptions } from './wait-ready.js';
 export { resolveSelectedWorkloads, listSelectedPods, labelSelectorText, type SelectedWorkload } from './selected.js';
 export { writeDataMarker, readDataMarker, MARKER_PATH, type DataProbeOutcome, type DataProbeResult } from './data-probe.js';
+export {
+  applyDnsNodePortService, deleteDnsNodePortService, listClusterDnsPods, renderDnsNodePortService, CLUSTER_DNS_SERVICE, DNS_NODE_PORT_SERVICE, type DnsNodePort,
+} from './cluster-dns.js';

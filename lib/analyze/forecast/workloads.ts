@@ -142,8 +142,8 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
         }));
       }
     }
-    // Probes: the last failed request.
-    for (const probe of input.experiment.probes.filter((p) => p.service === w.name)) {
+    // Probes: the last failed request of an http probe of its Service (a dns probe's Service is the cluster DNS's twin).
+    for (const probe of input.experiment.probes.filter((p) => p.type !== 'dns' && p.service === w.name)) {
       items.push(...probeItems(probe.name, w.name, input, fates, perPod, target));
     }
   }

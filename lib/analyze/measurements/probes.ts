@@ -26,7 +26,7 @@ const ms = (v: number | null): string => (v === null ? '—' : `${v} ms`);
 /** Probe records (experiment `probes:`) per prober; absent from the analysis when the run had none. */
 export const probesMeasurement: Measurement = {
   name: 'probes',
-  describes: 'per traffic prober: requests sent, failed (by outcome), seconds with a failure, first/last failure, latency, answering pods (probe records)',
+  describes: 'per traffic prober (HTTP or DNS): requests sent, failed (by outcome), seconds with a failure, first/last failure, latency, answering pods (probe records)',
   needs: ['nodes', 'pods'],
   provides: ['probes'],
   measure: ({ ctx, observations, warn }, measured) => {
@@ -54,11 +54,12 @@ export const probesMeasurement: Measurement = {
           title: 'Traffic probes (what clients saw)',
           headers: ['Probe', 'Sent', 'Failed', 'Failures by outcome', 'Seconds with a failure', 'First failure', 'Last failure', 'Blackhole (endpoint ready on a down node)', 'Latency p50 / p99 during', 'Pods that answered'],
           rows: v.probes.map((p) => [
-            p.name, p.sent, `${p.errors} (${(p.errorRatio * 100).toFixed(1)} %${p.errorRatioWhileFailing === null ? '' : `; ${(p.errorRatioWhileFailing * 100).toFixed(1)} % while failing`})`,
+            p.type === 'dns' ? `${p.name} (DNS ${p.query ?? '?'} over UDP)` : p.name, p.sent, `${p.errors} (${(p.errorRatio * 100).toFixed(1)} %${p.errorRatioWhileFailing === null ? '' : `; ${(p.errorRatioWhileFailing * 100).toFixed(1)} % while failing`})`,
             Object.entries(p.outcomes).filter(([o]) => o !== 'ok').map(([o, n]) => `${o} ${n}`).join(', ') || '—',
             p.errorSeconds, { seconds: p.firstErrorAfterSeconds }, { seconds: p.lastErrorAfterSeconds },
             p.blackhole === null ? '—' : `${p.blackhole.fromSeconds}–${p.blackhole.toSeconds} s: ${p.blackhole.failed} of ${p.blackhole.sent} failed (${(p.blackhole.errorRatio * 100).toFixed(1)} %)`,
-            `${ms(p.latency.during.p50Ms)} / ${ms(p.latency.during.p99Ms)}`, p.backends.map((b) => `${b.pod} (${b.answered})`).join(', '),
+            `${ms(p.latency.during.p50Ms)} / ${ms(p.latency.during.p99Ms)}`,
+            p.type === 'dns' ? '— (a DNS answer does not name its server)' : p.backends.map((b) => `${b.pod} (${b.answered})`).join(', '),
           ]),
         }, ...(v.probes.some((p) => p.failingBackends.length > 0) ? [{
           name: 'failing-backends',

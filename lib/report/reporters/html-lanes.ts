@@ -237,7 +237,7 @@ function probeLane(p: ProbeSummary): Lane {
   const points = p.lane.latencyP50Ms.map(([second, ms]): [number, number] => [second + 0.5, ms]);
   const max = Math.max(1, ...points.map(([, ms]) => ms));
   return {
-    id: `probe:${p.name}`, section: 'Probes', label: `probe ${p.name}`, sublabel: `${p.service ?? '?'}: ${p.errors}/${p.sent} failed; latency p50/s ≤ ${max} ms`,
+    id: `probe:${p.name}`, section: 'Probes', label: `probe ${p.name}`, sublabel: `${p.type === 'dns' ? `DNS ${p.query ?? '?'}` : p.service ?? '?'}: ${p.errors}/${p.sent} failed; latency p50/s ≤ ${max} ms`,
     rows: [{ height: 12, segments }, { height: 16, segments: [] }], bands: [], markers: [],
     line: { row: 1, points, max, title: `probe ${p.name}: median latency of answered requests per second, milliseconds (top of the row = ${max} ms)` },
   };

@@ -26,8 +26,8 @@ export interface Experiment {
   /** Timed follow-up actions after the fault, e.g. delete the Node object 60 s after a power-off. */
   steps?: Step[];
   /**
-   * Traffic probers: HTTP requests at a fixed rate through a workload's Service, what its clients see during the
-   * fault (`probes[].name` in the results and expectations, e.g. `probes.web.errorSeconds < 5`).
+   * Traffic probers: HTTP requests through a workload's Service or DNS queries to the cluster DNS at a fixed rate,
+   * what clients see during the fault (`probes[].name` in the results and expectations, e.g. `probes.web.errorSeconds < 5`).
    */
   probes?: TrafficProbe[];
   observe?: Observe;
@@ -49,17 +49,36 @@ export interface Experiment {
 }
 
 /**
- * A traffic prober: GET / on the workload server through the Service of workload `service` (which needs
- * `service: {port}`), sent through the Service's node port of a node that is not a fault target, so kube-proxy
- * there routes each request as it would for a client in the cluster.
+ * A traffic prober, what a Service's clients see during the fault. `type: http` (default): GET / on the workload
+ * server through the Service of workload `service` (which needs `service: {port}`). `type: dns`: one UDP query per
+ * request for `query` to the cluster DNS (the pods behind Service kube-system/kube-dns), as a pod's stub resolver
+ * sends it (a new socket, so a new source port, per query). Either is sent through a node port of a node that is
+ * not a fault target, so kube-proxy there routes each request as it would for a client in the cluster; for DNS
+ * rebootlab adds a NodePort Service `rebootlab-dns` in kube-system with kube-dns's selector for the run, since the
+ * cluster DNS Service's ClusterIP is reachable only from inside the cluster.
  */
 export interface TrafficProbe {
   name: DnsLabel;
-  /** The workload whose Service is probed. */
-  service: DnsLabel;
+  /** http (default): HTTP GET through a workload's Service; dns: UDP DNS queries to the cluster DNS. */
+  type?: 'http' | 'dns';
+  /** type http: the workload whose Service is probed (required). Not for type dns. */
+  service?: DnsLabel;
   /**
-   * Requests started per second, default 20; above 0, at most 1000 (each request is a new TCP connection from the
-   * rebootlab process: bench/prober-load.ts measures 50/s).
+   * type dns: the name to resolve (an A query), default `kubernetes.default.svc.cluster.local`, which CoreDNS
+   * answers from its own cache of the API (no upstream server involved).
+   * @maxLength 253
+   * @pattern ^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*\.?$
+   */
+  query?: string;
+  /**
+   * type dns: before the fault, move one replica of the cluster DNS onto the (first) fault target if none runs
+   * there: every other node is cordoned, one replica elsewhere is deleted, its replacement waited for Ready on the
+   * target, and the nodes are uncordoned (each cordon undone on Ctrl-C and by `doctor --restore`). Default false.
+   */
+  placeReplicaOnTarget?: boolean;
+  /**
+   * Requests started per second, default 20; above 0, at most 1000 (each request is a new TCP connection or UDP
+   * socket from the rebootlab process: bench/prober-load.ts measures 50/s).
    * @exclusiveMinimum 0
    * @maximum 1000
    */

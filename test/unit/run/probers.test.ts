@@ -10,7 +10,7 @@ const NODES: ClusterNode[] = [
   { name: 'rl-worker', role: 'worker', internalIP: '172.18.0.3', state: 'running' },
   { name: 'rl-worker2', role: 'worker', internalIP: '172.18.0.4', state: 'running' },
 ];
-const probe = (node: string | null) => ({ name: 'web', service: 'web', ratePerSecond: 20, timeoutMs: 1000, node });
+const probe = (node: string | null) => ({ name: 'web', type: 'http' as const, service: 'web', ratePerSecond: 20, timeoutMs: 1000, node });
 
 describe('run/probers: proberNode', () => {
   it('picks the first worker that is not a target, else the control plane', () => {

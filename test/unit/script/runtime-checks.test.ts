@@ -47,7 +47,7 @@ describe('scripted experiments: runtime checks', function () {
   it('takes probes: like an experiment file (resolved with defaults) and refuses a bad one in one line', function () {
     const workloads = [{ name: 'web', kind: 'Deployment' as const, replicas: 1, service: { port: 80 } }];
     const resolved = resolveScriptExperiment({ name: 'x', workloads, probes: [{ name: 'web', service: 'web' }] }, 'experiments/x.ts');
-    expect(resolved.probes).to.deep.equal([{ name: 'web', service: 'web', ratePerSecond: 20, timeoutMs: 1000, node: null }]);
+    expect(resolved.probes).to.deep.equal([{ name: 'web', type: 'http', service: 'web', ratePerSecond: 20, timeoutMs: 1000, node: null }]);
     expect(() => resolveScriptExperiment({ name: 'x', workloads, probes: [{ name: 'web', service: 'web', ratePerSecond: 0 }] }, 'experiments/x.ts'))
       .to.throw(InputError, 'experiments/x.ts: probes[0].ratePerSecond: must be > 0, got 0');
     expect(() => resolveScriptExperiment({ name: 'x', workloads, probes: [{ name: 'db', service: 'db' }] }, 'experiments/x.ts'))

@@ -17,6 +17,17 @@ describe('spec/defaults', () => {
     expect(experiment.expect).to.deep.equal([]);
   });
 
+  it('resolves probes: http by default with its Service; dns with the default query and no replica move', () => {
+    const loaded = loadExperimentText('e.yaml', ['apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}',
+      'workloads: [{name: web, kind: Deployment, service: {port: 80}}]', 'fault: {type: power-off, duration: 30s}',
+      'probes: [{name: web, service: web}, {name: dns, type: dns, timeout: 2s}, {name: dns2, type: dns, query: web.rebootlab.svc.cluster.local., placeReplicaOnTarget: true}]'].join('\n'));
+    expect(loaded.experiment.probes).to.deep.equal([
+      { name: 'web', type: 'http', service: 'web', ratePerSecond: 20, timeoutMs: 1_000, node: null },
+      { name: 'dns', type: 'dns', query: 'kubernetes.default.svc.cluster.local', placeReplicaOnTarget: false, ratePerSecond: 20, timeoutMs: 2_000, node: null },
+      { name: 'dns2', type: 'dns', query: 'web.rebootlab.svc.cluster.local.', placeReplicaOnTarget: true, ratePerSecond: 20, timeoutMs: 1_000, node: null },
+    ]);
+  });
+
   it('converts every duration of the full fixture to milliseconds', async () => {
     const { experiment, repeat, variants } = await loadExperiment(`${DIR}/valid-full.yaml`);
     const { controllerManager, apiServer, kubelet } = experiment.cluster.settings;
