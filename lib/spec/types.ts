@@ -228,7 +228,8 @@ export interface ProbeSpecBase {
 
 /** GET / through the Service of a workload. */
 export interface HttpProbeSpec extends ProbeSpecBase {
-  type: 'http';
+  /** Always set by resolution; absent from the resolved experiments of run.json files written before DNS probes. */
+  type?: 'http';
   /** The workload whose Service is probed. */
   service: string;
 }
