@@ -152,6 +152,19 @@ describe('scenario catalog on kind (issue 6)', function () {
         expect(web.evictedAfterSeconds! - node.noExecuteTaintAfterSeconds!).to.be.within(...evictionDelayBounds(30));
       }
     });
+
+    it('C16 the node of a CoreDNS replica powered off: about half the UDP queries time out until its endpoint is removed, none after', async function () {
+      const [r] = await run('dns-coredns-node', SHARED);
+      const node = r.nodes.find((n) => n.faultTarget)!;
+      const [moved] = podsOf(r, 'coredns').filter((p) => onTarget(r, p));
+      expect(moved, 'a CoreDNS replica on the target').to.not.equal(undefined);
+      const dns = r.probes!.find((p) => p.name === 'dns')!;
+      expect(dns.type).to.equal('dns');
+      expect(dns.failingBackends.map((f) => f.cause)).to.deep.equal(['endpoint-ready-on-down-node']);
+      expect(dns.failingBackends[0]!.pods).to.deep.equal([moved!.name]);
+      // The last failure comes before kube-proxy has applied the endpoint's removal (detection + its sync lag).
+      expect(dns.lastErrorAfterSeconds! - node.notReadyReceivedAfterSeconds!).to.be.within(-2, 2);
+    });
   });
 
   describe('zone disruption (C1, C9): 1 control plane + 3 workers, all workers down', function () {
