@@ -23,3 +23,22 @@ export type PredictedEvent =
   | 'pod-deleted'
   /** Replacement pod created (first seen, client receive time). */
   | 'replacement-created';
+
+/**
+ * Where a mechanism lives upstream and what it does on the Kubernetes version it was taken for (lib/analyze/mechanisms.ts,
+ * one table for the causal model and the forecast).
+ */
+export interface MechanismRef {
+  /** Short id, e.g. `node-health`. */
+  id: string;
+  /** Upstream file (kubernetes/kubernetes unless it names another module). */
+  file: string;
+  /** Function(s) in that file. */
+  function: string;
+  /** The Kubernetes versions its behaviour below holds for, e.g. `v1.35+` or `v1.27 to v1.34`. */
+  versions: string;
+  /** The version it was taken for: the API server's, or a node's kubeletVersion for kubelet mechanisms (e.g. `v1.37.2`). Absent in results written before it. */
+  kubernetesVersion?: string;
+  /** What it does on that version, one line. Absent in results written before it. */
+  behaviour?: string;
+}

@@ -15,6 +15,7 @@ export { buildFailingBackends, PROXY_LAG_MS, QUIET_SPLIT_MS } from './probe-back
 export type { FailingBackend, LatencySummary, ProbeBackend, ProbeFailureCause, ProbeSummary } from './probe-types.js';
 export { NODE_FAILURE_TAINT_KEYS } from './node-timeline.js';
 export { secondsSince, serverSecondsSince, msToSeconds } from './clock.js';
+export { MECHANISMS, behaviourFor, mechanismFor, unsupportedVersionWarning, type MechanismId, type MechanismKey } from './mechanisms.js';
 export type * from './types.js';
 export { measurementTables } from './measurements/index.js';
 export type { MeasurementTable, MeasuredView, TableCell } from './measurement.js';

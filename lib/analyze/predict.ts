@@ -1,6 +1,7 @@
 // The causal model: every predicted event derived from the observed event it follows, then judged against the journal.
 // Mechanisms live in predict-detection.ts (Ready→Unknown, NoSchedule), predict-zones.ts (NoExecute taints, zone
 // states, rate limiting) and predict-pods.ts (evictions, PodGC, steps, replacements).
+import { DEFAULT_KUBERNETES_VERSION } from '../common/versions.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds } from './clock.js';
 import { judgeItem, secondsText, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
@@ -8,7 +9,8 @@ import { detectionWindowAfterHeartbeat } from './windows.js';
 import { leaseRenewIntervalSeconds, predictDetection } from './predict-detection.js';
 import { predictPods } from './predict-pods.js';
 import { blindChoices, observedChoices, predictNoExecuteTaints } from './predict-zones.js';
-import type { FaultInstant, NodeTimeline, PodTimeline, PredictionItem, Predictions, StepInstant } from './types.js';
+import { mechanismFor, mechanismKey, unsupportedVersionWarning, type MechanismId, type MechanismKey } from './mechanisms.js';
+import type { FaultInstant, MechanismRef, NodeTimeline, PodTimeline, PredictionItem, Predictions, StepInstant } from './types.js';
 
 export { leaseRenewIntervalSeconds } from './predict-detection.js';
 
@@ -31,6 +33,13 @@ export interface PredictInput {
   observerLag?: readonly { atSeconds: number; lagSeconds: number }[];
   /** Last journal record, seconds since time zero: windows closed before it and not met are misses. */
   endSeconds: number;
+  /**
+   * The API server's Kubernetes version (run.json cluster.kubernetesVersion), whose mechanisms are used
+   * (lib/analyze/mechanisms.ts); null when unknown (older runs): the default version's are used.
+   */
+  kubernetesVersion?: string | null;
+  /** Per node name, its kubeletVersion as journaled: its kubelet mechanisms (the API server's version for a node not listed). */
+  kubeletVersions?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -52,10 +61,20 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
   drafts.push(...detections.map((d) => afterMasterDisruption(settings, d, zones.leftMasterDisruptionAtSeconds)));
   drafts.push(...markChosenByObservation(zones.items, blind.items));
   drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges, apiEvictions: input.apiEvictions ?? new Map() }));
+  const version = input.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const ownerKinds = new Map(input.pods.map((p) => [`${p.namespace}/${p.name}`, p.ownerKind]));
   const items: PredictionItem[] = drafts
+    .map((d) => ({ ...d, mechanism: keyOf(d, ownerKinds, version, input.kubeletVersions) }))
     .map((d) => judgeItem(d, input.endSeconds, input.observerLag ?? []))
     .sort((a, b) => (a.cause?.atSeconds ?? -Infinity) - (b.cause?.atSeconds ?? -Infinity) || a.node.localeCompare(b.node) || (a.pod ?? '').localeCompare(b.pod ?? ''));
+  const mechanisms: Record<string, MechanismRef> = {};
+  for (const key of [...new Set(items.map((i) => i.mechanism!))].sort()) {
+    const [id, kubelet] = key.split('@') as [MechanismId, string | undefined];
+    mechanisms[key] = mechanismFor(id, kubelet ?? version);
+  }
   return {
+    kubernetesVersion: input.kubernetesVersion ?? null,
+    mechanisms,
     leaseRenewIntervalSeconds: leaseRenewIntervalSeconds(settings),
     gracePeriodSeconds: msToSeconds(settings.controllerManager.nodeMonitorGracePeriodMs),
     monitorPeriodSeconds: msToSeconds(settings.controllerManager.nodeMonitorPeriodMs),
@@ -67,6 +86,40 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
     explainedCount: items.filter((i) => i.notModelled === undefined && i.chosenBy === 'observation').length,
     explainedHeldCount: items.filter((i) => i.held === true && i.chosenBy === 'observation').length,
   };
+}
+
+/** Kubelet mechanisms: keyed by the node's kubeletVersion where it differs from the API server's. */
+const KUBELET_MECHANISMS: ReadonlySet<MechanismId> = new Set(['kubelet-runtime-health', 'kubelet-status', 'kubelet-restart-readiness']);
+
+/**
+ * The mechanism that gives a causal-model item: one per event, a deletion by its deleter (PodGC or a
+ * force-delete-pods step), a replacement by its pod's owner (ReplicaSet, StatefulSet, Job, none); keyed
+ * `id@<kubeletVersion>` for a kubelet mechanism on a node whose kubelet runs another version (lib/analyze/mechanisms.ts).
+ */
+function keyOf(item: ItemDraft, ownerKinds: ReadonlyMap<string, string | null>, version: string, kubeletVersions: ReadonlyMap<string, string> | undefined): MechanismKey {
+  const id = mechanismIdOf(item, ownerKinds);
+  return KUBELET_MECHANISMS.has(id) ? mechanismKey(id, kubeletVersions?.get(item.node) ?? version, version) : id;
+}
+
+function mechanismIdOf(item: ItemDraft, ownerKinds: ReadonlyMap<string, string | null>): MechanismId {
+  switch (item.event) {
+    case 'node-not-ready': return 'node-health';
+    case 'node-not-ready-kubelet': return 'kubelet-runtime-health';
+    case 'no-schedule-taint': return 'no-schedule-taint';
+    case 'no-execute-taint': return 'no-execute-taint';
+    case 'pod-eviction': return 'taint-eviction';
+    case 'pod-deleted': return item.cause?.event.startsWith('force-delete-pods step') ? 'step' : 'pod-gc';
+    case 'replacement-created': {
+      const owner = item.pod === null ? null : ownerKinds.get(item.pod) ?? null;
+      return owner === 'StatefulSet' ? 'statefulset' : owner === 'Job' ? 'job' : owner === null ? 'standalone-pod' : 'replicaset';
+    }
+  }
+}
+
+/** The analysis warning for `version`: outside the modelled set, or unknown. Null for a modelled version. */
+export function versionWarning(version: string | null): string | null {
+  if (version === null) return `the cluster's Kubernetes version is not recorded (run.json predates it): the mechanisms of ${DEFAULT_KUBERNETES_VERSION} are used`;
+  return unsupportedVersionWarning(version);
 }
 
 /**

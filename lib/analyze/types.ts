@@ -4,11 +4,11 @@
 // the journal ended".
 import type { ExpectedValue, PodOutcome } from '../spec/expectation.js';
 import type { SelectedPods } from '../spec/types.js';
-import type { PredictedEvent, Window } from './event-types.js';
+import type { MechanismRef, PredictedEvent, Window } from './event-types.js';
 import type { JudgedForecast } from './forecast/types.js';
 import type { ProbeSummary } from './probe-types.js';
 
-export type { PredictedEvent, Window };
+export type { MechanismRef, PredictedEvent, Window };
 
 /** The outcome of one pod; see PodOutcome in lib/spec/expectation.ts for the rules. */
 export type { PodOutcome } from '../spec/expectation.js';
@@ -362,6 +362,11 @@ export interface PredictionItem {
   /** Set when no window can be derived: "not modelled: <why>". */
   notModelled?: string;
   /**
+   * The mechanism that gives it: a key of Predictions.mechanisms (its id, or `id@<kubeletVersion>` for a kubelet
+   * mechanism on a node of another version). Absent in results written before mechanisms were named.
+   */
+  mechanism?: string;
+  /**
    * Set when the event was received after its window closed but within the observer's own delivery lag measured
    * at that instant (Lease renewTime → receipt, above the journal's median), seconds: the event was on time, its
    * receipt was late, so the item held. Never set for events timed by the server (node-not-ready).
@@ -394,6 +399,13 @@ export interface ZoneStateChange {
 
 /** Predictions of the causal model (lib/analyze/predict.ts): each event derived from the observed event it follows. */
 export interface Predictions {
+  /**
+   * The API server's Kubernetes version whose mechanisms were used (run.json cluster.kubernetesVersion); null when
+   * unknown (the default version's were used). Absent in results written before the model was version-aware.
+   */
+  kubernetesVersion?: string | null;
+  /** The mechanisms the items name, by key: upstream file, function, the behaviour used and the versions it holds for. Absent as `kubernetesVersion`. */
+  mechanisms?: Record<string, MechanismRef>;
   /** Kubelet Lease renew interval = 25% of nodeLeaseDurationSeconds, seconds. */
   leaseRenewIntervalSeconds: number;
   /** --node-monitor-grace-period, seconds. */

@@ -44,6 +44,9 @@ function projectPod(obj: RawObject): RawObject {
 function projectNode(obj: RawObject): RawObject {
   const spec = pick(obj.spec, ['taints', 'unschedulable']);
   const status = pick(obj.status, ['conditions', 'addresses']);
+  // The kubelet's version chooses its mechanisms (lib/analyze/mechanisms.ts); a node of an existing cluster may lag the API server's.
+  const nodeInfo = isObj(obj.status) ? pick(obj.status.nodeInfo, ['kubeletVersion']) : undefined;
+  if (status && nodeInfo && nodeInfo.kubeletVersion !== undefined) status.nodeInfo = nodeInfo;
   return { metadata: metadata(obj), ...(spec ? { spec } : {}), ...(status ? { status } : {}) };
 }
 
@@ -56,7 +59,7 @@ export function withoutManagedFields(obj: RawObject): RawObject {
 
 /**
  * The part of a watched object rebootlab journals. Node: metadata (identity, labels, deletion), spec.taints and
- * unschedulable, status.conditions and addresses. Pod: metadata (identity, labels, ownerReferences, deletion),
+ * unschedulable, status.conditions, addresses and nodeInfo.kubeletVersion. Pod: metadata (identity, labels, ownerReferences, deletion),
  * spec.nodeName and tolerations, status phase/podIP/conditions/reason/message and per container name, ready,
  * started, restartCount and state. Lease, Event, EndpointSlice: the whole object without managedFields.
  * Pure; returns a new object (shares nested values with `obj`).

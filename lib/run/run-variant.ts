@@ -5,7 +5,7 @@ import type { Cluster } from '../cluster/index.js';
 import { ExitCode, RebootlabError } from '../common/errors.js';
 import { loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
 import type { Journal, Prober } from '../observe/index.js';
-import { detectionWindowFromSilence, RecoveryTracker } from '../analyze/index.js';
+import { detectionWindowFromSilence, RecoveryTracker, unsupportedVersionWarning } from '../analyze/index.js';
 import { forecast, FORECAST_LEAD_SECONDS, PreFaultRecorder, type Forecast } from '../analyze/forecast/index.js';
 import type { Result, RunInfo } from '../report/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
@@ -69,6 +69,9 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     rebootlabVersion: input.rebootlabVersion,
     resolved: experiment,
   };
+  // A server outside the modelled versions (provider existing) runs, with the model's caveat said up front.
+  const versionWarning = info.cluster.kubernetesVersion === null ? null : unsupportedVersionWarning(info.cluster.kubernetesVersion);
+  if (versionWarning !== null) progress.log('warn', versionWarning);
   // Fed each journal record once: the "until recovered" check asks it instead of re-analyzing the journal.
   const recovery = new RecoveryTracker(info.workloads);
   // Fed each record until the forecast is frozen: the pre-fault state it conditions on.
@@ -106,7 +109,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
 
     // The forecast, frozen in the journal before the first fault command: from the settings read back, the
     // Kubernetes version and the pre-fault state (placement, zones, each node's last heartbeat seen).
-    journal.appendForecast({ forecast: freezeForecast(experiment, input.settings, preFault) as unknown as Record<string, unknown> });
+    journal.appendForecast({ forecast: freezeForecast(experiment, input.settings, info.cluster.kubernetesVersion ?? experiment.cluster.kubernetesVersion, preFault) as unknown as Record<string, unknown> });
     forecastFrozen = true;
     progress.phase(`injecting ${experiment.fault.type} on ${targets.join(', ')}`);
     // The fault (with its timed restore) and the follow-up steps run while the cluster is observed; the end
@@ -224,10 +227,11 @@ async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracke
 
 /**
  * The forecast of `experiment` from the records seen so far (`preFault`), taken as made FORECAST_LEAD_SECONDS at most
- * before time zero: the first fault command starts right after it is journaled.
+ * before time zero: the first fault command starts right after it is journaled. `kubernetesVersion`: the API server's
+ * (run.json cluster.kubernetesVersion), whose mechanisms it uses.
  */
-function freezeForecast(experiment: Variant['experiment'], settings: TimeoutSettings, preFault: PreFaultRecorder): Forecast {
-  return forecast({ experiment, settings, kubernetesVersion: experiment.cluster.kubernetesVersion, preFault: preFault.state(Date.now(), FORECAST_LEAD_SECONDS) });
+function freezeForecast(experiment: Variant['experiment'], settings: TimeoutSettings, kubernetesVersion: string, preFault: PreFaultRecorder): Forecast {
+  return forecast({ experiment, settings, kubernetesVersion, preFault: preFault.state(Date.now(), FORECAST_LEAD_SECONDS) });
 }
 
 function throwIfAborted(signal: AbortSignal): void {

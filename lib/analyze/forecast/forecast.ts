@@ -3,7 +3,8 @@
 import type { TimeoutSettings } from '../../spec/settings.js';
 import type { Experiment } from '../../spec/types.js';
 import { msToSeconds } from '../clock.js';
-import { appliesTo, mechanism, type MechanismId } from './mechanisms.js';
+import { unsupportedVersionWarning } from '../mechanisms.js';
+import { mechanismFor, type MechanismId } from './mechanisms.js';
 import { forecastTargetNodes } from './nodes.js';
 import { forecastPods } from './pods.js';
 import type { Forecast, ForecastItem, PreFaultState } from './types.js';
@@ -16,7 +17,10 @@ export interface ForecastInput {
   experiment: Experiment;
   /** The settings in effect: requested (`rebootlab predict`) or read back from the cluster (a run), durations in milliseconds. */
   settings: TimeoutSettings;
-  /** The Kubernetes version, e.g. `v1.34.4`: mechanisms are taken for it (v1.34 behaviour by default). */
+  /**
+   * The API server's Kubernetes version, e.g. `v1.37.2`: the controllers' mechanisms are taken for it, and the
+   * kubelet's for a node whose kubeletVersion is not known (lib/analyze/mechanisms.ts).
+   */
   kubernetesVersion: string;
   /** The cluster before the fault: synthesized from the experiment, or read from a journal's records before it. */
   preFault: PreFaultState;
@@ -38,19 +42,20 @@ const EVENT_ORDER: readonly ForecastItem['event'][] = [
 export function forecast(input: ForecastInput): Forecast {
   const { experiment, settings, preFault } = input;
   const nodesByName = new Map(preFault.nodes.map((n) => [n.name, n]));
-  const targets = forecastTargetNodes({ experiment, settings, targets: preFault.targets, nodes: nodesByName, leadSeconds: preFault.leadSeconds });
+  const targets = forecastTargetNodes({ experiment, settings, targets: preFault.targets, nodes: nodesByName, leadSeconds: preFault.leadSeconds, kubernetesVersion: input.kubernetesVersion });
   const endSeconds = msToSeconds(experiment.observe.until === 'duration' && experiment.observe.durationMs !== null ? experiment.observe.durationMs : experiment.observe.timeoutMs);
   const zones = forecastTaints({ settings, nodes: preFault.nodes, targets: targets.nodes, pods: preFault.pods, endSeconds });
   const workers = preFault.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
   const pods = forecastPods({ experiment, settings, targets: targets.nodes, taints: zones.taints, pods: preFault.pods, workers });
-  const workloads = forecastWorkloads({ experiment, targets: targets.nodes, pods: preFault.pods, fates: pods.fates });
+  const workloads = forecastWorkloads({ experiment, targets: targets.nodes, pods: preFault.pods, fates: pods.fates, kubernetesVersion: input.kubernetesVersion });
   const items = [...targets.items, ...zones.items, ...pods.items, ...workloads.items].sort(
     (a, b) => (a.window?.fromSeconds ?? Infinity) - (b.window?.fromSeconds ?? Infinity) || EVENT_ORDER.indexOf(a.event) - EVENT_ORDER.indexOf(b.event) || a.node.localeCompare(b.node) || (a.pod ?? a.workload ?? '').localeCompare(b.pod ?? b.workload ?? ''),
   );
   const notForecast = [...targets.notForecast, ...workloads.notForecast];
-  for (const id of new Set(items.map((i) => i.mechanism))) {
-    const m = mechanism(id as MechanismId);
-    if (!appliesTo(m, input.kubernetesVersion)) notForecast.push(`${id}: modelled on v1.34 behaviour (${m.function}, ${m.versions}); Kubernetes ${input.kubernetesVersion} predates it, so its items may not hold`);
+  // A version outside the modelled set is forecast with the nearest one's mechanisms, and says so.
+  for (const version of new Set([input.kubernetesVersion, ...targets.nodes.map((n) => n.kubeletVersion)])) {
+    const warning = unsupportedVersionWarning(version);
+    if (warning !== null) notForecast.push(warning);
   }
   if (preFault.source === 'experiment') notForecast.push('pods rebootlab does not deploy (kube-system DaemonSets, selected and manifest workloads\' placement): only the experiment\'s own workloads are placed without a cluster');
   return {
@@ -58,7 +63,10 @@ export function forecast(input: ForecastInput): Forecast {
     conditionedOn: preFault.source,
     conditions: [...targets.conditions, ...zones.zoneNotes],
     targets: [...preFault.targets],
-    mechanisms: Object.fromEntries([...new Set(items.map((i) => i.mechanism))].sort().map((id) => [id, mechanism(id as MechanismId)])),
+    mechanisms: Object.fromEntries([...new Set(items.map((i) => i.mechanism))].sort().map((key) => {
+      const [id, version] = key.split('@') as [MechanismId, string | undefined];
+      return [key, mechanismFor(id, version ?? input.kubernetesVersion)];
+    })),
     items,
     notForecast,
   };

@@ -9,7 +9,8 @@ export interface ItemSpec extends Omit<ForecastItem, 'pod' | 'workload' | 'taint
   pod?: string | null;
   workload?: string | null;
   taintKey?: string | null;
-  mechanism: MechanismId;
+  /** A mechanism id, or `id@<kubeletVersion>` (see ForecastItem.mechanism; lib/analyze/mechanisms.ts mechanismKey). */
+  mechanism: MechanismId | `${MechanismId}@${string}`;
   /** The outcomes; by default one: `window` (or "does not happen" when `happens` is never). */
   outcomes?: ForecastOutcome[];
 }

@@ -34,6 +34,8 @@ export interface TargetNodeForecast {
   readyAgain: Window | null;
   /** The Node object deleted (client receive time), for node-delete. */
   deleted: Window | null;
+  /** Its kubelet's version (Node status.nodeInfo.kubeletVersion, else the cluster's): which kubelet mechanisms apply. */
+  kubeletVersion: string;
 }
 
 /** Inputs of {@link forecastTargetNodes}. */
@@ -43,6 +45,8 @@ export interface TargetNodesInput {
   targets: readonly string[];
   nodes: ReadonlyMap<string, PreFaultNode>;
   leadSeconds: number;
+  /** The cluster's Kubernetes version: a node's kubelet version when its Node does not say. */
+  kubernetesVersion: string;
 }
 
 /**
@@ -62,7 +66,8 @@ export function forecastTargetNodes(input: TargetNodesInput): { nodes: TargetNod
     const effect = faultEffect(fault.type, experiment.cluster.provider);
     const offSeconds = round3(index * msToSeconds(fault.staggerMs));
     const restoreStart = restoreStartOf(experiment, effect, offSeconds);
-    const node: TargetNodeForecast = { name, offSeconds, effect, detection: null, restoreStart, readyAgain: null, deleted: null };
+    const kubeletVersion = input.nodes.get(name)?.kubeletVersion ?? input.kubernetesVersion;
+    const node: TargetNodeForecast = { name, offSeconds, effect, detection: null, restoreStart, readyAgain: null, deleted: null, kubeletVersion };
     if (effect.detection === 'heartbeats-stop') {
       const heartbeat = lastHeartbeatRange(settings, offSeconds, effect.heartbeatsStopWithinSeconds, input.nodes.get(name), input.leadSeconds);
       if (heartbeat.condition) conditions.push(heartbeat.condition);

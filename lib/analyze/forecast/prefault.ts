@@ -60,7 +60,11 @@ export class PreFaultRecorder {
       const renewal = lease ? renewTime(lease.object) : null;
       const heartbeat = (condition(r.object, 'Ready') as { lastHeartbeatTime?: string } | null)?.lastHeartbeatTime ?? null;
       const since = (t: string | null) => (t === null || Number.isNaN(Date.parse(t)) ? null : Math.round(Date.parse(t) - atMs) / 1000);
-      return { name: r.name, labels, controlPlane: CONTROL_PLANE_LABEL in labels, lastLeaseRenewSeconds: since(renewal), lastStatusPostSeconds: since(heartbeat) };
+      const kubelet = get(r.object, 'status', 'nodeInfo', 'kubeletVersion');
+      return {
+        name: r.name, labels, controlPlane: CONTROL_PLANE_LABEL in labels, lastLeaseRenewSeconds: since(renewal), lastStatusPostSeconds: since(heartbeat),
+        ...(typeof kubelet === 'string' && kubelet !== '' ? { kubeletVersion: kubelet } : {}),
+      };
     }).sort((a, b) => a.name.localeCompare(b.name));
     const pods: PreFaultPod[] = [];
     for (const r of this.pods.values()) {
@@ -72,11 +76,19 @@ export class PreFaultRecorder {
       pods.push({
         namespace: r.namespace ?? 'default', name: r.name, workload: this.workloadOf(r), ownerKind: owner?.kind ?? null, node,
         tolerations: (get(r.object, 'spec', 'tolerations') as Toleration[] | undefined) ?? [],
+        ...startedOf(r.object, atMs),
       });
     }
     pods.sort((a, b) => a.node.localeCompare(b.node) || a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
     return { source: 'journal', nodes, targets: [...this.targets], pods, leadSeconds };
   }
+}
+
+/** `{ startedSeconds }`: the latest running container's startedAt, seconds relative to `atMs` (Unix epoch ms); `{}` when none is running. */
+function startedOf(pod: Record<string, unknown>, atMs: number): { startedSeconds?: number } {
+  const statuses = (get(pod, 'status', 'containerStatuses') as { state?: { running?: { startedAt?: string } } }[] | undefined) ?? [];
+  const started = statuses.map((c) => Date.parse(c.state?.running?.startedAt ?? '')).filter((t) => !Number.isNaN(t));
+  return started.length === 0 ? {} : { startedSeconds: Math.round(Math.max(...started) - atMs) / 1000 };
 }
 
 /**

@@ -2,7 +2,9 @@
 // version and the pre-fault state) and what it says (one item per event, each an interval with its mechanism,
 // setting and named assumption). Every instant is seconds since time zero, the start of the first fault command.
 import type { Toleration } from '../../spec/types.js';
-import type { PredictedEvent, Window } from '../event-types.js';
+import type { MechanismRef, PredictedEvent, Window } from '../event-types.js';
+
+export type { MechanismRef } from '../event-types.js';
 
 /** A node as it was before the fault. */
 export interface PreFaultNode {
@@ -17,6 +19,8 @@ export interface PreFaultNode {
   lastLeaseRenewSeconds: number | null;
   /** The last status post seen before the forecast (the Ready condition's lastHeartbeatTime), seconds since time zero; null when unknown. */
   lastStatusPostSeconds: number | null;
+  /** The Node's status.nodeInfo.kubeletVersion (e.g. `v1.35.4`): its kubelet mechanisms; absent or null when not journaled (the cluster's version is used). */
+  kubeletVersion?: string | null;
 }
 
 /** A pod as it was before the fault. */
@@ -30,6 +34,11 @@ export interface PreFaultPod {
   node: string;
   /** Tolerations as admitted (with the DefaultTolerationSeconds and DaemonSet defaults). */
   tolerations: Toleration[];
+  /**
+   * When its youngest running container started (containerStatuses[].state.running.startedAt, whole seconds, truncated),
+   * seconds since time zero (≤ 0); absent or null when unknown (no cluster, or not running).
+   */
+  startedSeconds?: number | null;
 }
 
 /**
@@ -70,18 +79,6 @@ export type ForecastEvent =
   /** The last failed request of a traffic prober (ProbeSummary.lastErrorAfterSeconds). */
   | 'probe-last-error';
 
-/** Where a mechanism lives upstream and which versions it applies to. */
-export interface MechanismRef {
-  /** Short id, e.g. `node-health`. */
-  id: string;
-  /** Upstream file (kubernetes/kubernetes unless it names another module). */
-  file: string;
-  /** Function(s) in that file. */
-  function: string;
-  /** Kubernetes versions it applies to, e.g. `v1.27+`; the forecast uses v1.34 behaviour by default. */
-  versions: string;
-}
-
 /** One way the event can go: when, and on what it depends. */
 export interface ForecastOutcome {
   /** When it happens in this outcome, seconds since time zero; null: it does not happen. */
@@ -107,7 +104,10 @@ export interface ForecastItem {
   window: Window | null;
   /** Every outcome (at least one); several when the forecast cannot know which (say which node wins a token). */
   outcomes: ForecastOutcome[];
-  /** The id of the mechanism that gives it: a key of Forecast.mechanisms (file, function, versions). */
+  /**
+   * The mechanism that gives it: a key of Forecast.mechanisms (file, function, versions, behaviour): its id, or
+   * `id@<kubeletVersion>` for a kubelet mechanism on a node whose kubelet runs another version than the API server.
+   */
   mechanism: string;
   /** The settings it depends on, with their values, e.g. `--node-monitor-grace-period 20 s`. */
   setting: string;
@@ -119,7 +119,7 @@ export interface ForecastItem {
 
 /** A forecast: what the settings alone say will happen, before the fault. */
 export interface Forecast {
-  /** Kubernetes version the mechanisms were taken for, e.g. `v1.34.4`. */
+  /** The API server's Kubernetes version the mechanisms were taken for, e.g. `v1.37.2` (a kubelet's, where it differs, in the mechanism's key). */
   kubernetesVersion: string;
   /** Where the pre-fault state came from (see PreFaultState.source). */
   conditionedOn: PreFaultState['source'];
@@ -127,7 +127,7 @@ export interface Forecast {
   conditions: string[];
   /** Fault targets in injection order. */
   targets: string[];
-  /** The mechanisms the items name, by id: upstream file, function and the versions each applies to. */
+  /** The mechanisms the items name, by key: upstream file, function, the behaviour used and the versions it holds for. */
   mechanisms: Record<string, MechanismRef>;
   items: ForecastItem[];
   /** Things it does not forecast, one line each, with why. */

@@ -4,7 +4,8 @@ import type { Experiment } from '../../spec/types.js';
 import { PROXY_LAG_MS } from '../probe-backends.js';
 import type { Window } from '../types.js';
 import { OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
-import { item } from './items.js';
+import { item, type ItemSpec } from './items.js';
+import { restartReadiness, type RestartReadiness } from './kubelet-restart.js';
 import type { TargetNodeForecast } from './nodes.js';
 import type { PodFate } from './pods.js';
 import type { ForecastItem, ForecastOutcome, PreFaultPod } from './types.js';
@@ -27,6 +28,8 @@ export interface WorkloadsForecastInput {
   targets: readonly TargetNodeForecast[];
   pods: readonly PreFaultPod[];
   fates: readonly PodFate[];
+  /** The API server's Kubernetes version (a node's kubelet version comes with its TargetNodeForecast). */
+  kubernetesVersion: string;
 }
 
 const PROXY_LAG_SECONDS = PROXY_LAG_MS / 1000;
@@ -58,6 +61,10 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     if (fates.length === 0) continue;
     const first = [...fates].sort((a, b) => (targetOf.get(a.pod.node)?.offSeconds ?? 0) - (targetOf.get(b.pod.node)?.offSeconds ?? 0))[0];
     const target = targetOf.get(first.pod.node)!;
+    // A kubelet restart (its containers keep serving, nothing detects it): each pod's readiness by its kubelet's version.
+    const restart = target.effect.detection === 'none' && target.effect.containersServe;
+    const readiness = new Map<PodFate, RestartReadiness>(restart ? fates.map((f) => [f, restartReadiness(f.pod, w, targetOf.get(f.pod.node)!, input.kubernetesVersion)]) : []);
+    const allKept = restart && [...readiness.values()].every((r) => r.fate === 'kept');
     // Clients: a pod on a node whose containers stop serves no more from its fault command's start.
     if (!target.effect.containersServe) {
       items.push(item({
@@ -73,15 +80,22 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
         mechanism: 'endpoint-slice', setting: 'the detection window', assumption: 'its containers keep serving; the node lifecycle controller marks its pods Ready=False in the pass that marks the node Unknown (MarkPodsNotReady)',
         because: `${w.name}'s pods on ${target.name} keep running but are marked not ready`,
       }));
-    } else if (target.effect.detection === 'none') {
-      // A kubelet restart: v1.34 reports every pod not ready until its first readiness probe after the restart.
-      const restart = windowOf(target.offSeconds, target.offSeconds + target.effect.commandSeconds[1] + KUBELET_RESTART_POD_STATUS_SECONDS);
-      items.push(item({
-        event: 'workload-unavailable', node: target.name, workload: w.name, happens: 'maybe', window: restart,
-        outcomes: [{ window: restart, when: 'the restarted kubelet reports its pods not ready until their first readiness probe' }, { window: null, when: 'the probe passes before the status is written' }],
-        mechanism: 'kubelet-status', setting: `fault ${input.experiment.fault.type}`, assumption: `the restarted kubelet writes its pods' status within ${KUBELET_RESTART_POD_STATUS_SECONDS} s of its command's return (measured 5.6 s after the start once; ${target.effect.measured})`,
-        because: `${w.name}'s containers keep running through a kubelet restart; only their readiness is reset`,
-      }));
+    } else if (restart) {
+      const reset = [...readiness.values()].find((r) => r.fate === 'maybe-reset');
+      if (allKept) {
+        items.push(item({
+          event: 'workload-unavailable', node: target.name, workload: w.name, happens: 'never', window: null, mechanism: readiness.get(first)!.mechanism, setting: `fault ${input.experiment.fault.type}`,
+          assumption: 'its containers keep running and its pods stay Ready through the restart', because: [...readiness.values()].map((r) => r.because).join('; '),
+        }));
+      } else {
+        const window = restartResetWindow(target);
+        items.push(item({
+          event: 'workload-unavailable', node: target.name, workload: w.name, happens: 'maybe', window,
+          outcomes: [{ window, when: 'the restarted kubelet reports its pods not ready until their first readiness probe' }, { window: null, when: 'the probe passes before the status is written' }],
+          mechanism: reset!.mechanism, setting: `fault ${input.experiment.fault.type}`, assumption: `the restarted kubelet writes its pods' status within ${KUBELET_RESTART_POD_STATUS_SECONDS} s of its command's return (measured 5.6 s after the start once; ${target.effect.measured})`,
+          because: `${w.name}'s containers keep running through a kubelet restart; only their readiness is reset: ${reset!.because}`,
+        }));
+      }
     } else notForecast.push(`workload ${w.name}: when clients lose it under ${input.experiment.fault.type} (its containers keep serving and its node is not marked Unknown)`);
     // The API: a pod stops counting as Ready when it is marked Ready=False (its node detected Unknown: MarkPodsNotReady
     // in that pass) or gets a deletionTimestamp, whichever comes first.
@@ -106,6 +120,7 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
       if (f.replacementReady.length > 0 && f.replacementReady.some((o) => o.window !== null)) return f.replacementReady;
       const node = targetOf.get(f.pod.node)!;
       if (node.effect.detection === 'none' && node.effect.containersServe) {
+        if (readiness.get(f)?.fate === 'kept') return [{ window: windowOf(0, 0), when: 'its readiness is kept: it never drops below its desired count' }];
         // Never below desired (0), or back after the restarted kubelet's first readiness probe.
         const period = w.readinessProbe ? w.readinessProbe.initialDelaySeconds + w.readinessProbe.periodSeconds : 1;
         return [{ window: windowOf(0, 0), when: 'it never drops below its desired count' }, { window: windowOf(node.offSeconds, node.offSeconds + node.effect.commandSeconds[1] + KUBELET_RESTART_POD_STATUS_SECONDS + period + OBSERVATION_LATENCY_SECONDS), when: 'ready again at its first probe after the restart' }];
@@ -128,6 +143,8 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     if (w.service !== null || w.kind === 'StatefulSet') {
       for (const f of fates) {
         const node = targetOf.get(f.pod.node)!;
+        const kept = readiness.get(f);
+        if (kept !== undefined) items.push(restartEndpointItem(f.pod, w.name, node, kept));
         if (node.detection === null || node.detection.status !== 'Unknown') continue;
         const d = node.detection.window;
         let window = windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS);
@@ -144,10 +161,27 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     }
     // Probes: the last failed request of an http probe of its Service (a dns probe's Service is the cluster DNS's twin).
     for (const probe of input.experiment.probes.filter((p) => p.type !== 'dns' && p.service === w.name)) {
-      items.push(...probeItems(probe.name, w.name, input, fates, perPod, target));
+      items.push(...probeItems(probe.name, w.name, input, fates, perPod, target, restart ? { allKept, mechanism: readiness.get(first)!.mechanism } : null));
     }
   }
   return { items, notForecast };
+}
+
+/** When a restarted kubelet's pod status (readiness reset) is written: from its command's start to its return + KUBELET_RESTART_POD_STATUS_SECONDS. */
+function restartResetWindow(node: TargetNodeForecast): Window {
+  return windowOf(node.offSeconds, node.offSeconds + node.effect.commandSeconds[1] + KUBELET_RESTART_POD_STATUS_SECONDS);
+}
+
+/** A pod's endpoint through a kubelet restart: never not ready when its readiness is kept, else maybe in the reset window (+ the EndpointSlice write). */
+function restartEndpointItem(pod: PreFaultPod, workload: string, node: TargetNodeForecast, readiness: RestartReadiness): ForecastItem {
+  const base = { event: 'endpoint-not-ready' as const, node: node.name, pod: `${pod.namespace}/${pod.name}`, workload, mechanism: readiness.mechanism as ItemSpec['mechanism'], setting: 'fault kubelet-restart' };
+  if (readiness.fate === 'kept') return item({ ...base, happens: 'never', window: null, assumption: 'the pod stays Ready through the restart', because: readiness.because });
+  const reset = restartResetWindow(node);
+  const window = windowOf(reset.fromSeconds, reset.toSeconds + OBSERVATION_LATENCY_SECONDS);
+  return item({
+    ...base, happens: 'maybe', window, outcomes: [{ window, when: 'the restarted kubelet reports the pod not ready until its first readiness probe' }, { window: null, when: 'the probe passes before the status is written' }],
+    assumption: `the restarted kubelet writes the pod's status within ${KUBELET_RESTART_POD_STATUS_SECONDS} s of its command's return; the EndpointSlice controller follows within a second`, because: readiness.because,
+  });
 }
 
 /**
@@ -156,11 +190,17 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
  * requests routed to a dead endpoint fail until that endpoint is no longer ready and kube-proxy drops it, unless a
  * reused conntrack entry keeps sending one there (up to 120 s: nf_conntrack's SYN_SENT timeout).
  */
-function probeItems(probe: string, workload: string, input: WorkloadsForecastInput, fates: readonly PodFate[], perPod: ForecastOutcome[][], target: TargetNodeForecast): ForecastItem[] {
+function probeItems(probe: string, workload: string, input: WorkloadsForecastInput, fates: readonly PodFate[], perPod: ForecastOutcome[][], target: TargetNodeForecast, restart: { allKept: boolean; mechanism: ItemSpec['mechanism'] } | null): ForecastItem[] {
   const all = input.pods.filter((p) => p.workload === workload);
   const onTargets = all.filter((p) => input.targets.some((t) => t.name === p.node));
   const proxy = PROXY_LAG_SECONDS + OBSERVATION_LATENCY_SECONDS;
   const base = { node: target.name, workload: probe, mechanism: 'kube-proxy' as const, setting: `probe ${probe} on Service ${workload}` };
+  if (restart?.allKept && onTargets.length === all.length) {
+    return [item({
+      ...base, event: 'probe-last-error', happens: 'never', window: null, mechanism: restart.mechanism,
+      assumption: 'every endpoint stays ready through the kubelet restart and its containers keep serving', because: `${workload}'s pods keep their readiness: its endpoints never leave the Service`,
+    })];
+  }
   if (onTargets.length === all.length) {
     const firstBack = perPod.flatMap((o) => o).flatMap((o) => (o.window ? [o.window] : []));
     if (firstBack.length === 0) return [];
@@ -169,9 +209,11 @@ function probeItems(probe: string, workload: string, input: WorkloadsForecastInp
     if (!Number.isFinite(to)) return [];
     const usual = windowOf(from - 1, to + proxy);
     const conntrack = windowOf(from - 1, to + proxy + CONNTRACK_SYN_SENT_SECONDS);
+    // A kubelet restart may leave readiness alone (the probe ran before the status was written): then no request fails.
+    const unharmed = restart === null ? [] : [{ window: null, when: 'the restarted kubelet never reports the pods not ready' }];
     return [item({
-      ...base, event: 'probe-last-error', happens: 'always', window: conntrack,
-      outcomes: [{ window: usual, when: 'clients reach the first pod back once kube-proxy programs it' }, { window: conntrack, when: 'a reused conntrack entry still points at a dead pod' }],
+      ...base, event: 'probe-last-error', happens: unharmed.length > 0 ? 'maybe' : 'always', window: conntrack,
+      outcomes: [{ window: usual, when: 'clients reach the first pod back once kube-proxy programs it' }, { window: conntrack, when: 'a reused conntrack entry still points at a dead pod' }, ...unharmed],
       assumption: `every ready endpoint was on a target: clients fail until the first pod is back and kube-proxy programs it (within ${PROXY_LAG_SECONDS} s); a request reusing the source port of one that failed toward a dead pod follows its conntrack entry (nf_conntrack keeps an unanswered SYN_SENT entry ${CONNTRACK_SYN_SENT_SECONDS} s)`,
       because: `${workload} has no ready endpoint elsewhere`,
     })];

@@ -3,7 +3,9 @@ import type { PredictionField } from '../../spec/expectation.js';
 import { secondsSince } from '../clock.js';
 import { evictionApiEvictions } from '../events.js';
 import { part, type Measurement } from '../measurement.js';
-import { predict } from '../predict.js';
+import { get } from '../objects.js';
+import { predict, versionWarning } from '../predict.js';
+import type { Observation } from '../../observe/types.js';
 import type { PredictionItem } from '../types.js';
 
 const PREDICTION_LISTS: Record<PredictionField, (items: PredictionItem[]) => PredictionItem[]> = {
@@ -23,8 +25,11 @@ export const predictionsMeasurement: Measurement = {
   describes: 'detection, taints, evictions, PodGC and replacements predicted from their observed cause, each held or missed',
   needs: ['nodes', 'pods', 'faults', 'steps', 'leaseRenewals', 'leaderChanges', 'observerLag'],
   provides: ['predictions'],
-  measure: ({ observations, ctx, options }, earlier) => ({
-    predictions: predict(options.settings, {
+  measure: ({ observations, ctx, options, warn }, earlier) => {
+    const kubernetesVersion = options.kubernetesVersion ?? options.experiment?.cluster.kubernetesVersion ?? null;
+    const kubeletVersions = kubeletVersionsOf(observations);
+    for (const line of new Set([versionWarning(kubernetesVersion), ...[...kubeletVersions.values()].map(versionWarning)])) if (line !== null) warn(line);
+    return { predictions: predict(options.settings, {
       nodes: part(earlier, 'nodes'),
       pods: part(earlier, 'pods'),
       faults: part(earlier, 'faults'),
@@ -34,8 +39,10 @@ export const predictionsMeasurement: Measurement = {
       observerLag: part(earlier, 'observerLag'),
       apiEvictions: evictionApiEvictions(observations, ctx.faultMs),
       endSeconds: secondsSince(ctx.faultMs, ctx.endMs),
-    }),
-  }),
+      kubernetesVersion,
+      kubeletVersions,
+    }) };
+  },
   expectations: {
     scope: 'predictions',
     values(analysis, s) {
@@ -44,3 +51,14 @@ export const predictionsMeasurement: Measurement = {
     },
   },
 };
+
+/** Per node, the kubeletVersion of its last journaled Node record (status.nodeInfo.kubeletVersion); journals before it was kept have none. */
+export function kubeletVersionsOf(observations: readonly Observation[]): Map<string, string> {
+  const versions = new Map<string, string>();
+  for (const o of observations) {
+    if (o.type !== 'object' || o.kind !== 'Node') continue;
+    const v = get(o.object, 'status', 'nodeInfo', 'kubeletVersion');
+    if (typeof v === 'string' && v !== '') versions.set(o.name, v);
+  }
+  return versions;
+}

@@ -9,7 +9,7 @@ import { LEGEND, renderTimeline } from './html-timeline.js';
 import { timelineModel } from './html-timeline-model.js';
 import { writeReportFile } from './write-file.js';
 import { MAX_NODE_LANES, MAX_POD_LANES } from './html-lanes.js';
-import { faultLine, predictionTotals, timeZeroSentence } from './prediction-rows.js';
+import { faultLine, mechanismsText, predictionTotals, timeZeroSentence } from './prediction-rows.js';
 
 /** File name of the HTML report in a run directory. */
 export const REPORT_HTML_FILE = 'report.html';
@@ -56,6 +56,7 @@ export function renderHtmlReport(result: Result): string {
       monitor period ${formatSeconds(p.monitorPeriodSeconds)};
       ${p.zoneStates.length === 0 ? 'every zone stayed Normal' : p.zoneStates.map((z) => `zone "${z.zone}" ${z.state} at ${formatSeconds(z.atSeconds)} (${z.notReady}/${z.total} NotReady, rate ${z.evictionRatePerSecond}/s)`).join('; ')}.
       Each event's "why" is the mechanism and setting; its cause is the observed event it follows.
+      ${p.mechanisms === undefined ? null : html`<span data-mechanisms>${mechanismsText(p)}</span>`}
     </p>
     ${predictedTable(result)}
     ${measurementTables(result)}

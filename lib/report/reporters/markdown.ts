@@ -4,7 +4,7 @@ import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
 import { writeReportFile } from './write-file.js';
 import type { Result } from '../result-types.js';
 import { seconds, table } from './markdown-tables.js';
-import { faultLine, PREDICTION_HEADERS, predictionRow, predictionTotals, timeZeroSentence } from './prediction-rows.js';
+import { faultLine, mechanismsText, PREDICTION_HEADERS, predictionRow, predictionTotals, timeZeroSentence } from './prediction-rows.js';
 import { measurementTables, type TableCell } from '../../analyze/index.js';
 
 /** File name of the Markdown summary in a run directory. */
@@ -15,7 +15,8 @@ function predictionsTable(r: Result): string {
   const zones = p.zoneStates.length === 0 ? 'every zone stayed Normal' : p.zoneStates.map((z) => `zone "${z.zone}" ${z.state} at ${seconds(z.atSeconds)} (${z.notReady}/${z.total} NotReady, rate ${z.evictionRatePerSecond}/s)`).join('; ');
   const lead =
     `${predictionTotals(p)}. Lease renew interval ${seconds(p.leaseRenewIntervalSeconds)}, ` +
-    `grace period ${seconds(p.gracePeriodSeconds)}, monitor period ${seconds(p.monitorPeriodSeconds)}; ${zones}.`;
+    `grace period ${seconds(p.gracePeriodSeconds)}, monitor period ${seconds(p.monitorPeriodSeconds)}; ${zones}.` +
+    (p.mechanisms === undefined ? '' : ` ${mechanismsText(p)}`);
   return `${lead}\n\n${table(PREDICTION_HEADERS, p.items.map(predictionRow))}`;
 }
 

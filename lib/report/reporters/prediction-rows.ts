@@ -48,6 +48,18 @@ export function predictionTotals(p: Pick<Predictions, 'heldCount' | 'predictedCo
   return `${p.heldCount} of ${p.predictedCount} predictions held (${p.heldCount - explainedHeld} of ${p.predictedCount - explained} predicted from their causes, ${explainedHeld} of ${explained} explained by reading the run), ${p.missed.length} missed`;
 }
 
+/**
+ * The mechanisms the model used and the versions each holds for: "Mechanisms of Kubernetes v1.37.2: node-health
+ * (v1.37+), pod-gc (v1.28+), ...; kubelet-runtime-health on kubelet v1.35.4 (v1.27+)". Empty for results written
+ * before the model named them.
+ */
+export function mechanismsText(p: Pick<Predictions, 'kubernetesVersion' | 'mechanisms'>): string {
+  if (p.mechanisms === undefined) return '';
+  const entries = Object.entries(p.mechanisms);
+  const named = (key: string, versions: string) => (key.includes('@') ? `${key.split('@')[0]} on kubelet ${key.split('@')[1]} (${versions})` : `${key} (${versions})`);
+  return `Mechanisms of Kubernetes ${p.kubernetesVersion ?? 'unknown (the default version\'s)'}: ${entries.length === 0 ? 'none used' : entries.map(([key, m]) => named(key, m.versions)).join(', ')}.`;
+}
+
 /** One line per fault command: `w1: power-off issued 0.000 s, returned 2.608 s (command 2.608 s); last Lease renewal -1.2 s`. */
 export function faultLine(f: FaultInstant): string {
   const renew = f.lastLeaseRenewBeforeFault ? `; last Lease renewal before it ${sec(f.lastLeaseRenewBeforeFault.afterSeconds)} (${f.lastLeaseRenewBeforeFault.renewTime})` : '';

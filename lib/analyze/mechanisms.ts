@@ -1,0 +1,209 @@
+// The one table of the Kubernetes mechanisms the causal model (lib/analyze/predict*.ts) and the forecast
+// (lib/analyze/forecast/) rest on: for each, its upstream file and function and, per range of versions, what it does.
+// Read from each version's source (docs/versions-mechanisms.md, ~/go/pkg/mod/k8s.io/kubernetes@<v>/). A new
+// Kubernetes minor is one edit here: a behaviour row with `since` where a mechanism changed.
+import { SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT } from '../common/versions.js';
+import type { MechanismRef } from './event-types.js';
+
+/** What a mechanism does from Kubernetes `since` (`v1.35`) on, until the next behaviour's `since`. */
+export interface MechanismBehaviour {
+  /** The first minor it applies to, `vMAJOR.MINOR`. */
+  since: string;
+  /** One line: what it does, and (for a change) the feature gate and the source that say so. */
+  what: string;
+}
+
+/** A mechanism: upstream file(s) and function(s), and its behaviours, oldest first (the first is the base). */
+export interface MechanismEntry {
+  /** Upstream file (kubernetes/kubernetes unless it names another module). */
+  file: string;
+  /** Function(s) in that file. */
+  function: string;
+  behaviours: readonly MechanismBehaviour[];
+}
+
+const base = (since: string, what: string): MechanismBehaviour[] => [{ since, what }];
+
+/** Every mechanism the models use, by id. Files are in kubernetes/kubernetes unless a module is named. */
+export const MECHANISMS = {
+  'node-health': {
+    file: 'pkg/controller/nodelifecycle/node_lifecycle_controller.go', function: 'monitorNodeHealth, tryUpdateNodeHealth',
+    behaviours: [
+      { since: 'v1.27', what: 'Ready→Unknown at the first monitor pass more than --node-monitor-grace-period after the last heartbeat the controller\'s informer cache saw (Lease renewTime or status post)' },
+      {
+        since: 'v1.37',
+        what: 'NodeControllerLeaseCircuitBreaker (Beta, on; pkg/features/kube_features.go v1.37.2): before marking a node Unknown the controller GETs its live Lease and skips the node for that pass when it is newer than the cache (tryUpdateNodeHealth, v1.37.2 line 963); a node whose heartbeats stopped has the same Lease live and cached, so its window is unchanged, and a node that renewed just before the pass is no longer marked Unknown from a stale cache',
+      },
+    ],
+  },
+  'kubelet-runtime-health': {
+    file: 'pkg/kubelet/runtime.go, pkg/kubelet/kubelet.go', function: 'runtimeState.runtimeErrors (maxWaitForContainerRuntime 30 s), updateRuntimeUp (every 5 s), syncNodeStatus',
+    behaviours: base('v1.27', 'the kubelet reports Ready=False once its runtime has failed its status check for 30 s'),
+  },
+  'kubelet-status': {
+    file: 'pkg/kubelet/kubelet_node_status.go, pkg/kubelet/kubelet.go', function: 'syncNodeStatus (every nodeStatusUpdateFrequency, jitter 4 %), fastStatusUpdateOnce',
+    behaviours: base('v1.27', 'the kubelet posts its node status every nodeStatusUpdateFrequency and at once on start'),
+  },
+  'kubelet-restart-readiness': {
+    file: 'pkg/kubelet/prober/prober_manager.go, pkg/kubelet/prober/worker.go', function: 'UpdatePodStatus, setReadyStateOnKubeletRestart, worker.doProbe',
+    behaviours: [
+      { since: 'v1.27', what: 'a restarted kubelet has no readiness result for its running containers: it reports a container with a readiness probe not ready until that probe\'s first run (worker.doProbe sets the probe\'s initial Failure; the worker first sleeps a random part of periodSeconds)' },
+      {
+        since: 'v1.35',
+        what: 'ChangeContainerStatusOnKubeletRestart deprecated and off (KEP-4781; pkg/features/kube_features.go v1.35.4): a container started more than 10 s before the kubelet (kubeletRestartGracePeriod) of a pod that was Ready keeps its readiness until its next probe; a younger container is reset as before',
+      },
+    ],
+  },
+  'no-schedule-taint': {
+    file: 'pkg/controller/nodelifecycle/node_lifecycle_controller.go', function: 'doNoScheduleTaintingPass',
+    behaviours: base('v1.27', 'a NoSchedule taint for a Ready condition Unknown or False, not rate limited'),
+  },
+  'no-execute-taint': {
+    file: 'pkg/controller/nodelifecycle/node_lifecycle_controller.go, pkg/controller/nodelifecycle/scheduler/rate_limited_queue.go',
+    function: 'processTaintBaseEviction, doNoExecuteTaintingPass, handleDisruption, ComputeZoneState, SwapLimiter',
+    behaviours: base('v1.34', 'the NoExecute taint queued in the pass that marks the node (kubernetes/kubernetes PR 120816), written by the 100 ms tainting loop when its zone\'s token bucket allows'),
+  },
+  'taint-eviction': {
+    file: 'pkg/controller/tainteviction/taint_eviction.go', function: 'processPodOnNode, getMinTolerationTime (first matching toleration per taint)',
+    behaviours: [
+      { since: 'v1.29', what: 'a pod is deleted tolerationSeconds after the taint eviction controller sees a NoExecute taint it tolerates (at once for one it does not)' },
+      { since: 'v1.35', what: 'a cancelled countdown can no longer fire (TimedWorker.Cancel, timed_workers.go v1.35.4: a race of microseconds); timing unchanged' },
+    ],
+  },
+  'default-tolerations': {
+    file: 'plugin/pkg/admission/defaulttolerationseconds/admission.go', function: 'Admit',
+    behaviours: base('v1.27', 'pods get not-ready and unreachable NoExecute tolerations of --default-*-toleration-seconds'),
+  },
+  'pod-gc': {
+    file: 'pkg/controller/podgc/gc_controller.go', function: 'gcOrphaned (quarantineTime 40 s, gcCheckPeriod 20 s), gcTerminating (out-of-service taint)',
+    behaviours: base('v1.28', 'pods of a deleted Node deleted after its 40 s quarantine, checked every 20 s; terminating pods of an out-of-service NotReady node force-deleted at the next pass'),
+  },
+  'replicaset': {
+    file: 'pkg/controller/replicaset/replica_set.go', function: 'manageReplicas (a pod with a deletionTimestamp or Failed no longer counts)',
+    behaviours: [
+      { since: 'v1.27', what: 'a replacement is created once the old pod has a deletionTimestamp or is Failed' },
+      { since: 'v1.36', what: 'StaleControllerConsistencyReplicaSet (Beta, on): a sync waits until the informers have seen the controller\'s own writes (syncReplicaSet EnsureReady, requeued from 5 ms): one informer round trip at most, inside the replacement window' },
+    ],
+  },
+  'statefulset': {
+    file: 'pkg/controller/statefulset/stateful_set_control.go', function: 'updateStatefulSet (one pod per identity: recreated once the old one is gone)',
+    behaviours: [
+      { since: 'v1.27', what: 'a pod of the same name is created only once the old pod is deleted' },
+      { since: 'v1.36', what: 'StaleControllerConsistencyStatefulSet (Beta, on): a sync waits until the informers have seen the controller\'s own pod writes (stateful_set.go sync EnsureReady): one informer round trip at most, inside the replacement window' },
+    ],
+  },
+  'job': {
+    file: 'pkg/controller/job/job_controller.go', function: 'manageJob (podReplacementPolicy TerminatingOrFailed by default)',
+    behaviours: [
+      { since: 'v1.29', what: 'a replacement is created as soon as the old pod is terminating or Failed (podReplacementPolicy TerminatingOrFailed without podFailurePolicy)' },
+      { since: 'v1.36', what: 'StaleControllerConsistencyJob (Beta, on): syncJob waits until the pod and Job informers have seen the controller\'s own writes (requeued from 5 ms): one informer round trip at most, inside the replacement window' },
+    ],
+  },
+  'pod-start': {
+    file: 'pkg/scheduler, pkg/kubelet/kubelet.go, pkg/kubelet/prober', function: 'schedule, SyncPod, readiness probe worker',
+    behaviours: base('v1.27', 'a new pod is scheduled, started and Ready at its first readiness probe'),
+  },
+  'endpoint-slice': {
+    file: 'pkg/controller/endpointslice/endpointslice_controller.go, pkg/controller/nodelifecycle/node_lifecycle_controller.go', function: 'syncService (endpoint ready = pod Ready), MarkPodsNotReady',
+    behaviours: [
+      { since: 'v1.27', what: 'an endpoint is ready while its pod is Ready; the node lifecycle controller marks an Unknown node\'s pods Ready=False in that pass' },
+      { since: 'v1.35', what: 'pod events pass a pod queue (pod → Services) before the Service queue (podQueueWorker, v1.35.4): one more queue hop, milliseconds' },
+    ],
+  },
+  'node-delete': {
+    file: 'rebootlab lib/faults (node-delete: stop the node, delete its Node object)', function: 'runFault',
+    behaviours: base('any', 'rebootlab stops the node and deletes its Node object'),
+  },
+  'fault-command': {
+    file: 'rebootlab lib/faults/inject.ts', function: 'runFault (timed restore after the command returned + duration)',
+    behaviours: base('any', 'the fault command, and its restore after the fault\'s duration'),
+  },
+  'step': {
+    file: 'rebootlab lib/faults/steps.ts', function: 'runSteps (force-delete-pods: every pod bound to the node deleted with grace period 0)',
+    behaviours: base('any', 'a follow-up step of the experiment acts while it runs'),
+  },
+  'standalone-pod': {
+    file: 'pkg/controller (no controller owns the pod)', function: 'none',
+    behaviours: base('any', 'nothing recreates a pod without a controller'),
+  },
+  'kube-proxy': {
+    file: 'pkg/proxy (iptables/nftables proxier)', function: 'syncProxyRules after an EndpointSlice change',
+    behaviours: base('v1.27', 'Service rules follow the EndpointSlices within a sync'),
+  },
+} as const satisfies Record<string, MechanismEntry>;
+
+/** A mechanism's id. */
+export type MechanismId = keyof typeof MECHANISMS;
+
+/** `v1.35.4`, `1.35`, `v1.35.4-gke.100` → 1035 (major × 1000 + minor); null for anything else. */
+function minorKey(version: string): number | null {
+  const m = /^v?(\d+)\.(\d+)/.exec(version);
+  return m ? Number(m[1]) * 1000 + Number(m[2]) : null;
+}
+
+/** `vMAJOR.MINOR` of `version`, or the text itself when it is not a version. */
+function minorText(version: string): string {
+  const m = /^v?(\d+)\.(\d+)/.exec(version);
+  return m ? `v${m[1]}.${m[2]}` : version;
+}
+
+/**
+ * The behaviour of mechanism `id` on Kubernetes `version` (any patch or build suffix: `v1.35.4-gke.100` reads as
+ * v1.35) and the range of versions it holds for (`v1.35+`, `v1.27 to v1.34`). A version older than a mechanism's
+ * first row gets that row; text that is not a version gets the newest.
+ */
+export function behaviourFor(id: MechanismId, version: string): { behaviour: MechanismBehaviour; versions: string } {
+  const rows: readonly MechanismBehaviour[] = MECHANISMS[id].behaviours;
+  const key = minorKey(version);
+  let index = rows.length - 1;
+  if (key !== null) {
+    index = 0;
+    rows.forEach((r, i) => {
+      const since = minorKey(r.since);
+      if (since !== null && since <= key) index = i;
+    });
+  }
+  const next = rows[index + 1];
+  const nextKey = next ? minorKey(next.since) : null;
+  const before = nextKey === null ? null : `v${Math.floor(nextKey / 1000)}.${(nextKey % 1000) - 1}`;
+  const since = rows[index]!.since;
+  return { behaviour: rows[index]!, versions: since === 'any' ? 'any' : before === null ? `${since}+` : `${since} to ${before}` };
+}
+
+/** The reference of mechanism `id` as it applies to Kubernetes `version`: file, function, the behaviour used and its range. */
+export function mechanismFor(id: MechanismId, version: string): MechanismRef {
+  const { behaviour, versions } = behaviourFor(id, version);
+  return { id, file: MECHANISMS[id].file, function: MECHANISMS[id].function, versions, kubernetesVersion: version, behaviour: behaviour.what };
+}
+
+/**
+ * Whether Kubernetes `version` gets the behaviour of mechanism `id` that starts at `since` (`v1.35`) or a later one.
+ * Text that is not a version counts as the newest.
+ */
+export function hasBehaviourSince(version: string, since: string): boolean {
+  const key = minorKey(version);
+  return key === null || key >= minorKey(since)!;
+}
+
+/**
+ * One line when `version` is outside the minors rebootlab models (those of {@link SUPPORTED_KUBERNETES_VERSIONS}),
+ * saying whose mechanisms are used instead; null for a supported minor (any patch of it: the mechanisms are read per
+ * minor).
+ */
+export function unsupportedVersionWarning(version: string): string | null {
+  const key = minorKey(version);
+  const minors = SUPPORTED_KUBERNETES_VERSIONS.map(minorKey).filter((k): k is number => k !== null);
+  if (key !== null && minors.includes(key)) return null;
+  const newest = SUPPORTED_KUBERNETES_VERSIONS[0]!;
+  const nearest = key === null ? newest : SUPPORTED_KUBERNETES_VERSIONS.reduce((a, b) => (Math.abs(minorKey(b)! - key) < Math.abs(minorKey(a)! - key) ? b : a));
+  return `Kubernetes ${version} is outside the versions rebootlab models (${SUPPORTED_KUBERNETES_VERSIONS_TEXT}): its mechanisms are taken as those of ${minorText(nearest)} and the predictions may not apply`;
+}
+
+/** A key of a result's mechanisms: a mechanism id, or `id@<kubeletVersion>` (see {@link mechanismKey}). */
+export type MechanismKey = MechanismId | `${MechanismId}@${string}`;
+
+/** Mechanisms keyed for a result: `id` on the cluster's version, `id@<kubeletVersion>` for a kubelet mechanism on a node of another version. */
+export function mechanismKey(id: MechanismId, version: string, clusterVersion: string): MechanismKey {
+  return version === clusterVersion ? id : `${id}@${version}`;
+}
+
