@@ -168,13 +168,14 @@ describe('analyze/forecast', () => {
       expect(admittedTolerations(null, 'DaemonSet', { notReadySeconds: 30, unreachableSeconds: 30 }).every((t) => t.tolerationSeconds === undefined)).to.equal(true);
     });
 
-    it('version awareness: every mechanism names the versions it applies to; a cluster older than one says so', () => {
+    it('version awareness: every mechanism names the versions its behaviour holds for and the version it was taken for; a cluster outside the modelled versions says so', () => {
       const run = loadFixtureRun('kind-outage-tuned-recorded');
       const f = forecastOf(run.observations, run.info)!;
-      expect(Object.values(f.mechanisms).every((m) => /^v\d+\.\d+\+$|^any$/.test(m.versions))).to.equal(true);
-      expect(f.notForecast.filter((n) => n.includes('predates'))).to.deep.equal([]);
+      expect(Object.values(f.mechanisms).every((m) => /^v\d+\.\d+\+$|^v\d+\.\d+ to v\d+\.\d+$|^any$/.test(m.versions))).to.equal(true);
+      expect(Object.values(f.mechanisms).every((m) => m.kubernetesVersion === 'v1.34.4' && (m.behaviour ?? '') !== '')).to.equal(true);
+      expect(f.notForecast.filter((n) => n.includes('outside the versions'))).to.deep.equal([]);
       const old = forecastOf(run.observations, { ...run.info, cluster: { ...run.info.cluster, kubernetesVersion: 'v1.28.0' } })!;
-      expect(old.notForecast.some((n) => n.startsWith('taint-eviction: modelled on v1.34 behaviour') && n.includes('v1.28.0 predates it'))).to.equal(true);
+      expect(old.notForecast.some((n) => n.startsWith('Kubernetes v1.28.0 is outside the versions rebootlab models') && n.includes('taken as those of v1.34'))).to.equal(true);
     });
 
     it('judging: an item observed in no outcome\'s window is a miss; a "never" outcome holds once its windows closed', () => {

@@ -42,7 +42,7 @@ describe('analyze: pods already running, chosen by namespace and selector', () =
   for (const scenario of ['kind-service-outage-recorded', 'kind-outage-tuned-recorded', 'kind-sts-delete-node-recorded', 'kind-node-delete-podgc-recorded', 'kind-reboot-quick-recorded']) {
     it(`${scenario}: the same pods, outcomes, replacements, workload timelines and predictions as through rebootlab's label`, () => {
       const run = loadFixtureRun(scenario);
-      const selected = analyze(relabelled(run.observations), { settings: run.info.settings, workloads: selecting(run.info.workloads) });
+      const selected = analyze(relabelled(run.observations), { settings: run.info.settings, workloads: selecting(run.info.workloads), kubernetesVersion: run.info.cluster.kubernetesVersion ?? undefined });
       expect(selected.pods.length, 'pods analyzed').to.be.greaterThan(0);
       expect(selected.pods).to.deep.equal(run.analysis.pods);
       expect(selected.workloads).to.deep.equal(run.analysis.workloads);
