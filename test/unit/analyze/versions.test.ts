@@ -3,13 +3,15 @@
 // mechanisms and each Node's kubeletVersion for the kubelet's. Tested on recorded journals, the same journal read as
 // two versions where a mechanism differs.
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { analyze } from '../../../lib/analyze/analyze.js';
 import { forecast, judgeForecast, preFaultStateOfJournal, type Forecast, type ForecastItem } from '../../../lib/analyze/forecast/index.js';
 import { behaviourFor, MECHANISMS, unsupportedVersionWarning } from '../../../lib/analyze/mechanisms.js';
 import type { Observation } from '../../../lib/observe/types.js';
 import { analyzeOptionsOf } from '../../../lib/report/write-reports.js';
 import { copy } from './edited-journals.js';
-import { loadFixtureRun } from './fixture-runs.js';
+import { FIXTURE_RUNS_DIR, loadFixtureRun } from './fixture-runs.js';
 
 /** Every Node record's status.nodeInfo.kubeletVersion set to `version` (as a cluster of that version journals it). */
 function withKubeletVersion(observations: readonly Observation[], version: string): Observation[] {
@@ -52,6 +54,18 @@ describe('analyze: mechanisms by Kubernetes version', () => {
       expect(behaviourFor('kubelet-restart-readiness', 'v1.35.4-gke.100').versions).to.equal('v1.35+');
       expect(behaviourFor('node-health', 'v1.36.3').versions).to.equal('v1.27 to v1.36');
       expect(behaviourFor('node-health', 'v1.37.2').behaviour.what).to.include('NodeControllerLeaseCircuitBreaker');
+    });
+
+    it('docs/versions-mechanisms.md lists every row of the table with the versions it holds for', () => {
+      const doc = readFileSync(join(FIXTURE_RUNS_DIR, '../../../docs/versions-mechanisms.md'), 'utf8');
+      const missing: string[] = [];
+      for (const [id, m] of Object.entries(MECHANISMS)) {
+        for (const b of m.behaviours) {
+          const versions = b.since === 'any' ? 'any' : behaviourFor(id as keyof typeof MECHANISMS, `${b.since}.0`).versions;
+          if (!doc.includes(`| \`${id}\` | ${versions} | `)) missing.push(`${id} ${versions}`);
+        }
+      }
+      expect(missing).to.deep.equal([]);
     });
 
     it('a version outside the modelled minors says whose mechanisms are used; a modelled minor at any patch does not', () => {
