@@ -74,6 +74,9 @@ describe('observe/project', () => {
     });
     const node = { metadata: { name: 'w1', uid: 'n', resourceVersion: '8', labels: { 'topology.kubernetes.io/zone': 'a' } }, spec: { taints: [{ key: 'k', effect: 'NoExecute' }], podCIDR: '10.244.1.0/24' }, status: { conditions: [{ type: 'Ready', status: 'Unknown' }], addresses: [{ type: 'InternalIP', address: '172.18.0.3' }], images: [{ names: ['x'] }], nodeInfo: {} } };
     expect(projectObject('Node', node)).to.deep.equal({ metadata: node.metadata, spec: { taints: node.spec.taints }, status: { conditions: node.status.conditions, addresses: node.status.addresses } });
+    // The kubelet's version chooses its mechanisms (lib/analyze/mechanisms.ts): kept, and nothing else of nodeInfo.
+    const versioned = { ...node, status: { ...node.status, nodeInfo: { kubeletVersion: 'v1.35.4', osImage: 'Debian', machineID: 'm' } } };
+    expect(projectObject('Node', versioned).status).to.deep.equal({ conditions: node.status.conditions, addresses: node.status.addresses, nodeInfo: { kubeletVersion: 'v1.35.4' } });
     const lease = { metadata: { name: 'w1', managedFields: [{}] }, spec: { renewTime: 't', holderIdentity: 'w1' } };
     expect(projectObject('Lease', lease)).to.deep.equal({ metadata: { name: 'w1' }, spec: lease.spec });
   });
