@@ -47,7 +47,7 @@ function benchSpec(o: ObserverScaleOptions): ClusterSpec {
   return {
     provider: 'kwok', name: 'rebootlab-bench', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: o.nodes,
     zones: Array.from({ length: o.zones }, (_, i) => `zone-${i}`), settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
-    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
+    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
 }
 

@@ -48,7 +48,7 @@ export async function benchProberLoad(o: { ratePerSecond: number; seconds: numbe
   const provider = createKwokProvider({ clusterDir: dir, unlimitedQps: true, createTimeoutMs: 600_000 });
   const spec: ClusterSpec = {
     provider: 'kwok', name: 'rebootlab-bench-prober', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: o.nodes, zones: [],
-    settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS), extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
+    settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS), extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
   try {
     // 1. The prober alone in a child process: its memory is that process's.

@@ -6,6 +6,7 @@ import type { ExpectationSubject } from '../spec/expectation.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Experiment } from '../spec/types.js';
 import type { RunContext } from './context.js';
+import type { Heartbeat } from './heartbeats.js';
 import type { LeaderChange } from './predict-common.js';
 import type { MeasuredRun, RunAnalysis, WorkloadEndpoints, WorkloadRef } from './types.js';
 
@@ -31,6 +32,8 @@ export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes'
   endpointsByWorkload: ReadonlyMap<string, WorkloadEndpoints | null>;
   /** Per node, its journaled Lease renewTimes, seconds since time zero, ascending and distinct. */
   leaseRenewals: ReadonlyMap<string, number[]>;
+  /** Per node, its status posts (a changed Ready lastHeartbeatTime), seconds since time zero, in journal order (lib/analyze/heartbeats.ts). */
+  statusPosts: ReadonlyMap<string, Heartbeat[]>;
   /** kube-controller-manager leader changes after time zero (its Lease changed holder), in order. */
   leaderChanges: LeaderChange[];
   /** The observer's delivery lag above its median, measured from Lease updates (receipt − renewTime), seconds; receipt `atSeconds` since time zero. */

@@ -23,6 +23,8 @@ export interface Condition {
   reason?: string;
   message?: string;
   lastTransitionTime?: string;
+  /** Node conditions only: when the kubelet last computed it (its own clock, whole seconds), set on every status post. */
+  lastHeartbeatTime?: string;
 }
 
 /** `status.conditions[type=<type>]` of a Node or Pod, or null. */

@@ -4,6 +4,7 @@
 import { DEFAULT_KUBERNETES_VERSION } from '../common/versions.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds } from './clock.js';
+import { mergeHeartbeats, type Heartbeat } from './heartbeats.js';
 import { judgeItem, secondsText, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
 import { detectionWindowAfterHeartbeat } from './windows.js';
 import { leaseRenewIntervalSeconds, predictDetection } from './predict-detection.js';
@@ -22,6 +23,11 @@ export interface PredictInput {
   steps: readonly StepInstant[];
   /** Per node name, its Lease renewTimes as journaled (server clock), seconds since time zero, ascending and distinct. */
   leaseRenewals: ReadonlyMap<string, readonly number[]>;
+  /**
+   * Per node name, its status posts (a changed Ready lastHeartbeatTime, lib/analyze/heartbeats.ts statusPosts),
+   * seconds since time zero: heartbeats too for the node lifecycle controller. Absent: none journaled.
+   */
+  statusPosts?: ReadonlyMap<string, readonly Heartbeat[]>;
   /** kube-controller-manager leader changes after time zero, in order. */
   leaderChanges: readonly LeaderChange[];
   /**
@@ -53,7 +59,8 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
   const detections: ItemDraft[] = [];
   for (const node of input.nodes) {
     if (!faults.has(node.name) && node.notReadyStatus === null) continue;
-    detections.push(...predictDetection({ settings, node, fault: faults.get(node.name), renewals: input.leaseRenewals.get(node.name) ?? [], leaderChanges: input.leaderChanges }));
+    const heartbeats = mergeHeartbeats(input.leaseRenewals.get(node.name) ?? [], input.statusPosts?.get(node.name) ?? []);
+    detections.push(...predictDetection({ settings, node, fault: faults.get(node.name), heartbeats, leaderChanges: input.leaderChanges }));
   }
   const zones = predictNoExecuteTaints(settings, input.nodes, input.endSeconds, input.leaderChanges, input.pods, observedChoices);
   // The same replay never reading an outcome: where its item differs, the observation chose the window.

@@ -6,6 +6,7 @@ import { CLIENT_RATE_FLAGS, DEFAULT_TIMEOUT_SETTINGS, type TimeoutSettings } fro
 import {
   API_VERSION,
   DEFAULT_AGENT_IMAGE,
+  KUBELET_FIELDS,
   DEFAULT_WORKLOAD_IMAGE,
   type FaultBackend,
   type ClusterSpec,
@@ -87,6 +88,7 @@ function resolveCluster(cluster: v1.Cluster): ClusterSpec {
       scheduler: { ...cluster.scheduler?.extraArgs },
     },
     kubeletExtraConfig: { ...cluster.kubelet?.extraConfig },
+    kubeletFieldsSet: KUBELET_FIELDS.filter((field) => cluster.kubelet?.[field] !== undefined),
     existing: null,
   };
 }
@@ -119,6 +121,7 @@ function resolveExistingCluster(cluster: v1.Cluster): ClusterSpec {
     settings: resolveSettings(cluster.assume ?? {}),
     extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} },
     kubeletExtraConfig: {},
+    kubeletFieldsSet: [],
     existing: { kubeconfig: cluster.kubeconfig ?? '', context: cluster.context ?? '' },
   };
 }
@@ -154,7 +157,9 @@ export function resolveSettings(cluster: v1.Cluster | v1.AssumedSettings): Timeo
     },
     kubelet: {
       nodeStatusUpdateFrequencyMs: ms(kubelet.nodeStatusUpdateFrequency, d.kubelet.nodeStatusUpdateFrequencyMs),
-      nodeStatusReportFrequencyMs: ms(kubelet.nodeStatusReportFrequency, d.kubelet.nodeStatusReportFrequencyMs),
+      // The kubelet defaults nodeStatusReportFrequency to nodeStatusUpdateFrequency when only that one is set
+      // (pkg/kubelet/apis/config/v1beta1/defaults.go SetDefaults_KubeletConfiguration, v1.34.4), else to 5m.
+      nodeStatusReportFrequencyMs: ms(kubelet.nodeStatusReportFrequency, kubelet.nodeStatusUpdateFrequency !== undefined ? ms(kubelet.nodeStatusUpdateFrequency, 0) : d.kubelet.nodeStatusReportFrequencyMs),
       nodeLeaseDurationSeconds: kubelet.nodeLeaseDurationSeconds ?? d.kubelet.nodeLeaseDurationSeconds,
       shutdownGracePeriodMs: ms(kubelet.shutdownGracePeriod, d.kubelet.shutdownGracePeriodMs),
       shutdownGracePeriodCriticalPodsMs: ms(kubelet.shutdownGracePeriodCriticalPods, d.kubelet.shutdownGracePeriodCriticalPodsMs),

@@ -5,7 +5,7 @@ import { parseDurationMs } from '../common/units.js';
 import { cannotInjectMessage, FAULT_TYPES, FAULTS, faultRecord, injectableFaultTypes, isFaultType, type FaultRecord } from './faults.js';
 import { PROVIDERS, type ProviderCapabilities, type ProviderName } from './providers.js';
 import { stepRecord, type StepRecord } from './steps.js';
-import { DEFAULT_TIMEOUT_SETTINGS } from './settings.js';
+import { DEFAULT_TIMEOUT_SETTINGS, heartbeatIntervalMs, statusPostIntervalMs } from './settings.js';
 import {
   NAMED_KUBELET_FIELDS, NAMED_SETTING_FLAGS, REMOVED_FLAGS, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT, isSupportedKubernetesVersion,
   minorVersion,
@@ -165,41 +165,37 @@ function checkMonitorPeriod(cm: Obj, report: Report): void {
 }
 
 /**
- * How many Lease renew intervals nodeMonitorGracePeriod must span at least, so that one late or failed renewal
- * (a slow API server, a retry) does not mark the node NotReady. The kube-controller-manager reference says the
- * grace period "must be N times more than kubelet's nodeStatusUpdateFrequency, where N means number of retries
- * allowed for kubelet to post node status"
- * (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-controller-manager/); since node Leases
- * carry the heartbeat, the interval that counts is the Lease renewal, every 25% of nodeLeaseDurationSeconds
- * (https://kubernetes.io/docs/concepts/architecture/nodes/#node-heartbeats; upstream pkg/kubelet/kubelet.go
- * nodeLeaseRenewIntervalFraction = 0.25). The defaults (50s grace, 10s renewals) span 5; the common fast-failover
- * tuning (20s grace with the default 40s Lease) spans 2, the least that tolerates one missed renewal.
- */
-export const MIN_RENEW_INTERVALS_PER_GRACE = 2;
-
-/** Fraction of nodeLeaseDurationSeconds after which the kubelet renews its Lease (upstream nodeLeaseRenewIntervalFraction). */
-export const LEASE_RENEW_FRACTION = 0.25;
-
-/**
- * The heartbeat rule: nodeMonitorGracePeriod ≥ {@link MIN_RENEW_INTERVALS_PER_GRACE} × the Lease renew interval
- * (0.25 × nodeLeaseDurationSeconds), and longer than nodeStatusUpdateFrequency; otherwise every node flaps NotReady.
- * The issue is reported at the first of the involved settings the file sets.
+ * The heartbeat rule: nodeMonitorGracePeriod must be longer than the longest silence between two heartbeats of a
+ * healthy kubelet plus nodeMonitorPeriod; otherwise the node lifecycle controller marks healthy nodes Unknown
+ * between two heartbeats. Why: it restarts a node's grace period at the first monitor pass (every
+ * nodeMonitorPeriod) that sees a heartbeat, a newer Lease renewTime or a changed Ready lastHeartbeatTime
+ * (pkg/controller/nodelifecycle/node_lifecycle_controller.go, tryUpdateNodeHealth, v1.34.4), so two passes that see
+ * consecutive heartbeats are up to (heartbeat interval + nodeMonitorPeriod) apart. The heartbeat interval is the
+ * smaller of the Lease renew interval (0.25 × nodeLeaseDurationSeconds) and the unchanged status post interval
+ * (nodeStatusReportFrequency rounded up to nodeStatusUpdateFrequency), each + 4 % jitter
+ * (lib/spec/settings.ts heartbeatIntervalMs). nodeStatusUpdateFrequency alone says nothing: with node Leases the
+ * kubelet need not post its status for minutes. The issue is reported at the first of the involved settings the file sets.
  */
 function checkHeartbeat(cm: Obj, kl: Obj, report: Report): void {
-  const graceMs = durationMs(cm.nodeMonitorGracePeriod) ?? DEFAULT_TIMEOUT_SETTINGS.controllerManager.nodeMonitorGracePeriodMs;
-  const updateMs = durationMs(kl.nodeStatusUpdateFrequency) ?? DEFAULT_TIMEOUT_SETTINGS.kubelet.nodeStatusUpdateFrequencyMs;
-  const leaseSeconds = typeof kl.nodeLeaseDurationSeconds === 'number' ? kl.nodeLeaseDurationSeconds : DEFAULT_TIMEOUT_SETTINGS.kubelet.nodeLeaseDurationSeconds;
+  const d = DEFAULT_TIMEOUT_SETTINGS;
+  const graceMs = durationMs(cm.nodeMonitorGracePeriod) ?? d.controllerManager.nodeMonitorGracePeriodMs;
+  const monitorMs = durationMs(cm.nodeMonitorPeriod) ?? d.controllerManager.nodeMonitorPeriodMs;
+  const updateMs = durationMs(kl.nodeStatusUpdateFrequency);
+  // The kubelet's own defaulting (pkg/kubelet/apis/config/v1beta1/defaults.go): report = update when only update is set.
+  const reportMs = durationMs(kl.nodeStatusReportFrequency) ?? updateMs ?? d.kubelet.nodeStatusReportFrequencyMs;
+  const leaseSeconds = typeof kl.nodeLeaseDurationSeconds === 'number' ? kl.nodeLeaseDurationSeconds : d.kubelet.nodeLeaseDurationSeconds;
   if (graceMs <= 0 || leaseSeconds <= 0) return;
-  const renewMs = leaseSeconds * 1000 * LEASE_RENEW_FRACTION;
-  const path = cm.nodeMonitorGracePeriod !== undefined
-    ? ['cluster', 'controllerManager', 'nodeMonitorGracePeriod']
-    : kl.nodeLeaseDurationSeconds !== undefined ? ['cluster', 'kubelet', 'nodeLeaseDurationSeconds'] : ['cluster', 'kubelet', 'nodeStatusUpdateFrequency'];
-  if (updateMs >= graceMs) {
-    const at = cm.nodeMonitorGracePeriod !== undefined ? path : ['cluster', 'kubelet', 'nodeStatusUpdateFrequency'];
-    report(at, `nodeMonitorGracePeriod (${graceMs / 1000}s) must be longer than kubelet nodeStatusUpdateFrequency (${updateMs / 1000}s), or every node flaps NotReady`);
-  } else if (graceMs < MIN_RENEW_INTERVALS_PER_GRACE * renewMs) {
-    report(path, `nodeMonitorGracePeriod (${graceMs / 1000}s) must be at least ${MIN_RENEW_INTERVALS_PER_GRACE} Lease renew intervals (${MIN_RENEW_INTERVALS_PER_GRACE} × 0.25 × nodeLeaseDurationSeconds ${leaseSeconds} = ${(MIN_RENEW_INTERVALS_PER_GRACE * renewMs) / 1000}s), or every node flaps NotReady; raise the grace period or lower nodeLeaseDurationSeconds`);
-  }
+  const kubelet = { ...d.kubelet, nodeStatusUpdateFrequencyMs: updateMs ?? d.kubelet.nodeStatusUpdateFrequencyMs, nodeStatusReportFrequencyMs: reportMs, nodeLeaseDurationSeconds: leaseSeconds };
+  const heartbeatMs = heartbeatIntervalMs(kubelet);
+  if (graceMs > heartbeatMs + monitorMs) return;
+  const path = cm.nodeMonitorGracePeriod !== undefined ? ['cluster', 'controllerManager', 'nodeMonitorGracePeriod']
+    : kl.nodeLeaseDurationSeconds !== undefined ? ['cluster', 'kubelet', 'nodeLeaseDurationSeconds']
+      : cm.nodeMonitorPeriod !== undefined ? ['cluster', 'controllerManager', 'nodeMonitorPeriod'] : ['cluster', 'kubelet', 'nodeStatusReportFrequency'];
+  const seconds = (v: number) => `${Math.round(v) / 1000}s`;
+  const from = heartbeatMs === statusPostIntervalMs(kubelet)
+    ? `status posts every ${seconds(heartbeatMs)}: nodeStatusReportFrequency ${seconds(reportMs)} checked every nodeStatusUpdateFrequency ${seconds(kubelet.nodeStatusUpdateFrequencyMs)}, + 4% jitter`
+    : `Lease renewals every ${seconds(heartbeatMs)}: 0.25 × nodeLeaseDurationSeconds ${leaseSeconds}, + 4% jitter`;
+  report(path, `nodeMonitorGracePeriod (${seconds(graceMs)}) must be longer than the longest silence between two heartbeats of a healthy node (${from}) plus nodeMonitorPeriod (${seconds(monitorMs)}), ${seconds(heartbeatMs + monitorMs)} in all, or healthy nodes are marked NotReady between heartbeats; raise the grace period or lower nodeLeaseDurationSeconds`);
 }
 
 function checkWorkloads(workloads: unknown, report: Report): void {

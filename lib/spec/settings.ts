@@ -6,7 +6,7 @@
  * Durations are milliseconds; rates are nodes per second. Defaults (Kubernetes 1.34) in brackets:
  * - kube-controller-manager (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-controller-manager/):
  *   nodeMonitorPeriodMs `--node-monitor-period` [5000]; nodeMonitorGracePeriodMs `--node-monitor-grace-period`
- *   [50000 since 1.32, KEP-4662; 40000 before]; nodeStartupGracePeriodMs `--node-startup-grace-period` [60000];
+ *   [50000 since 1.32 (kubernetes/kubernetes PR 126287, for issue 121793); 40000 before]; nodeStartupGracePeriodMs `--node-startup-grace-period` [60000];
  *   nodeEvictionRate `--node-eviction-rate` [0.1]; secondaryNodeEvictionRate `--secondary-node-eviction-rate` [0.01];
  *   unhealthyZoneThreshold `--unhealthy-zone-threshold` [0.55, a fraction]; largeClusterSizeThreshold
  *   `--large-cluster-size-threshold` [50 nodes].
@@ -14,7 +14,7 @@
  *   `--default-not-ready-toleration-seconds` [300]; defaultUnreachableTolerationSeconds
  *   `--default-unreachable-toleration-seconds` [300]. These keep the upstream unit, seconds.
  * - kubelet (https://kubernetes.io/docs/reference/config-api/kubelet-config.v1beta1/): nodeStatusUpdateFrequencyMs
- *   [10000]; nodeStatusReportFrequencyMs [300000]; nodeLeaseDurationSeconds [40, seconds, renewed every
+ *   [10000]; nodeStatusReportFrequencyMs [300000, or nodeStatusUpdateFrequencyMs when only that is set]; nodeLeaseDurationSeconds [40, seconds, renewed every
  *   25% = 10 s]; shutdownGracePeriodMs [0]; shutdownGracePeriodCriticalPodsMs [0].
  */
 export interface TimeoutSettings {
@@ -24,7 +24,8 @@ export interface TimeoutSettings {
     nodeMonitorPeriodMs: number;
     /**
      * `--node-monitor-grace-period`: silence after which a node is marked Unknown (NotReady), milliseconds.
-     * Default 50000 (50s) since Kubernetes 1.32 (KEP-4662); 40000 before.
+     * Default 50000 (50s) since Kubernetes 1.32 (kubernetes/kubernetes PR 126287, which fixed issue 121793: a 40 s
+     * grace period shorter than the kubelet's Lease timing could mark healthy nodes NotReady); 40000 before.
      */
     nodeMonitorGracePeriodMs: number;
     /** `--node-startup-grace-period`: silence allowed for a starting node, milliseconds. Default 60000 (1m). */
@@ -57,7 +58,10 @@ export interface TimeoutSettings {
   kubelet: {
     /** `nodeStatusUpdateFrequency`: how often the kubelet computes node status, milliseconds. Default 10000 (10s). */
     nodeStatusUpdateFrequencyMs: number;
-    /** `nodeStatusReportFrequency`: how often an unchanged status is posted, milliseconds. Default 300000 (5m). */
+    /**
+     * `nodeStatusReportFrequency`: how often an unchanged status is posted, milliseconds. Default 300000 (5m), or
+     * nodeStatusUpdateFrequency when only that one is set (pkg/kubelet/apis/config/v1beta1/defaults.go, v1.34.4).
+     */
     nodeStatusReportFrequencyMs: number;
     /** `nodeLeaseDurationSeconds`: Lease duration, seconds; renewed every 25% of it. Default 40 (renewal every 10 s). */
     nodeLeaseDurationSeconds: number;
@@ -103,3 +107,45 @@ export const DEFAULT_TIMEOUT_SETTINGS: TimeoutSettings = {
     shutdownGracePeriodCriticalPodsMs: 0,
   },
 };
+
+/**
+ * Fraction of nodeLeaseDurationSeconds after which the kubelet renews its Lease (pkg/kubelet/kubelet.go
+ * `nodeLeaseRenewIntervalFraction = 0.25`, v1.34.4).
+ */
+export const LEASE_RENEW_FRACTION = 0.25;
+
+/**
+ * Jitter the kubelet adds to its Lease renewal and node status loops, as a fraction of their period: both run under
+ * `wait.JitterUntil(..., 0.04, true)` (k8s.io/component-helpers apimachinery/lease/controller.go `Run`;
+ * pkg/kubelet/kubelet.go `Run` for syncNodeStatus, v1.34.4), so each period is up to 4 % longer.
+ */
+export const KUBELET_LOOP_JITTER = 0.04;
+
+/** The kubelet's Lease renew interval, 25 % of nodeLeaseDurationSeconds, milliseconds (without jitter). */
+export function leaseRenewIntervalMs(kubelet: TimeoutSettings['kubelet']): number {
+  return kubelet.nodeLeaseDurationSeconds * 1000 * LEASE_RENEW_FRACTION;
+}
+
+/**
+ * Longest interval between two status posts of a kubelet whose node status does not change, milliseconds: it checks
+ * its status every `nodeStatusUpdateFrequency` U and posts it unchanged once `nodeStatusReportFrequency` F has passed
+ * since the last post (pkg/kubelet/kubelet_node_status.go, tryUpdateNodeStatus / isUpdateStatusPeriodExpired,
+ * v1.34.4), i.e. at the first check at least F later: ceil(F / U) checks, each up to 4 % long. After a change the
+ * next unchanged post also waits a random delay in [−F/2, F/2) (calculateDelay); this is the steady state.
+ * Infinity when U is 0.
+ */
+export function statusPostIntervalMs(kubelet: TimeoutSettings['kubelet']): number {
+  const update = kubelet.nodeStatusUpdateFrequencyMs;
+  if (update <= 0) return Infinity;
+  return Math.ceil(kubelet.nodeStatusReportFrequencyMs / update) * update * (1 + KUBELET_LOOP_JITTER);
+}
+
+/**
+ * Longest silence between two heartbeats of a healthy kubelet whose status does not change, milliseconds: the
+ * smaller of its Lease renew interval and its unchanged status post interval, each with the kubelet's 4 % jitter.
+ * The node lifecycle controller restarts a node's grace period on either (pkg/controller/nodelifecycle
+ * node_lifecycle_controller.go, tryUpdateNodeHealth, v1.34.4: a changed Ready lastHeartbeatTime, or a newer Lease renewTime).
+ */
+export function heartbeatIntervalMs(kubelet: TimeoutSettings['kubelet']): number {
+  return Math.min(leaseRenewIntervalMs(kubelet) * (1 + KUBELET_LOOP_JITTER), statusPostIntervalMs(kubelet));
+}

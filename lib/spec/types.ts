@@ -42,6 +42,11 @@ export interface ComponentExtraArgs {
   scheduler: Record<string, string>;
 }
 
+/** The named KubeletConfiguration fields an experiment can set (`cluster.kubelet`). */
+export const KUBELET_FIELDS = ['nodeStatusUpdateFrequency', 'nodeStatusReportFrequency', 'nodeLeaseDurationSeconds', 'shutdownGracePeriod', 'shutdownGracePeriodCriticalPods'] as const;
+/** One of {@link KUBELET_FIELDS}. */
+export type KubeletField = (typeof KUBELET_FIELDS)[number];
+
 /** The resolved cluster: what the cluster provider creates. */
 export interface ClusterSpec {
   provider: ProviderName;
@@ -61,6 +66,13 @@ export interface ClusterSpec {
   extraArgs: ComponentExtraArgs;
   /** Extra KubeletConfiguration (kubelet.config.k8s.io/v1beta1) fields merged into the kubelet config. */
   kubeletExtraConfig: Record<string, unknown>;
+  /**
+   * The named kubelet settings the experiment itself sets (`cluster.kubelet.<field>`, matrix values included): only
+   * these are written into the kubelet's configuration, so the kubelet applies its own defaults to the others, some
+   * of which depend on what is set (nodeStatusReportFrequency defaults to nodeStatusUpdateFrequency when only that
+   * one is set: pkg/kubelet/apis/config/v1beta1/defaults.go, v1.34.4). `settings.kubelet` mirrors those defaults.
+   */
+  kubeletFieldsSet: KubeletField[];
   /** provider existing: where to reach it; null for kind and kwok. `settings` then holds `cluster.assume`. */
   existing: ExistingClusterRef | null;
 }

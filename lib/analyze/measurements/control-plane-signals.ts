@@ -3,7 +3,7 @@ import { CONTROLLER_MANAGER_LEASE, type Observation } from '../../observe/types.
 import { secondsSince, serverSecondsSince } from '../clock.js';
 import type { RunContext } from '../context.js';
 import type { Measurement } from '../measurement.js';
-import { nodeLeases } from '../node-timeline.js';
+import { leaseRenewals, statusPosts } from '../heartbeats.js';
 import { renewTime } from '../objects.js';
 import { type LeaderChange, leaderChangeText, OBSERVATION_LATENCY_SECONDS, round3, secondsText } from '../predict-common.js';
 
@@ -13,20 +13,6 @@ const DEFAULT_LEADER_RETRY_PERIOD_SECONDS = 2;
 const DEFAULT_LEADER_RENEW_DEADLINE_SECONDS = 10;
 /** Event times (creationTimestamp) have whole-second resolution, truncated: seconds. */
 const EVENT_TIME_RESOLUTION_SECONDS = 1;
-
-/** Per node, its journaled Lease renewTimes (server clock), seconds since time zero, ascending and distinct. */
-function leaseRenewals(ctx: RunContext): Map<string, number[]> {
-  const byNode = new Map<string, number[]>();
-  for (const rec of nodeLeases(ctx)) {
-    const at = serverSecondsSince(ctx.faultMs, renewTime(rec.object));
-    if (at === null) continue;
-    const list = byNode.get(rec.name) ?? [];
-    list.push(at);
-    byNode.set(rec.name, list);
-  }
-  for (const [name, list] of byNode) byNode.set(name, [...new Set(list)].sort((a, b) => a - b));
-  return byNode;
-}
 
 /**
  * How late the observer received updates, from every Lease update carrying a renewTime (server MicroTime, written
@@ -139,15 +125,15 @@ function controllerManagerRestarts(ctx: RunContext): number[] {
 /** Node Lease renewals and controller-manager leader changes; warns when the leader changed (countdowns restart). */
 export const controlPlaneSignalsMeasurement: Measurement = {
   name: 'control-plane-signals',
-  describes: 'node Lease renewTimes (server clock), kube-controller-manager leader changes and the observer\'s delivery lag (Lease renewTime → receipt), for the predictions',
+  describes: 'node Lease renewTimes (server clock) and status posts (Ready lastHeartbeatTime), kube-controller-manager leader changes and the observer\'s delivery lag (Lease renewTime → receipt), for the predictions',
   needs: [],
-  provides: ['leaseRenewals', 'leaderChanges', 'observerLag'],
+  provides: ['leaseRenewals', 'statusPosts', 'leaderChanges', 'observerLag'],
   measure: ({ observations, ctx, warn }) => {
     const leaderChanges = controllerManagerLeaderChanges(observations, ctx);
     for (const c of leaderChanges) {
       const firstPass = c.firstPassReceivedSeconds === null ? 'its first pass was not seen (no RegisteredNode Event): countdowns across it are not modelled' : `countdowns pending across it restart from its first pass (RegisteredNode received ${secondsText(c.firstPassReceivedSeconds)})`;
       warn(`${leaderChangeText(c)}: ${firstPass}`);
     }
-    return { leaseRenewals: leaseRenewals(ctx), leaderChanges, observerLag: observerLag(ctx) };
+    return { leaseRenewals: leaseRenewals(ctx), statusPosts: statusPosts(ctx), leaderChanges, observerLag: observerLag(ctx) };
   },
 };

@@ -1,6 +1,6 @@
 // The kubeadm ClusterConfiguration and KubeletConfiguration patches that put a cluster's timeout
 // settings into effect; kind merges them into the kubeadm config it generates for every node.
-import type { ClusterSpec } from '../../spec/types.js';
+import type { ClusterSpec, KubeletField } from '../../spec/types.js';
 import { formatGoDuration } from '../../common/units.js';
 import { VERSIONS } from '../../common/versions.js';
 
@@ -93,23 +93,38 @@ export function kubeletFailsOnCgroupV1ByDefault(kubernetesVersion: string): bool
 }
 
 /**
- * The `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) merge patch: status/lease/shutdown timing
- * plus `kubeletExtraConfig`. kind generates one KubeletConfiguration document, which kubeadm init uploads
- * to the `kubelet-config` ConfigMap that joining nodes download, so every node gets it. From v1.35 it also sets
- * `failCgroupV1: false` ({@link kubeletFailsOnCgroupV1ByDefault}): kind nodes inherit the host's cgroup mode,
- * and on a cgroup v1 host (this machine, ../shared/ENVIRONMENT.md) the kubelet would otherwise exit at start;
- * on a cgroup v2 host the field changes nothing. `kubeletExtraConfig` can set it back.
+ * The named kubelet settings as KubeletConfiguration fields, for those the experiment sets (spec.kubeletFieldsSet)
+ * only: durations as Go strings, nodeLeaseDurationSeconds in seconds. A field left out takes the kubelet's own
+ * default, which for nodeStatusReportFrequency depends on whether nodeStatusUpdateFrequency is set
+ * (pkg/kubelet/apis/config/v1beta1/defaults.go, v1.34.4): writing every field would build another cluster than the one described.
  */
-export function kubeletConfigurationPatch(spec: ClusterSpec): Record<string, unknown> {
+export function kubeletNamedFields(spec: ClusterSpec): Partial<Record<KubeletField, string | number>> {
   const k = spec.settings.kubelet;
-  return {
-    apiVersion: 'kubelet.config.k8s.io/v1beta1',
-    kind: 'KubeletConfiguration',
+  const all: Record<KubeletField, string | number> = {
     nodeStatusUpdateFrequency: formatGoDuration(k.nodeStatusUpdateFrequencyMs),
     nodeStatusReportFrequency: formatGoDuration(k.nodeStatusReportFrequencyMs),
     nodeLeaseDurationSeconds: k.nodeLeaseDurationSeconds,
     shutdownGracePeriod: formatGoDuration(k.shutdownGracePeriodMs),
     shutdownGracePeriodCriticalPods: formatGoDuration(k.shutdownGracePeriodCriticalPodsMs),
+  };
+  const fields: Partial<Record<KubeletField, string | number>> = {};
+  for (const field of spec.kubeletFieldsSet) fields[field] = all[field];
+  return fields;
+}
+
+/**
+ * The `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) merge patch: the status/lease/shutdown timing fields
+ * the experiment sets (kubeletNamedFields) plus `kubeletExtraConfig`. kind generates one KubeletConfiguration
+ * document, which kubeadm init uploads to the `kubelet-config` ConfigMap that joining nodes download, so every node
+ * gets it. From v1.35 it also sets `failCgroupV1: false` ({@link kubeletFailsOnCgroupV1ByDefault}): kind nodes inherit
+ * the host's cgroup mode, and on a cgroup v1 host (this machine, ../shared/ENVIRONMENT.md) the kubelet would otherwise
+ * exit at start; on a cgroup v2 host the field changes nothing. `kubeletExtraConfig` can set it back.
+ */
+export function kubeletConfigurationPatch(spec: ClusterSpec): Record<string, unknown> {
+  return {
+    apiVersion: 'kubelet.config.k8s.io/v1beta1',
+    kind: 'KubeletConfiguration',
+    ...kubeletNamedFields(spec),
     ...(kubeletFailsOnCgroupV1ByDefault(spec.kubernetesVersion) ? { failCgroupV1: false } : {}),
     ...spec.kubeletExtraConfig,
   };

@@ -4,7 +4,7 @@
 import { parse, parseDocument, stringify } from 'yaml';
 import { InfraError } from '../../common/errors.js';
 import { run } from '../../common/exec.js';
-import type { ClusterSpec } from '../../spec/types.js';
+import { KUBELET_FIELDS, type ClusterSpec } from '../../spec/types.js';
 import type { ReconfiguredComponent, Reconfiguration } from '../provider.js';
 import { docker, listNodeContainers } from './docker.js';
 import { apiServerFlags, controllerManagerFlags, kubeletConfigurationPatch } from './kubeadm-patches.js';
@@ -46,13 +46,20 @@ export function rewriteStaticPodFlags(manifestYaml: string, set: Record<string, 
 
 /**
  * A KubeletConfiguration file with `patch` merged in at the top level (the fields rebootlab sets are all
- * top-level). Resolves to null when every field already has its value.
+ * top-level), and each of `unset` that `patch` does not set removed, so the kubelet defaults it again (a field a
+ * previous experiment set and this one does not). Resolves to null when nothing changes.
  * @throws Error when the text is not a YAML mapping.
  */
-export function mergeKubeletConfig(configYaml: string, patch: Record<string, unknown>): string | null {
+export function mergeKubeletConfig(configYaml: string, patch: Record<string, unknown>, unset: readonly string[] = []): string | null {
   const config = parse(configYaml) as Record<string, unknown> | null;
   if (!config || typeof config !== 'object' || Array.isArray(config)) throw new Error('not a KubeletConfiguration mapping');
   let changed = false;
+  for (const key of unset) {
+    // kubeadm writes unset durations as 0s, which the kubelet defaults like an absent field: nothing to remove.
+    if (key in patch || !(key in config) || config[key] === '0s' || config[key] === 0) continue;
+    delete config[key];
+    changed = true;
+  }
   for (const [key, value] of Object.entries(patch)) {
     if (key === 'apiVersion' || key === 'kind') continue;
     if (JSON.stringify(config[key]) === JSON.stringify(value)) continue;
@@ -118,7 +125,7 @@ export async function reconfigureKindCluster(name: string, spec: ClusterSpec, pr
     const current = await docker(['exec', node.name, 'cat', KUBELET_CONFIG]);
     let next: string | null;
     try {
-      next = mergeKubeletConfig(current, patch);
+      next = mergeKubeletConfig(current, patch, KUBELET_FIELDS);
     } catch (error) {
       throw new InfraError(`${KUBELET_CONFIG} in node ${node.name}: ${(error as Error).message}`, 'Run: rebootlab doctor', { cause: error });
     }

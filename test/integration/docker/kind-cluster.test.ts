@@ -28,12 +28,15 @@ describe('kind provider on a real cluster (integration)', function () {
   const spec: ClusterSpec = {
     provider: 'kind', name: `rebootlab-it-${process.pid}`, kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: NODE_IMAGE, workers: 1,
     zones: ['zone-a'], settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
-    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
+    extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: ['nodeLeaseDurationSeconds', 'nodeStatusUpdateFrequency'], existing: null,
   };
   spec.settings.controllerManager.nodeMonitorGracePeriodMs = 20_000;
   spec.settings.apiServer.defaultUnreachableTolerationSeconds = 30;
   spec.settings.kubelet.nodeLeaseDurationSeconds = 20;
   spec.settings.kubelet.nodeStatusUpdateFrequencyMs = 4_000;
+  // Not written: the kubelet defaults nodeStatusReportFrequency to nodeStatusUpdateFrequency when only that one is
+  // set (pkg/kubelet/apis/config/v1beta1/defaults.go, v1.34.4), which configz must show.
+  spec.settings.kubelet.nodeStatusReportFrequencyMs = 4_000;
 
   before(async function () {
     const reason = await skipReason();
@@ -63,7 +66,7 @@ describe('kind provider on a real cluster (integration)', function () {
     expect(nodes.every((n) => n.internalIP !== null)).to.equal(true);
   });
 
-  it('reads back the requested settings from the static pods and kubelet configz', async () => {
+  it('reads back the requested settings from the static pods and kubelet configz, nodeStatusReportFrequency defaulted by the kubelet to the 4 s nodeStatusUpdateFrequency', async () => {
     const effective = await cluster!.effectiveSettings();
     expect(effective.missing).to.deep.equal([]);
     expect(effective.settings).to.deep.equal(spec.settings);

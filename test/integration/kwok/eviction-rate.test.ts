@@ -25,7 +25,7 @@ function largeZoneSpec(): ClusterSpec {
   settings.kubelet.nodeLeaseDurationSeconds = 20;
   return {
     provider: 'kwok', name: 'kwok-rate', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: WORKERS, zones: ['zone-a'],
-    settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
+    settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
 }
 

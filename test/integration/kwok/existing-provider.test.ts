@@ -21,7 +21,7 @@ describe('provider existing on a kwok cluster, through its kubeconfig only (issu
   const kwok = createKwokProvider({ clusterDir: dir });
   const kwokSpec: ClusterSpec = {
     provider: 'kwok', name: 'existing-it', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: 2, zones: [],
-    settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS), extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
+    settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS), extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
   let kubeconfig = '';
   let context = '';

@@ -28,7 +28,7 @@ function tunedSpec(): ClusterSpec {
   settings.kubelet.nodeLeaseDurationSeconds = 20;
   return {
     provider: 'kwok', name: 'kwok-it', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: 4, zones: ['zone-a'],
-    settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
+    settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
 }
 

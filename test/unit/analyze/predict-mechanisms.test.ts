@@ -45,7 +45,45 @@ describe('analyze/predict mechanisms', () => {
       expect(a.faults[0].lastLeaseRenewBeforeFault?.afterSeconds).to.equal(-3.271);
       const detection = predictionItem(a, 'node-not-ready@rl-lead-matrix-worker');
       expect(detection).to.deep.include({ window: { fromSeconds: 15.729, toSeconds: 27.729 }, observedSeconds: 17.55, held: true });
-      expect(detection?.cause).to.deep.equal({ event: 'last Lease renewal of rl-lead-matrix-worker (server renewTime)', atSeconds: -3.271 });
+      expect(detection?.cause).to.deep.equal({ event: 'last heartbeat of rl-lead-matrix-worker: Lease renewal (server renewTime)', atSeconds: -3.271 });
+    });
+  });
+
+  describe('node status posts are heartbeats too (nodelifecycle tryUpdateNodeHealth, v1.34.4: a changed Ready lastHeartbeatTime restarts the grace period)', () => {
+    const zero = timeZeroMarker(outage.observations);
+    const lastNodeBefore = outage.observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Node' && o.name === TARGET && o.seq < zero.seq).at(-1) as ObjectObservation;
+    /** The recorded journal without the target's Lease records before time zero, plus a status post whose Ready lastHeartbeatTime is `beatSeconds` (whole seconds, as the API keeps it), received 0.05 s later. */
+    const withPost = (beatSeconds: number): Observation[] => {
+      const post = copy(lastNodeBefore);
+      post.verb = 'MODIFIED';
+      const beatMs = Math.floor((zero.receivedAtMs + beatSeconds * 1000) / 1000) * 1000;
+      post.receivedAtMs = beatMs + 50;
+      const ready = ((post.object.status as { conditions: Record<string, unknown>[] }).conditions).find((c) => c.type === 'Ready')!;
+      ready.lastHeartbeatTime = new Date(beatMs).toISOString().replace('.000Z', 'Z');
+      const kept = outage.observations.filter((o) => !(o.type === 'object' && o.kind === 'Lease' && o.name === TARGET && o.seq < zero.seq));
+      return mergeJournal(kept, [post]);
+    };
+
+    it('journal edited from the recorded outage-tuned run (its Lease renewals before the fault removed, a status post at −1 s added): Ready→Unknown at 22.05 s predicted from the post, [H + G − 1, H\' + G + 2M + 1], and held', () => {
+      const a = run(withPost(-1));
+      const detection = predictionItem(a, `node-not-ready@${TARGET}`)!;
+      expect(detection.cause?.event).to.equal(`last heartbeat of ${TARGET}: node status post (Ready lastHeartbeatTime, whole seconds)`);
+      expect(detection.window!.fromSeconds).to.be.closeTo(detection.cause!.atSeconds + 20 - 1, 0.001);
+      expect(detection.window!.toSeconds).to.be.closeTo(detection.cause!.atSeconds + 0.05 + 20 + 2 * 5 + 1, 0.001);
+      expect(detection).to.deep.include({ observedSeconds: 22.05, held: true });
+      expect(missedText(a).filter((m) => m.startsWith('node-not-ready'))).to.deep.equal([]);
+    });
+
+    it('the same journal without the post: the last heartbeat is the status the Node was listed with (lastHeartbeatTime −10.95 s, received at −5.83 s, so it reached the API by −8.95 s): window [8.05, 22.05] s', () => {
+      const kept = outage.observations.filter((o) => !(o.type === 'object' && o.kind === 'Lease' && o.name === TARGET && o.seq < zero.seq));
+      const detection = predictionItem(run(mergeJournal(kept)), `node-not-ready@${TARGET}`)!;
+      expect(detection.cause?.atSeconds).to.equal(-10.95);
+      expect(detection.window).to.deep.equal({ fromSeconds: 8.05, toSeconds: 22.05 });
+    });
+
+    it('the recorded journal: a Node record whose Ready lastHeartbeatTime did not change (the controller\'s Unknown writes at 22.2 s) is no heartbeat; the last one is the Lease renewal at −1.029 s', () => {
+      const detection = predictionItem(outage.analysis, `node-not-ready@${TARGET}`)!;
+      expect(detection.cause).to.deep.equal({ event: `last heartbeat of ${TARGET}: Lease renewal (server renewTime)`, atSeconds: -1.029 });
     });
   });
 

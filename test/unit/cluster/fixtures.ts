@@ -22,6 +22,7 @@ export function tunedSpec(overrides: Partial<ClusterSpec> = {}): ClusterSpec {
     settings,
     extraArgs: { controllerManager: { v: '2' }, apiServer: { 'audit-log-maxage': '1' }, scheduler: { 'bind-timeout-seconds': '10' } },
     kubeletExtraConfig: { maxPods: 50 },
+    kubeletFieldsSet: ['nodeLeaseDurationSeconds', 'shutdownGracePeriod', 'shutdownGracePeriodCriticalPods'],
     existing: null,
     ...overrides,
   };

@@ -83,13 +83,11 @@ describe('renderKindConfig', () => {
     expect(render('v1beta3', spec).cluster['controllerManager'].extraArgs['node-monitor-grace-period']).to.equal('33s');
   });
 
-  it('patches the KubeletConfiguration with Go durations and extra config', () => {
+  it('patches the KubeletConfiguration with Go durations and extra config, only the fields the experiment sets', () => {
     const { kubelet } = render();
     expect(kubelet).to.deep.equal({
       apiVersion: 'kubelet.config.k8s.io/v1beta1',
       kind: 'KubeletConfiguration',
-      nodeStatusUpdateFrequency: '10s',
-      nodeStatusReportFrequency: '5m0s',
       nodeLeaseDurationSeconds: 20,
       shutdownGracePeriod: '30s',
       shutdownGracePeriodCriticalPods: '10s',

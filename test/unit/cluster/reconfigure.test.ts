@@ -66,6 +66,13 @@ describe('mergeKubeletConfig', () => {
     expect(config).to.include({ nodeLeaseDurationSeconds: 40, shutdownGracePeriod: '30s', cgroupDriver: 'systemd', kind: 'KubeletConfiguration' });
   });
 
+  it('removes a named field the new spec leaves unset, so the kubelet defaults it again (a 0s written by kubeadm stays)', () => {
+    const previous = `${CONFIG}nodeStatusReportFrequency: 1m0s\nshutdownGracePeriod: 0s\n`;
+    const config = parse(mergeKubeletConfig(previous, { nodeLeaseDurationSeconds: 20 }, ['nodeStatusReportFrequency', 'shutdownGracePeriod', 'nodeLeaseDurationSeconds'])!) as Record<string, unknown>;
+    expect(config).to.not.have.property('nodeStatusReportFrequency');
+    expect(config).to.include({ nodeLeaseDurationSeconds: 20, shutdownGracePeriod: '0s', nodeStatusUpdateFrequency: '10s' });
+  });
+
   it('returns null when nothing changes', () => {
     expect(mergeKubeletConfig(CONFIG, { nodeLeaseDurationSeconds: 20, nodeStatusUpdateFrequency: '10s' })).to.equal(null);
   });

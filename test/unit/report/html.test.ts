@@ -63,10 +63,10 @@ describe('report/html: report.html of every fixture run', () => {
     });
   }
 
-  it('power-off: detection from the last renewal [17.2, 29.2] s and eviction from the taint [52.3, 54.833] s (toleration from its timeAdded 22.3 s) are shaded with their cause; the grace flag is shown as --node-monitor-grace-period=20s', () => {
+  it('power-off: detection from the last heartbeat (a status post at −1.7 s, received 0.3 s) [17.3, 31.3] s and eviction from the taint [52.3, 54.833] s (toleration from its timeAdded 22.3 s) are shaded with their cause; the grace flag is shown as --node-monitor-grace-period=20s', () => {
     const page = renderHtmlReport(fixtureResult('power-off-past-toleration'));
     expect(page).to.include('data-lane="predicted:detection"').and.include('data-lane="predicted:eviction"');
-    expect(page).to.include('predicted Ready→Unknown: [17.2, 29.2] s; why: no Lease renewal for more than the grace period');
+    expect(page).to.include('predicted Ready→Unknown: [17.3, 31.3] s; why: no heartbeat (Lease renewal or node status post) for more than the grace period');
     expect(page).to.include('predicted pod-eviction (node.kubernetes.io/unreachable) of rebootlab/web-5d8b7c9f4-aaaaa: [52.3, 54.833] s (held); why: node.kubernetes.io/unreachable:NoExecute + 30 s toleration');
     expect(page).to.include('cause: NoExecute taint change on kind-worker seen by the taint eviction controller (received) at 22.833 s');
     // The table of events with their cause, and no missed prediction.

@@ -69,13 +69,13 @@ describe('report: rebuilt from a run directory', () => {
     });
   }
 
-  it('power-off: summary lists no missed prediction first and shows detection 22.300 s inside [R + G − 1, R + G + 2M + 1] from the last renewal at −1.8 s', async () => {
+  it('power-off: summary lists no missed prediction first and shows detection 22.300 s inside [H + G − 1, H\' + G + 2M + 1] from the last heartbeat, a status post at −1.7 s received at 0.3 s (after the last renewal at −1.8 s)', async () => {
     const dir = copyRun('power-off-past-toleration');
     await rebuildReports(dir);
     const md = readFileSync(join(dir, 'summary.md'), 'utf8');
     rmSync(dir, { recursive: true, force: true });
-    expect(md).to.include('| ✓ | node-not-ready | kind-worker | [17.200, 29.200] s | 22.300 s |');
-    expect(md).to.include('| last Lease renewal of kind-worker (server renewTime) at -1.800 s |');
+    expect(md).to.include('| ✓ | node-not-ready | kind-worker | [17.300, 31.300] s | 22.300 s |');
+    expect(md).to.include('| last heartbeat of kind-worker: node status post (Ready lastHeartbeatTime, whole seconds) at -1.700 s |');
     expect(md.indexOf('## Missed predictions')).to.be.above(0).and.below(md.indexOf('## Expectations'));
     expect(md).to.include('Time zero is the start of the first fault command');
     expect(md).to.include('kind-worker: power-off command started 0.000 s, returned 0.300 s (took 0.300 s)');

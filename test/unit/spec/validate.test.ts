@@ -56,22 +56,26 @@ describe('spec/validate', () => {
     }
   });
 
-  it('rejects a grace period shorter than the kubelet status update frequency', () => {
+  it('rejects a grace period no longer than the heartbeat interval + nodeMonitorPeriod (nodelifecycle tryUpdateNodeHealth, v1.34.4): 5s against Lease renewals every 10.4 s + 5 s', () => {
     const text = 'apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  controllerManager: {nodeMonitorGracePeriod: 5s}\nfault: {type: reboot}\n';
     expect(issuesOf(text)).to.deep.equal([
-      'e.yaml:5:47: cluster.controllerManager.nodeMonitorGracePeriod: nodeMonitorGracePeriod (5s) must be longer than kubelet nodeStatusUpdateFrequency (10s), or every node flaps NotReady',
+      'e.yaml:5:47: cluster.controllerManager.nodeMonitorGracePeriod: nodeMonitorGracePeriod (5s) must be longer than the longest silence between two heartbeats of a healthy node (Lease renewals every 10.4s: 0.25 × nodeLeaseDurationSeconds 40, + 4% jitter) plus nodeMonitorPeriod (5s), 15.4s in all, or healthy nodes are marked NotReady between heartbeats; raise the grace period or lower nodeLeaseDurationSeconds',
     ]);
   });
 
-  it('measures the grace period in Lease renew intervals (0.25 × nodeLeaseDurationSeconds), at least two', () => {
-    const doc = (grace: string, lease: number): string =>
-      `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  controllerManager: {nodeMonitorGracePeriod: ${grace}}\n  kubelet: {nodeLeaseDurationSeconds: ${lease}}\nfault: {type: reboot}\n`;
+  it('does not require the grace period to exceed nodeStatusUpdateFrequency: with Leases a 1m status update frequency and a 20s grace period never flap', () => {
+    const text = 'apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  controllerManager: {nodeMonitorGracePeriod: 20s}\n  kubelet: {nodeStatusUpdateFrequency: 1m}\nfault: {type: reboot}\n';
+    expect(issuesOf(text)).to.deep.equal([]);
+  });
+
+  it('counts status posts as heartbeats: a 60 s Lease (renewals every 15.6 s) with status posts every 4 s (only nodeStatusUpdateFrequency 4s set) allows a 12 s grace period; without them it does not', () => {
+    const doc = (grace: string, lease: number, kubelet = ''): string =>
+      `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  controllerManager: {nodeMonitorGracePeriod: ${grace}}\n  kubelet: {nodeLeaseDurationSeconds: ${lease}${kubelet}}\nfault: {type: reboot}\n`;
     expect(issuesOf(doc('20s', 40))).to.deep.equal([]);
-    expect(issuesOf(doc('30s', 60))).to.deep.equal([]);
-    expect(issuesOf(doc('19s', 40))).to.deep.equal([
-      'e.yaml:5:47: cluster.controllerManager.nodeMonitorGracePeriod: nodeMonitorGracePeriod (19s) must be at least 2 Lease renew intervals (2 × 0.25 × nodeLeaseDurationSeconds 40 = 20s), or every node flaps NotReady; raise the grace period or lower nodeLeaseDurationSeconds',
-    ]);
-    expect(issuesOf(doc('12s', 60))[0]).to.match(/nodeMonitorGracePeriod \(12s\) must be at least 2 Lease renew intervals/);
+    expect(issuesOf(doc('19s', 40))).to.deep.equal([]);
+    expect(issuesOf(doc('12s', 60, ', nodeStatusUpdateFrequency: 4s'))).to.deep.equal([]);
+    expect(issuesOf(doc('12s', 60))[0]).to.match(/nodeMonitorGracePeriod \(12s\) must be longer than the longest silence between two heartbeats of a healthy node \(Lease renewals every 15\.6s: 0\.25 × nodeLeaseDurationSeconds 60, \+ 4% jitter\) plus nodeMonitorPeriod \(5s\), 20\.6s in all/);
+    expect(issuesOf(doc('9s', 60, ', nodeStatusUpdateFrequency: 4s'))[0]).to.match(/\(status posts every 4\.16s: nodeStatusReportFrequency 4s checked every nodeStatusUpdateFrequency 4s, \+ 4% jitter\) plus nodeMonitorPeriod \(5s\), 9\.16s in all/);
   });
 
   it('accepts exactly the supported versions of versions.json and refuses any other, naming the set', () => {

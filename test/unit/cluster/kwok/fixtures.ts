@@ -21,7 +21,7 @@ export function kwokSpec(overrides: Partial<ClusterSpec> = {}): ClusterSpec {
     zones: ['zone-a', 'zone-b'],
     settings,
     extraArgs: { controllerManager: { v: '2' }, apiServer: {}, scheduler: {} },
-    kubeletExtraConfig: {}, existing: null,
+    kubeletExtraConfig: {}, kubeletFieldsSet: ['nodeStatusReportFrequency'], existing: null,
     ...overrides,
   };
 }
