@@ -24,8 +24,9 @@ export interface TimeoutSettings {
     nodeMonitorPeriodMs: number;
     /**
      * `--node-monitor-grace-period`: silence after which a node is marked Unknown (NotReady), milliseconds.
-     * Default 50000 (50s) since Kubernetes 1.32 (kubernetes/kubernetes PR 126287, which fixed issue 121793: a 40 s
-     * grace period shorter than the kubelet's Lease timing could mark healthy nodes NotReady); 40000 before.
+     * Default 50000 (50s) since Kubernetes 1.32 (kubernetes/kubernetes PR 126287, fixing issue 121793: client-go
+     * drops a dead HTTP/2 connection only after its health check, HTTP2_READ_IDLE_TIMEOUT_SECONDS 30 +
+     * HTTP2_PING_TIMEOUT_SECONDS 15 = 45 s, longer than the old 40 s, so healthy nodes flapped NotReady); 40000 before.
      */
     nodeMonitorGracePeriodMs: number;
     /** `--node-startup-grace-period`: silence allowed for a starting node, milliseconds. Default 60000 (1m). */
