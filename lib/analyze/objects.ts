@@ -125,36 +125,3 @@ export function pendingReason(pod: Obj): string | null {
   }
   return null;
 }
-
-/**
- * Whether one toleration (a `spec.tolerations` entry) matches NoExecute taint `key`: same key (or an empty key with
- * operator Exists) and effect NoExecute or empty. The taint's value is not compared (node failure taints carry none
- * that tolerations pin, and the out-of-service value is free text).
- */
-export function matchesToleration(t: Obj, key: string): boolean {
-  const tKey = str(t.key) ?? '';
-  const op = str(t.operator) ?? 'Equal';
-  const effect = str(t.effect) ?? '';
-  const keyMatches = tKey === '' ? op === 'Exists' : tKey === key;
-  return keyMatches && (effect === '' || effect === 'NoExecute');
-}
-
-/**
- * Seconds a pod tolerates a NoExecute taint `key`, following the taint eviction controller's
- * getMinTolerationTime (pkg/controller/tainteviction/taint_eviction.go): among tolerations matching the
- * taint, the smallest tolerationSeconds (negative counts as 0); `null` (forever) when matching ones carry
- * no tolerationSeconds; 0 when none matches (evicted at once).
- * https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions
- */
-export function tolerationSecondsFor(pod: Obj, key: string): number | null {
-  const matching = tolerations(pod).filter((t) => matchesToleration(t, key));
-  if (matching.length === 0) return 0;
-  let min: number | null = null;
-  for (const t of matching) {
-    if (typeof t.tolerationSeconds === 'number') {
-      const seconds = Math.max(0, t.tolerationSeconds);
-      min = min === null ? seconds : Math.min(min, seconds);
-    }
-  }
-  return min;
-}

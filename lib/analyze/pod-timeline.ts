@@ -13,8 +13,8 @@ import {
   podIP,
   restartCount,
   tolerations,
-  tolerationSecondsFor,
 } from './objects.js';
+import { tolerationSecondsFor } from './tolerations.js';
 import { controllerUid } from './membership.js';
 import type { PodTimeline, Replacement } from './types.js';
 
@@ -88,9 +88,10 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
     deletedAfterSeconds: deleted ? secondsSince(f, deleted.receivedAtMs) : null,
     stoppedCountingAfterSeconds: inactive ? secondsSince(f, inactive.receivedAtMs) : null,
     tolerations: {
-      unreachableTolerationSeconds: tolerationSecondsFor(before.object, 'node.kubernetes.io/unreachable'),
-      notReadyTolerationSeconds: tolerationSecondsFor(before.object, 'node.kubernetes.io/not-ready'),
-      outOfServiceTolerationSeconds: tolerationSecondsFor(before.object, 'node.kubernetes.io/out-of-service'),
+      unreachableTolerationSeconds: tolerationSecondsFor(tolerations(before.object), { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }),
+      notReadyTolerationSeconds: tolerationSecondsFor(tolerations(before.object), { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }),
+      // The value the non-graceful shutdown docs and rebootlab's taint-out-of-service step use.
+      outOfServiceTolerationSeconds: tolerationSecondsFor(tolerations(before.object), { key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' }),
       tolerations: tolerations(before.object),
     },
     readyAtEnd: last.verb !== 'DELETED' && isReady(last.object) && deletionTimestamp(last.object) === null,

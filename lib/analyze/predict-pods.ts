@@ -1,6 +1,6 @@
 // Causal model, pod part: taint-based evictions, pod garbage collection, force-delete steps and replacements,
 // each derived from the observed node event it follows.
-import { matchesToleration } from './objects.js';
+import { matchingTolerations, minTolerationSeconds } from './tolerations.js';
 import { evictionWindow } from './windows.js';
 import { causeOf, leaderChangeDuring, leaderChangeText, OBSERVATION_LATENCY_SECONDS, OUT_OF_SERVICE_TAINT, secondsText, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
 import type { NodeTimeline, PodTimeline, StepInstant } from './types.js';
@@ -14,17 +14,6 @@ export const REPLACEMENT_SECONDS = 3;
 
 const podId = (p: PodTimeline): string => `${p.namespace}/${p.name}`;
 
-/** Seconds `pod` tolerates NoExecute taint `key`: a number, null = forever, 'untolerated' = no matching toleration. */
-function toleration(pod: PodTimeline, key: string): number | null | 'untolerated' {
-  const matching = pod.tolerations.tolerations.filter((t) => matchesToleration(t, key));
-  if (matching.length === 0) return 'untolerated';
-  let min: number | null = null;
-  for (const t of matching) {
-    if (typeof t.tolerationSeconds === 'number') min = min === null ? Math.max(0, t.tolerationSeconds) : Math.min(min, Math.max(0, t.tolerationSeconds));
-  }
-  return min;
-}
-
 /** One NoExecute taint change as the taint eviction controller sees it; seconds since time zero. */
 interface NoExecuteChange {
   /** When it was received (our clock). */
@@ -32,6 +21,8 @@ interface NoExecuteChange {
   /** The soonest the controller can have seen it. */
   earliest: number;
   key: string;
+  /** The taint's value ('' when absent): an Equal toleration compares it. */
+  value: string;
   added: boolean;
   /** Seconds the controller may see it after `at` beyond the usual observation latency (a new leader's first processing). */
   lateBy?: number;
@@ -46,43 +37,54 @@ interface ScheduledEviction {
   trigger: number;
   key: string;
   seconds: number;
+  /** No toleration tolerated `key`: evicted at once. */
+  untolerated: boolean;
   lateBy: number;
   newLeader?: LeaderChange;
 }
 
-/** The replay of processPodOnNode over `changes` (sorted by `at`): the countdown in effect, or why there is none. */
+/**
+ * The replay of processPodOnNode (pkg/controller/tainteviction/taint_eviction.go, v1.34.4) over `changes` (sorted by
+ * `at`): the countdown in effect, or why there is none. At each change, with the NoExecute taints then present:
+ * none → any countdown is cancelled; one that no toleration tolerates → evicted at once; per taint the first
+ * matching toleration (matchingTolerations), and when none of those has tolerationSeconds the pod tolerates every
+ * taint forever → any countdown is cancelled; otherwise an existing countdown is kept (its start + its seconds is
+ * never later than now + the new smallest seconds), else one starts now for the smallest tolerationSeconds.
+ */
 function replayTaintChanges(pod: PodTimeline, changes: readonly NoExecuteChange[]): { scheduled: ScheduledEviction | null; cancelledAt: number | null; foreverKey: string | null } {
-  const present = new Set<string>();
+  const present = new Map<string, string>();
   let scheduled: ScheduledEviction | null = null;
   let cancelledAt: number | null = null;
   let foreverKey: string | null = null;
+  const tolerations = pod.tolerations.tolerations;
   for (const c of changes) {
     // Stop at the pod's own end: nothing happens to a pod already deleted or evicted by the time of the change.
     if (pod.deletedAfterSeconds !== null && c.at >= pod.deletedAfterSeconds) break;
     if (scheduled && scheduled.trigger <= c.at) break;
-    if (c.added) present.add(c.key);
+    if (c.added) present.set(c.key, c.value);
     else present.delete(c.key);
     if (present.size === 0) {
       if (scheduled) cancelledAt = c.at;
       scheduled = null;
       continue;
     }
-    const untolerated = [...present].find((k) => toleration(pod, k) === 'untolerated');
+    const taints = [...present].map(([key, value]) => ({ key, value, effect: 'NoExecute' }));
+    const { untolerated, used } = matchingTolerations(taints, tolerations);
     if (untolerated) {
-      scheduled = { start: c.at, earliestStart: c.earliest, trigger: c.at, key: untolerated, seconds: 0, lateBy: c.lateBy ?? 0, newLeader: c.newLeader };
+      scheduled = { start: c.at, earliestStart: c.earliest, trigger: c.at, key: untolerated.key, seconds: 0, untolerated: true, lateBy: c.lateBy ?? 0, newLeader: c.newLeader };
       break;
     }
-    let min: { key: string; seconds: number } | null = null;
-    for (const k of present) {
-      const v = toleration(pod, k);
-      if (typeof v === 'number' && (min === null || v < min.seconds)) min = { key: k, seconds: v };
-    }
-    if (min === null) {
-      foreverKey = [...present][0];
+    const min = minTolerationSeconds(used);
+    if (min.seconds === null) {
+      // Tolerated forever from now on: the controller cancels a scheduled eviction (cancelWorkWithEvent).
+      if (scheduled) cancelledAt = c.at;
+      scheduled = null;
+      foreverKey = taints[0]!.key;
       continue;
     }
+    foreverKey = null;
     if (!scheduled) {
-      scheduled = { start: c.at, earliestStart: c.earliest, trigger: c.at + min.seconds, key: min.key, seconds: min.seconds, lateBy: c.lateBy ?? 0, newLeader: c.newLeader };
+      scheduled = { start: c.at, earliestStart: c.earliest, trigger: c.at + min.seconds, key: min.taint?.key ?? taints[0]!.key, seconds: min.seconds, untolerated: false, lateBy: c.lateBy ?? 0, newLeader: c.newLeader };
       cancelledAt = null;
     }
   }
@@ -111,9 +113,9 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
     if (t.effect !== 'NoExecute') continue;
     if (t.addedReceivedAfterSeconds !== null) {
       const earliest = Math.max(t.addedReceivedAfterSeconds - OBSERVATION_LATENCY_SECONDS, t.timeAdded !== undefined && t.addedAfterSeconds !== null ? t.addedAfterSeconds : -Infinity);
-      changes.push({ at: t.addedReceivedAfterSeconds, earliest, key: t.key, added: true });
+      changes.push({ at: t.addedReceivedAfterSeconds, earliest, key: t.key, value: t.value ?? '', added: true });
     }
-    if (t.removedAfterSeconds !== null) changes.push({ at: t.removedAfterSeconds, earliest: t.removedAfterSeconds - OBSERVATION_LATENCY_SECONDS, key: t.key, added: false });
+    if (t.removedAfterSeconds !== null) changes.push({ at: t.removedAfterSeconds, earliest: t.removedAfterSeconds - OBSERVATION_LATENCY_SECONDS, key: t.key, value: t.value ?? '', added: false });
   }
   const byTime = (a: NoExecuteChange, b: NoExecuteChange) => a.at - b.at || Number(b.added) - Number(a.added);
   changes.sort(byTime);
@@ -131,9 +133,9 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
       // lifecycle controller's first pass removes and re-adds them (markNodeAsReachable on every node it has not
       // seen yet, then the taint queue), so the countdown is scheduled again from the re-added taint.
       const firstPass = leader.firstPassReceivedSeconds!;
-      const present = new Set<string>();
-      for (const c of changes) if (c.at <= firstPass) (c.added ? present.add(c.key) : present.delete(c.key));
-      const found: NoExecuteChange[] = [...present].map((key) => ({ at: firstPass, earliest: leader.acquiredSeconds, key, added: true, lateBy: OBSERVATION_LATENCY_SECONDS, newLeader: leader }));
+      const present = new Map<string, string>();
+      for (const c of changes) if (c.at <= firstPass) (c.added ? present.set(c.key, c.value) : present.delete(c.key));
+      const found: NoExecuteChange[] = [...present].map(([key, value]) => ({ at: firstPass, earliest: leader.acquiredSeconds, key, value, added: true, lateBy: OBSERVATION_LATENCY_SECONDS, newLeader: leader }));
       ({ scheduled, cancelledAt, foreverKey } = replayTaintChanges(pod, [...found, ...changes.filter((c) => c.at > firstPass)].sort(byTime)));
       newLeader = leader;
     }
@@ -150,18 +152,21 @@ function evictionItem(pod: PodTimeline, node: NodeTimeline, leaderChanges: reado
     }
     return item;
   }
+  if (cancelledAt !== null && foreverKey !== null) {
+    return { ...base, taintKey: foreverKey, expected: false, window: null, cause: causeOf(`NoExecute taint change on ${node.name} leaving only taints the pod tolerates forever (received)`, cancelledAt), because: `taint eviction controller cancels a scheduled eviction when the pod tolerates every NoExecute taint left forever (no tolerationSeconds on the first matching toleration of each; processPodOnNode)${leaderNote}` };
+  }
   if (cancelledAt !== null) {
     return { ...base, taintKey: null, expected: false, window: null, cause: causeOf(`every NoExecute taint removed from ${node.name} (received)`, cancelledAt), because: `taint eviction controller cancels a scheduled eviction when the node loses its NoExecute taints${leaderNote}` };
   }
   if (foreverKey !== null) {
-    return { ...base, taintKey: foreverKey, expected: false, window: null, cause: causeOf(`${foreverKey}:NoExecute on ${node.name} (received)`, changes[0].at), because: `the pod tolerates ${foreverKey}:NoExecute forever (no tolerationSeconds)` };
+    return { ...base, taintKey: foreverKey, expected: false, window: null, cause: causeOf(`${foreverKey}:NoExecute on ${node.name} (received)`, changes[0].at), because: `the pod tolerates ${foreverKey}:NoExecute forever (its first matching toleration has no tolerationSeconds)` };
   }
   return null;
 }
 
 /** The predicted eviction of a scheduled countdown: [earliest start + toleration, trigger + 1 s + observation latency (+ lateBy)], seconds since time zero. */
 function scheduledItem(pod: PodTimeline, node: NodeTimeline, base: Pick<ItemDraft, 'event' | 'node' | 'pod' | 'observedSeconds'>, scheduled: ScheduledEviction): ItemDraft {
-  const what = scheduled.seconds === 0 && toleration(pod, scheduled.key) === 'untolerated' ? `${scheduled.key}:NoExecute not tolerated: evicted at once` : `${scheduled.key}:NoExecute + ${secondsText(scheduled.seconds)} toleration${defaultFlag(scheduled.key)}`;
+  const what = scheduled.untolerated ? `${scheduled.key}:NoExecute not tolerated: evicted at once` : `${scheduled.key}:NoExecute + ${secondsText(scheduled.seconds)} toleration${defaultFlag(scheduled.key)}`;
   const leader = scheduled.newLeader;
   return {
     ...base, taintKey: scheduled.key, expected: true, window: evictionWindow({ taintSeenFromSeconds: scheduled.earliestStart, taintReceivedToSeconds: scheduled.start, tolerationSeconds: scheduled.seconds, lateBySeconds: scheduled.lateBy }),
@@ -258,15 +263,16 @@ function deletionItem(pod: PodTimeline, node: NodeTimeline, steps: readonly Step
   if (d !== null && (pod.deletedAfterSeconds === null || pod.deletedAfterSeconds >= d)) {
     candidates.push({ ...base, window: windowOf(d + PODGC_QUARANTINE_SECONDS, d + PODGC_QUARANTINE_SECONDS + 2 * PODGC_PERIOD_SECONDS + OBSERVATION_LATENCY_SECONDS), cause: causeOf(`Node ${node.name} deleted (received)`, d), because: `PodGC deletes pods of a deleted Node after its ${PODGC_QUARANTINE_SECONDS} s quarantine, checked every ${PODGC_PERIOD_SECONDS} s (pkg/controller/podgc)` });
   }
-  const oos = node.taints.find((t) => t.key === OUT_OF_SERVICE_TAINT && t.effect === 'NoExecute' && t.addedReceivedAfterSeconds !== null);
+  // gcTerminating matches the taint by key alone, any effect (pkg/controller/podgc/gc_controller.go, taints.TaintKeyExists, v1.34.4).
+  const oos = node.taints.find((t) => t.key === OUT_OF_SERVICE_TAINT && t.addedReceivedAfterSeconds !== null);
   const notReady = node.notReadyReceivedAfterSeconds;
   if (oos && notReady !== null && pod.evictedAfterSeconds !== null) {
     const start = Math.max(oos.addedReceivedAfterSeconds as number, notReady, pod.evictedAfterSeconds);
     const notRemoved = oos.removedAfterSeconds === null || oos.removedAfterSeconds > start;
     const back = node.readyAgainReceivedAfterSeconds === null || node.readyAgainReceivedAfterSeconds > start;
     if (notRemoved && back && (pod.deletedAfterSeconds === null || pod.deletedAfterSeconds >= Math.max(oos.addedReceivedAfterSeconds as number, pod.evictedAfterSeconds))) {
-      const cause = start === notReady ? `${node.name} NotReady (received)` : start === pod.evictedAfterSeconds ? `${pod.name} terminating (received)` : `${OUT_OF_SERVICE_TAINT}:NoExecute on ${node.name} (received)`;
-      candidates.push({ ...base, window: windowOf(start - 0.1, start + PODGC_PERIOD_SECONDS + OBSERVATION_LATENCY_SECONDS), cause: causeOf(cause, start), because: `PodGC force-deletes terminating pods of a NotReady node with the ${OUT_OF_SERVICE_TAINT} taint at its next pass (every ${PODGC_PERIOD_SECONDS} s)` });
+      const cause = start === notReady ? `${node.name} NotReady (received)` : start === pod.evictedAfterSeconds ? `${pod.name} terminating (received)` : `${OUT_OF_SERVICE_TAINT}:${oos.effect} on ${node.name} (received)`;
+      candidates.push({ ...base, window: windowOf(start - 0.1, start + PODGC_PERIOD_SECONDS + OBSERVATION_LATENCY_SECONDS), cause: causeOf(cause, start), because: `PodGC force-deletes terminating pods of a NotReady node with the ${OUT_OF_SERVICE_TAINT} taint (any effect: ${oos.effect} here) at its next pass (every ${PODGC_PERIOD_SECONDS} s)` });
     }
   }
   for (const step of steps) {

@@ -128,13 +128,16 @@ export interface NodeTimeline {
   readyAtEnd: boolean;
 }
 
-/** Toleration seconds a pod carries for a NoExecute taint: a number, `null` = tolerated forever, 0 = not tolerated. */
+/**
+ * Toleration seconds a pod carries for a NoExecute taint alone on its node, from its first toleration that tolerates
+ * that taint (lib/analyze/tolerations.ts): a number, `null` = tolerated forever, 0 = not tolerated.
+ */
 export interface PodTolerations {
   /** For `node.kubernetes.io/unreachable:NoExecute`. */
   unreachableTolerationSeconds: number | null;
   /** For `node.kubernetes.io/not-ready:NoExecute`. */
   notReadyTolerationSeconds: number | null;
-  /** For `node.kubernetes.io/out-of-service:NoExecute` (no default toleration is added: usually 0). */
+  /** For `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` (no default toleration is added: usually 0). */
   outOfServiceTolerationSeconds: number | null;
   /** The pod's tolerations as written in its spec. */
   tolerations: Record<string, unknown>[];

@@ -350,6 +350,53 @@ describe('analyze/predict mechanisms', () => {
       expect(predictionItem(outage.analysis, 'pod-eviction@kube-proxy-dnl2w')).to.deep.include({ expected: false, held: true });
     });
 
+    describe('tolerations as the taint eviction controller reads them (taint_eviction.go processPodOnNode, v1.34.4)', () => {
+      const zero = timeZeroMarker(outage.observations);
+      /** The recorded journal with every record of pod `solo` given `tolerations`. */
+      const soloTolerating = (tolerations: Record<string, unknown>[]): Observation[] => outage.observations.map((o) => {
+        if (o.type !== 'object' || o.kind !== 'Pod' || o.name !== 'solo') return o;
+        const c = copy(o);
+        (c.object.spec as Record<string, unknown>).tolerations = tolerations;
+        return c;
+      });
+      const unreachable = (extra: Record<string, unknown>) => ({ key: UNREACHABLE, operator: 'Exists', effect: 'NoExecute', ...extra });
+
+      it('per taint the FIRST matching toleration counts (GetMatchingTolerations), not the smallest over all matches: [30 s, 10 s] evicts 30 s after the taint (recorded 52.3 s), held', () => {
+        const eviction = predictionItem(run(soloTolerating([unreachable({ tolerationSeconds: 30 }), unreachable({ tolerationSeconds: 10 })])), 'pod-eviction@solo')!;
+        expect(eviction.because).to.include('+ 30 s toleration');
+        expect(eviction).to.deep.include({ observedSeconds: 52.314, held: true });
+        // The reverse order: the 10 s toleration is the first match, so the recorded eviction at 52.3 s is 20 s late: a miss.
+        expect(predictionItem(run(soloTolerating([unreachable({ tolerationSeconds: 10 }), unreachable({ tolerationSeconds: 30 })])), 'pod-eviction@solo')?.held).to.equal(false);
+      });
+
+      it('an Equal toleration compares the value (Toleration.ToleratesTaint): value "x" does not tolerate the valueless unreachable taint, so its 5 s is not used; the next, 30 s, is', () => {
+        const a = run(soloTolerating([{ key: UNREACHABLE, operator: 'Equal', value: 'x', effect: 'NoExecute', tolerationSeconds: 5 }, unreachable({ tolerationSeconds: 30 })]));
+        expect(a.pods.find((p) => p.name === 'solo')?.tolerations.unreachableTolerationSeconds).to.equal(30);
+        expect(predictionItem(a, 'pod-eviction@solo')).to.deep.include({ observedSeconds: 52.314, held: true });
+        // Only the Equal "x" toleration: the taint is not tolerated, so the pod goes at once (the recorded 52.3 s is a miss).
+        const alone = run(soloTolerating([{ key: UNREACHABLE, operator: 'Equal', value: 'x', effect: 'NoExecute', tolerationSeconds: 5 }]));
+        expect(predictionItem(alone, 'pod-eviction@solo')?.because).to.include('not tolerated: evicted at once');
+      });
+
+      it('a taint change that leaves the pod tolerating every NoExecute taint forever cancels its countdown (journal edited: at 35 s the unreachable taint is replaced by example.com/drain, which solo tolerates without tolerationSeconds; solo is then never evicted)', () => {
+        const atMs = (s: number) => zero.receivedAtMs + s * 1000;
+        const drain = { key: 'example.com/drain', effect: 'NoExecute', timeAdded: new Date(Math.floor(atMs(35) / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
+        const lastTainted = outage.observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Node' && o.name === TARGET && o.receivedAtMs < atMs(35)).at(-1) as ObjectObservation;
+        let journal: Observation[] = [...soloTolerating([unreachable({ tolerationSeconds: 30 }), { key: 'example.com/drain', operator: 'Exists', effect: 'NoExecute' }]), { ...copy(lastTainted), verb: 'MODIFIED', receivedAtMs: atMs(35) }];
+        journal = editNode(journal, TARGET, (o, rec) => {
+          if (rec.receivedAtMs < atMs(35)) return;
+          const spec = o.spec as { taints?: Record<string, unknown>[] };
+          spec.taints = [...(spec.taints ?? []).filter((t) => t.key !== UNREACHABLE || t.effect !== 'NoExecute'), drain];
+        });
+        // solo is not evicted after 35 s: its records from then on are dropped (it stays bound, Running on the dead node).
+        journal = journal.filter((o) => !(o.type === 'object' && o.kind === 'Pod' && o.name === 'solo' && o.receivedAtMs > atMs(35)));
+        const eviction = predictionItem(run(mergeJournal(journal)), 'pod-eviction@solo')!;
+        expect(eviction).to.deep.include({ expected: false, observedSeconds: null, held: true, taintKey: 'example.com/drain' });
+        expect(eviction.because).to.include('cancels a scheduled eviction when the pod tolerates every NoExecute taint left forever');
+        expect(eviction.cause?.atSeconds).to.equal(35);
+      });
+    });
+
     it('case C10, journal edited from the recorded outage-tuned run (out-of-service taint at 2 s, web and solo evicted at once, force-deleted by PodGC at 32 s): kept apart from the unreachable taint, every step predicted', () => {
       const zero = timeZeroMarker(outage.observations);
       const atMs = (s: number) => zero.receivedAtMs + s * 1000;
@@ -385,6 +432,29 @@ describe('analyze/predict mechanisms', () => {
       expect(gc?.because).to.include('PodGC force-deletes terminating pods of a NotReady node with the node.kubernetes.io/out-of-service taint');
       expect(predictionItem(a, `no-execute-taint/unreachable@${TARGET}`)?.held).to.equal(true);
       expect(missedText(a).filter((m) => !m.startsWith('replacement-created'))).to.deep.equal([]);
+    });
+
+    it('PodGC\'s out-of-service cleanup matches the taint key with any effect (gc_controller.go gcTerminating, taints.TaintKeyExists, v1.34.4): journal edited from outage-tuned, node.kubernetes.io/out-of-service:NoSchedule at 60 s on the NotReady node, the terminating pods force-deleted at 70 s, inside [60 − 0.1, 60 + 20 + 1]', () => {
+      const zero = timeZeroMarker(outage.observations);
+      const atMs = (s: number) => zero.receivedAtMs + s * 1000;
+      const oos = { key: OUT_OF_SERVICE, value: 'nodeshutdown', effect: 'NoSchedule', timeAdded: new Date(Math.floor(atMs(60) / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
+      const lastNode = outage.observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Node' && o.name === TARGET && o.receivedAtMs < atMs(60)).at(-1) as ObjectObservation;
+      let journal: Observation[] = [...outage.observations, { ...copy(lastNode), verb: 'MODIFIED', receivedAtMs: atMs(60) }];
+      journal = editNode(journal, TARGET, (o, rec) => {
+        if (rec.receivedAtMs < atMs(60)) return;
+        const spec = o.spec as { taints?: unknown[] };
+        spec.taints = [...(spec.taints ?? []), oos];
+      });
+      const terminating = new Map<string, ObjectObservation>();
+      for (const o of journal) if (o.type === 'object' && o.kind === 'Pod' && /^(web-5f5b5b77d7-(dg2wh|s6gw8)|solo)$/.test(o.name) && o.receivedAtMs < atMs(60)) terminating.set(o.uid, o);
+      journal = journal.filter((o) => !(o.type === 'object' && terminating.has(o.uid) && o.receivedAtMs >= atMs(60)));
+      for (const last of terminating.values()) journal.push({ ...copy(last), verb: 'DELETED', receivedAtMs: atMs(70) });
+      const a = run(mergeJournal(journal));
+      const gc = predictionItem(a, 'pod-deleted@solo')!;
+      expect(gc).to.deep.include({ held: true, observedSeconds: 70 });
+      expect(gc.window?.toSeconds).to.equal(81);
+      expect(gc.because).to.include('any effect: NoSchedule here');
+      expect(predictionItem(a, 'pod-eviction@solo')?.taintKey, 'a NoSchedule taint evicts nothing: the eviction is still the unreachable taint\'s').to.equal(UNREACHABLE);
     });
 
     it('node deletion (recorded node-delete-podgc run): pods deleted by PodGC in [D + 40, D + 80] s from the observed Node deletion', () => {
