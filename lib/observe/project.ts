@@ -1,7 +1,7 @@
 // Projection of watched objects to the fields analysis and reports read, applied as objects arrive (before the
 // informer caches them and before the journal writes them): a kwok Pod shrinks from about 3.8 KB of JSON to
 // about 1.4 KB, a kind Node from 3 KB to under 1 KB, which keeps the observer's memory and the journal small at
-// 10,000 pods. Leases, Events and EndpointSlices are small and kept whole.
+// 10,000 pods. Leases, Events and EndpointSlices are small and kept whole; a Job keeps its status and replacement settings.
 //
 // What is kept is every field a reader in lib/analyze (objects.ts, events.ts, endpoint-timeline.ts, analyze.ts)
 // or lib/run/progress.ts takes from `ObjectObservation.object`; test/unit/observe/project.test.ts re-analyzes every
@@ -50,6 +50,13 @@ function projectNode(obj: RawObject): RawObject {
   return { metadata: metadata(obj), ...(spec ? { spec } : {}), ...(status ? { status } : {}) };
 }
 
+/** Job: metadata, the spec fields that decide replacements, and the whole status (counts and conditions; small). */
+function projectJob(obj: RawObject): RawObject {
+  const spec = pick(obj.spec, ['parallelism', 'completions', 'backoffLimit', 'podReplacementPolicy', 'podFailurePolicy', 'completionMode', 'suspend']);
+  const status = pick(obj.status, ['active', 'ready', 'failed', 'succeeded', 'terminating', 'conditions', 'startTime', 'completionTime', 'uncountedTerminatedPods']);
+  return { metadata: metadata(obj), ...(spec ? { spec } : {}), ...(status ? { status } : {}) };
+}
+
 /** Drops the server-side apply bookkeeping (metadata.managedFields), which no reader uses and which is often half an object. */
 export function withoutManagedFields(obj: RawObject): RawObject {
   if (!obj.metadata || obj.metadata.managedFields === undefined) return obj;
@@ -61,7 +68,8 @@ export function withoutManagedFields(obj: RawObject): RawObject {
  * The part of a watched object rebootlab journals. Node: metadata (identity, labels, deletion), spec.taints and
  * unschedulable, status.conditions, addresses and nodeInfo.kubeletVersion. Pod: metadata (identity, labels, ownerReferences, deletion),
  * spec.nodeName and tolerations, status phase/podIP/conditions/reason/message and per container name, ready,
- * started, restartCount and state. Lease, Event, EndpointSlice: the whole object without managedFields.
+ * started, restartCount and state. Job: metadata, spec parallelism/completions/backoffLimit/podReplacementPolicy/
+ * podFailurePolicy/completionMode/suspend, and its status. Lease, Event, EndpointSlice: the whole object without managedFields.
  * Pure; returns a new object (shares nested values with `obj`).
  */
 export function projectObject(kind: WatchedKind, obj: RawObject): RawObject {
@@ -70,6 +78,8 @@ export function projectObject(kind: WatchedKind, obj: RawObject): RawObject {
       return projectPod(obj);
     case 'Node':
       return projectNode(obj);
+    case 'Job':
+      return projectJob(obj);
     default:
       return withoutManagedFields(obj);
   }

@@ -24,7 +24,7 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 /**
  * The collections rebootlab watches: Nodes, Leases in kube-node-lease, the kube-controller-manager leader Lease
  * (kube-system, renewed every 2 s by default), Pods in all namespaces, and core/v1
- * Events and EndpointSlices in each of `namespaces` (plus `default`, where the node lifecycle controller
+ * Events, EndpointSlices and batch/v1 Jobs in each of `namespaces` (plus `default`, where the node lifecycle controller
  * records NodeNotReady events). Duplicated namespaces are watched once. Each list is raw JSON in pages
  * (lib/observe/list.ts), every object projected (lib/observe/project.ts) as it arrives.
  */
@@ -50,6 +50,9 @@ export function makeSources(kc: KubeConfig, namespaces: readonly string[]): Watc
   for (const namespace of [...new Set(['default', ...namespaces])].sort()) {
     sources.push(source('Event', `/api/v1/namespaces/${namespace}/events`, `Event (${namespace})`));
     sources.push(source('EndpointSlice', `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, `EndpointSlice (${namespace})`));
+    // Jobs: their status (active, failed, succeeded, terminating) and conditions, and the spec fields that decide
+    // when the Job controller replaces a pod (podReplacementPolicy, podFailurePolicy, backoffLimit).
+    sources.push(source('Job', `/apis/batch/v1/namespaces/${namespace}/jobs`, `Job (${namespace})`));
   }
   return sources;
 }

@@ -2,7 +2,7 @@
 // Analysis and reports read only these records (plus run metadata), never the cluster.
 
 /** Kubernetes kinds the observer watches. */
-export type WatchedKind = 'Node' | 'Lease' | 'Pod' | 'Event' | 'EndpointSlice';
+export type WatchedKind = 'Node' | 'Lease' | 'Pod' | 'Event' | 'EndpointSlice' | 'Job';
 
 /**
  * The kube-controller-manager's leader election Lease (kube-system): a change of its holderIdentity restarts the

@@ -13,6 +13,7 @@ import {
   type Experiment,
   type FaultSpec,
   type FaultTarget,
+  type JobSpec,
   type ObserveSpec,
   type ProbeSpec,
   type StepSpec,
@@ -187,7 +188,20 @@ function resolveWorkload(workload: v1.Workload): WorkloadSpec {
     livenessProbe: workload.livenessProbe ? resolveProbe(workload.livenessProbe) : null,
     terminationGracePeriodSeconds: workload.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
     manifest: null,
+    job: workload.kind === 'Job' ? resolveJob(workload.job ?? {}, replicas ?? 1) : null,
     selected: null,
+  };
+}
+
+/** Kubernetes' Job backoffLimit default (https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-backoff-failure-policy). */
+export const DEFAULT_JOB_BACKOFF_LIMIT = 6;
+
+function resolveJob(job: v1.JobSettings, parallelism: number): JobSpec {
+  return {
+    completions: job.completions ?? parallelism,
+    backoffLimit: job.backoffLimit ?? DEFAULT_JOB_BACKOFF_LIMIT,
+    podReplacementPolicy: job.podReplacementPolicy ?? null,
+    podFailurePolicy: job.podFailurePolicy ? { rules: job.podFailurePolicy.rules.map((r) => structuredClone(r) as unknown as Record<string, unknown>) } : null,
   };
 }
 
@@ -199,7 +213,7 @@ function manifestPlaceholder(name: string, file: string): WorkloadSpec {
   return {
     name, kind: 'Deployment', replicas: null, placement: 'any', image: '', tolerations: null, volume: null, dataProbe: false,
     podDisruptionBudget: null, service: null, readinessProbe: null, livenessProbe: null,
-    terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: { file, objects: [] }, selected: null,
+    terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: { file, objects: [] }, job: null, selected: null,
   };
 }
 
@@ -211,7 +225,7 @@ function selectedPods(name: string, namespace: string, selector: string): Worklo
   return {
     name, kind: 'Deployment', replicas: null, placement: 'any', image: '', tolerations: null, volume: null, dataProbe: false,
     podDisruptionBudget: null, service: null, readinessProbe: null, livenessProbe: null,
-    terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: null,
+    terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: null, job: null,
     selected: { namespace, matchLabels: parseEqualitySelector(selector) },
   };
 }

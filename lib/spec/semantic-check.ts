@@ -220,6 +220,7 @@ function checkWorkloads(workloads: unknown, report: Report): void {
     if (isObj(liveness) && liveness.successThreshold !== undefined && liveness.successThreshold !== 1) {
       report([...at('livenessProbe'), 'successThreshold'], `must be 1 for a liveness probe (Kubernetes API rule), got ${JSON.stringify(liveness.successThreshold)}`);
     }
+    checkJob(workload, at, report);
     const pdb = workload.podDisruptionBudget;
     if (isObj(pdb) && (pdb.minAvailable === undefined) === (pdb.maxUnavailable === undefined)) {
       report(at('podDisruptionBudget'), 'give exactly one of minAvailable and maxUnavailable');
@@ -261,6 +262,33 @@ function checkToleration(toleration: Obj, path: FieldPath, report: Report): void
   }
   if (toleration.tolerationSeconds !== undefined && toleration.effect !== 'NoExecute') {
     report([...path, 'tolerationSeconds'], 'needs effect: NoExecute (only a NoExecute taint evicts; the API server refuses it otherwise)');
+  }
+}
+
+/**
+ * `job` belongs to kind Job; the API rules of batch/v1 Job validation (pkg/apis/batch/validation/validation.go,
+ * v1.34.4) that an experiment can break: podReplacementPolicy must be Failed with a podFailurePolicy, each rule has
+ * exactly one of onExitCodes and onPodConditions, and FailIndex needs backoffLimitPerIndex (not offered).
+ */
+function checkJob(workload: Obj, at: (field: string) => FieldPath, report: Report): void {
+  const job = workload.job;
+  if (job === undefined) return;
+  if (workload.kind !== 'Job') {
+    report(at('job'), `is only for kind Job, not ${String(workload.kind ?? 'a manifest or selected workload')}`, true);
+    return;
+  }
+  if (!isObj(job)) return;
+  const policy = job.podFailurePolicy;
+  if (isObj(policy) && job.podReplacementPolicy === 'TerminatingOrFailed') {
+    report([...at('job'), 'podReplacementPolicy'], 'must be Failed (or unset) when podFailurePolicy is set (Kubernetes API rule)');
+  }
+  if (isObj(policy) && Array.isArray(policy.rules)) {
+    policy.rules.forEach((rule, i) => {
+      if (!isObj(rule)) return;
+      const path = [...at('job'), 'podFailurePolicy', 'rules', i];
+      if ((rule.onExitCodes === undefined) === (rule.onPodConditions === undefined)) report(path, 'give exactly one of onExitCodes and onPodConditions');
+      if (rule.action === 'FailIndex') report([...path, 'action'], 'FailIndex needs an Indexed Job with backoffLimitPerIndex, which rebootlab does not create; use FailJob, Ignore or Count');
+    });
   }
 }
 

@@ -138,12 +138,26 @@ export interface WorkloadSpec {
    * then describes the controller as read (kind, replicas) or is unused. Null for built-in workloads.
    */
   manifest: { file: string; objects: Record<string, unknown>[] } | null;
+  /** kind Job: its JobSpec fields; null for other kinds. */
+  job: JobSpec | null;
   /**
    * Set for pods already running (`namespace` + `selector`): rebootlab reads their controllers at the start of a run
    * (lib/workloads/selected.ts) and never creates, changes or deletes them. Every other field is then unused.
    * Null for built-in and manifest workloads.
    */
   selected: SelectedPods | null;
+}
+
+/** The batch/v1 JobSpec fields of a Job workload, resolved; parallelism is the workload's `replicas`. */
+export interface JobSpec {
+  /** `spec.completions` (default: the parallelism). */
+  completions: number;
+  /** `spec.backoffLimit` (Kubernetes default 6). */
+  backoffLimit: number;
+  /** `spec.podReplacementPolicy` as written, or null: the API server defaults it (Failed with a podFailurePolicy, else TerminatingOrFailed). */
+  podReplacementPolicy: 'TerminatingOrFailed' | 'Failed' | null;
+  /** `spec.podFailurePolicy` as written (batch/v1 shape), or null. */
+  podFailurePolicy: { rules: Record<string, unknown>[] } | null;
 }
 
 /** Pods already running that make a workload: those in `namespace` carrying every label of `matchLabels`. */

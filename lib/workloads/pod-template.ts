@@ -119,6 +119,7 @@ export function renderPodTemplate(spec: WorkloadSpec, input: PlacementInput): V1
   if (affinity) podSpec.affinity = affinity;
   const spread = spreadFor(spec);
   if (spread) podSpec.topologySpreadConstraints = spread;
-  if (spec.kind === 'Job') podSpec.restartPolicy = 'OnFailure';
+  // A Job's pods restart in place on failure, except with a podFailurePolicy, which the API allows only with Never.
+  if (spec.kind === 'Job') podSpec.restartPolicy = spec.job?.podFailurePolicy ? 'Never' : 'OnFailure';
   return { metadata: { labels: workloadLabels(spec.name) }, spec: podSpec };
 }

@@ -69,7 +69,16 @@ function renderController(spec: WorkloadSpec, input: PlacementInput): RenderedOb
       return { apiVersion: 'apps/v1', kind: 'DaemonSet', ...base, spec: { selector, template } };
     case 'Job': {
       const n = spec.replicas ?? 1;
-      return { apiVersion: 'batch/v1', kind: 'Job', ...base, spec: { parallelism: n, completions: n, backoffLimit: 6, template } };
+      const job = spec.job;
+      return {
+        apiVersion: 'batch/v1', kind: 'Job', ...base,
+        spec: {
+          parallelism: n, completions: job?.completions ?? n, backoffLimit: job?.backoffLimit ?? 6,
+          ...(job?.podReplacementPolicy ? { podReplacementPolicy: job.podReplacementPolicy } : {}),
+          ...(job?.podFailurePolicy ? { podFailurePolicy: job.podFailurePolicy } : {}),
+          template,
+        },
+      };
     }
     case 'Pod':
       return { apiVersion: 'v1', kind: 'Pod', metadata: { ...meta(spec.name, spec.name), labels: { ...template.metadata!.labels! } }, spec: template.spec! };

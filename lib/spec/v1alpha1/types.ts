@@ -314,6 +314,54 @@ export interface Workload {
    * @asType integer
    */
   terminationGracePeriodSeconds?: number;
+  /** kind Job only: the Job's own fields (batch/v1 JobSpec); its parallelism is `replicas`. */
+  job?: JobSettings;
+}
+
+/**
+ * The batch/v1 JobSpec fields an experiment can set (https://kubernetes.io/docs/concepts/workloads/controllers/job/).
+ * The Job's pods run the workload server, which never exits: they run until the fault takes them.
+ */
+export interface JobSettings {
+  /**
+   * `spec.completions`, default `replicas` (the parallelism).
+   * @minimum 1
+   * @asType integer
+   */
+  completions?: number;
+  /**
+   * `spec.backoffLimit`: failed pods before the Job fails, default 6.
+   * @minimum 0
+   * @asType integer
+   */
+  backoffLimit?: number;
+  /**
+   * `spec.podReplacementPolicy`: `TerminatingOrFailed` replaces a pod as soon as it is terminating (the default
+   * without podFailurePolicy), `Failed` only once it is Failed (the default, and the only value, with podFailurePolicy).
+   */
+  podReplacementPolicy?: 'TerminatingOrFailed' | 'Failed';
+  /** `spec.podFailurePolicy`; the pods then get restartPolicy Never (an API rule). */
+  podFailurePolicy?: PodFailurePolicy;
+}
+
+/** batch/v1 PodFailurePolicy: the first rule that matches a failed pod decides what its failure does. */
+export interface PodFailurePolicy {
+  /** @minItems 1 */
+  rules: PodFailurePolicyRule[];
+}
+
+/** One rule of a PodFailurePolicy: an action, on exit codes or on pod conditions (give exactly one of the two). */
+export interface PodFailurePolicyRule {
+  /** `Ignore`: not counted against backoffLimit; `Count`: counted; `FailJob`: the Job fails; `FailIndex`: its index fails (Indexed Jobs). */
+  action: 'Ignore' | 'Count' | 'FailJob' | 'FailIndex';
+  onExitCodes?: {
+    containerName?: string;
+    operator: 'In' | 'NotIn';
+    /** @minItems 1 */
+    values: number[];
+  };
+  /** e.g. `[{type: DisruptionTarget}]`: the pod was evicted, preempted or garbage-collected (KEP-3329). */
+  onPodConditions?: { type: string; status?: 'True' | 'False' | 'Unknown' }[];
 }
 
 /** A ClusterIP Service in front of a workload's pods. */

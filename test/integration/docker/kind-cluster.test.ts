@@ -126,7 +126,7 @@ describe('kind provider on a real cluster (integration)', function () {
     const workload = {
       name: 'db', kind: 'StatefulSet' as const, replicas: 1, placement: 'target' as const, image, tolerations: null,
       volume: { type: 'hostPath' as const, size: '16Mi' }, dataProbe: true, podDisruptionBudget: null,
-      service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 5, manifest: null, selected: null,
+      service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 5, manifest: null, job: null, selected: null,
     };
     await w.applyWorkloads(kc, [workload], { targetNodes: [worker] });
     await w.waitForWorkloadsReady(kc, [workload], { timeoutMs: 180_000 });

@@ -259,6 +259,18 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-status-update-frequency-recorded',
+    why: 'recorded on a real kind cluster (experiments/catalog/status-update-frequency.yaml, 3 Dec 2026): the kubelet sets only nodeStatusUpdateFrequency 4s, so it defaults nodeStatusReportFrequency to 4 s (read back from configz) and posts its status every ~4 s; grace 20 s, monitor period 2 s. Its last heartbeat before the power-off was a status post (Ready lastHeartbeatTime -0.582 s), 7 s after its last Lease renewal (-7.558 s): Ready=Unknown at 22.418 s is inside the window from the post [18.418, 24.617] and would be 5 s late from the Lease alone',
+    expected: {
+      'run.predictions.missed': [],
+      'node:mech-worker.notReadyStatus': 'Unknown',
+      'node:mech-worker.notReadyAfterSeconds': 22.418,
+      'item:node-not-ready@mech-worker.cause.atSeconds': -0.582,
+      'item:node-not-ready@mech-worker.window': { fromSeconds: 18.418, toSeconds: 24.617 },
+      'item:node-not-ready@mech-worker.held': true,
+    },
+  },
+  {
     scenario: 'kind-node-delete-podgc-recorded',
     why: 'recorded on a real kind cluster (experiments/node-delete-tuned.yaml): power-off and the Node object deleted at once; pod garbage collection marks each orphaned pod Failed at ≈43 s (its 40 s quarantine), the ReplicaSet creates a replacement at once, and only then is the pod deleted: both web pods are paired, each with its own replacement',
     expected: {

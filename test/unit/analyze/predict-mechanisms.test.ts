@@ -87,6 +87,21 @@ describe('analyze/predict mechanisms', () => {
     });
   });
 
+  it('recorded kind run with only nodeStatusUpdateFrequency 4s (kind-status-update-frequency-recorded): the node status post at -0.582 s, not the Lease renewal at -7.558 s, starts the grace period; with the posts edited out (Ready lastHeartbeatTime frozen at its listed value) the Lease-only window [11.442, 17.442] misses the observed 22.418 s', () => {
+    const recorded = loadFixtureRun('kind-status-update-frequency-recorded');
+    const detection = predictionItem(recorded.analysis, 'node-not-ready@mech-worker')!;
+    expect(recorded.info.settings.kubelet.nodeStatusReportFrequencyMs, 'read back from configz: the kubelet defaulted it to nodeStatusUpdateFrequency').to.equal(4_000);
+    expect(detection).to.deep.include({ held: true, observedSeconds: 22.418 });
+    expect(detection.cause?.event).to.include('node status post');
+    const frozen = editNode(recorded.observations, 'mech-worker', (o) => {
+      for (const c of (o.status as { conditions: Record<string, unknown>[] }).conditions) c.lastHeartbeatTime = '2026-12-03T08:15:26Z';
+    });
+    const leaseOnly = predictionItem(run(frozen, recorded.info), 'node-not-ready@mech-worker')!;
+    expect(leaseOnly.cause?.event).to.include('Lease renewal');
+    expect(leaseOnly.window).to.deep.equal({ fromSeconds: 11.442, toSeconds: 17.442 });
+    expect(leaseOnly.held).to.equal(false);
+  });
+
   describe('NoExecute taints: zone token bucket and end-of-pass zone state', () => {
     it('case C9, journal edited from the recorded outage-tuned run (target copied to 2 more workers hit 15 s and 30 s later): all three tainted at their own detection, all predicted, 0 missed', () => {
       const journal = mergeJournal(

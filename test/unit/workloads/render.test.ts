@@ -8,7 +8,7 @@ function workload(overrides: Partial<WorkloadSpec> = {}): WorkloadSpec {
   return {
     name: 'web', kind: 'Deployment', replicas: 3, placement: 'any', image: 'rebootlab/workload:v1',
     tolerations: null, volume: null, dataProbe: false, podDisruptionBudget: null,
-    service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 30, manifest: null, selected: null, ...overrides,
+    service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 30, manifest: null, job: null, selected: null, ...overrides,
   };
 }
 const TARGET = { targetNodes: ['kind-worker2'] };
@@ -94,6 +94,16 @@ describe('renderWorkload', () => {
     expect(job.spec.template.spec.restartPolicy).to.equal('OnFailure');
     const pod = find(renderWorkload(workload({ kind: 'Pod', replicas: 1 }), TARGET), 'Pod');
     expect(pod.metadata.labels['rebootlab.dev/workload']).to.equal('web');
+  });
+
+  it('renders a Job\'s own fields: completions, backoffLimit, podReplacementPolicy, podFailurePolicy (with restartPolicy Never, the only one the API allows with it)', () => {
+    const rules = [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }];
+    const job = find(renderWorkload(workload({ kind: 'Job', replicas: 2, job: { completions: 4, backoffLimit: 1, podReplacementPolicy: 'Failed', podFailurePolicy: { rules } } }), TARGET), 'Job');
+    expect(job.spec).to.deep.include({ parallelism: 2, completions: 4, backoffLimit: 1, podReplacementPolicy: 'Failed', podFailurePolicy: { rules } });
+    expect(job.spec.template.spec.restartPolicy).to.equal('Never');
+    const plain = find(renderWorkload(workload({ kind: 'Job', replicas: 1, job: { completions: 1, backoffLimit: 6, podReplacementPolicy: null, podFailurePolicy: null } }), TARGET), 'Job');
+    expect(plain.spec).to.not.have.property('podReplacementPolicy');
+    expect(plain.spec).to.not.have.property('podFailurePolicy');
   });
 
   it('adds a PodDisruptionBudget', () => {
