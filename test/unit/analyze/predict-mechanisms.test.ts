@@ -87,7 +87,7 @@ describe('analyze/predict mechanisms', () => {
     });
   });
 
-  it('recorded kind run with only nodeStatusUpdateFrequency 4s (kind-status-update-frequency-recorded): the node status post at -0.582 s, not the Lease renewal at -7.558 s, starts the grace period; with the posts edited out (Ready lastHeartbeatTime frozen at its listed value) the Lease-only window [11.442, 17.442] misses the observed 22.418 s', () => {
+  it('recorded kind run with only nodeStatusUpdateFrequency 4s (kind-status-update-frequency-recorded): the node status post at -0.582 s, not the Lease renewal at -7.558 s, starts the grace period; with the posts edited out (Ready lastHeartbeatTime frozen at its listed value) the window from the last Lease renewal (-7.559 s) and the listed post (lastHeartbeatTime -7.582 s, reached the API by -5.582 s), [11.441, 19.418], misses the observed 22.418 s', () => {
     const recorded = loadFixtureRun('kind-status-update-frequency-recorded');
     const detection = predictionItem(recorded.analysis, 'node-not-ready@mech-worker')!;
     expect(recorded.info.settings.kubelet.nodeStatusReportFrequencyMs, 'read back from configz: the kubelet defaulted it to nodeStatusUpdateFrequency').to.equal(4_000);
@@ -98,7 +98,7 @@ describe('analyze/predict mechanisms', () => {
     });
     const leaseOnly = predictionItem(run(frozen, recorded.info), 'node-not-ready@mech-worker')!;
     expect(leaseOnly.cause?.event).to.include('Lease renewal');
-    expect(leaseOnly.window).to.deep.equal({ fromSeconds: 11.442, toSeconds: 17.442 });
+    expect(leaseOnly.window).to.deep.equal({ fromSeconds: 11.441, toSeconds: 19.418 });
     expect(leaseOnly.held).to.equal(false);
   });
 
