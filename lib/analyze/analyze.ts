@@ -46,6 +46,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     ...(measured.marks ? { marks: measured.marks } : {}),
     ...(measured.probes ? { probes: measured.probes } : {}),
     ...(measured.forecast ? { forecast: measured.forecast } : {}),
+    ...(measured.jobs ? { jobs: measured.jobs } : {}),
   };
   const expectations = evaluateTexts(run, options.expectations ?? []);
   const finished = observations.some((r) => r.type === 'phase' && r.phase === 'run-finished');

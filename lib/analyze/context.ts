@@ -31,6 +31,8 @@ export interface RunContext {
   nodes: ObjectObservation[];
   leases: ObjectObservation[];
   pods: ObjectObservation[];
+  /** batch/v1 Job records (journals from before Jobs were watched have none). */
+  jobs: ObjectObservation[];
   gaps: GapSpan[];
   /** `step` markers after the fault, in seq order. */
   steps: PhaseObservation[];
@@ -50,6 +52,8 @@ export interface FaultMarkers {
   issuedAtMs: number;
   /** The node's `fault-injected` marker (the first command returned), or null when the command never returned. */
   effectiveAtMs: number | null;
+  /** The node's `fault-restoring` marker (undo commands started), or null when absent. */
+  restoringAtMs: number | null;
   /** The node's `fault-restored` marker (undo commands returned), or null when it was not restored. */
   restoredAtMs: number | null;
 }
@@ -94,6 +98,7 @@ export function buildContext(observations: readonly Observation[], workloads: re
     nodes: objects.filter((o) => o.kind === 'Node'),
     leases: objects.filter((o) => o.kind === 'Lease'),
     pods: objects.filter((o) => o.kind === 'Pod'),
+    jobs: objects.filter((o) => o.kind === 'Job'),
     gaps,
     steps: phases.filter((p) => p.phase === 'step' && p.seq > fault.seq),
     dataProbes: readDataProbes(phases.find((p) => p.phase === 'data-probed')),
@@ -109,10 +114,11 @@ function faultMarkers(phases: readonly PhaseObservation[], hasInjecting: boolean
   for (const p of phases) {
     for (const node of p.nodes ?? []) {
       const type = typeof p.detail?.type === 'string' ? p.detail.type : null;
-      if (p.phase === issuePhase && !byNode.has(node)) byNode.set(node, { node, type, issuedAtMs: p.receivedAtMs, effectiveAtMs: null, restoredAtMs: null });
+      if (p.phase === issuePhase && !byNode.has(node)) byNode.set(node, { node, type, issuedAtMs: p.receivedAtMs, effectiveAtMs: null, restoringAtMs: null, restoredAtMs: null });
       const entry = byNode.get(node);
       if (!entry) continue;
       if (p.phase === 'fault-injected' && entry.effectiveAtMs === null) entry.effectiveAtMs = p.receivedAtMs;
+      if (p.phase === 'fault-restoring' && entry.restoringAtMs === null) entry.restoringAtMs = p.receivedAtMs;
       if (p.phase === 'fault-restored' && entry.restoredAtMs === null) entry.restoredAtMs = p.receivedAtMs;
       entry.type ??= type;
     }

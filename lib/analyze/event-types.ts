@@ -13,6 +13,8 @@ export type PredictedEvent =
   | 'node-not-ready'
   /** Node Ready condition → False reported by the kubelet itself (server lastTransitionTime). */
   | 'node-not-ready-kubelet'
+  /** Node Ready condition back to True after the fault ended, posted by the kubelet (server lastTransitionTime). */
+  | 'node-ready-again'
   /** A NoSchedule taint (`taintKey`) added by the node lifecycle controller (client receive time). */
   | 'no-schedule-taint'
   /** A NoExecute taint (`taintKey`) added (client receive time of the first Node version carrying it). */

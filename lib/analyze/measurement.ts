@@ -7,6 +7,7 @@ import type { TimeoutSettings } from '../spec/settings.js';
 import type { Experiment } from '../spec/types.js';
 import type { RunContext } from './context.js';
 import type { Heartbeat } from './heartbeats.js';
+import type { JobFacts } from './jobs.js';
 import type { LeaderChange } from './predict-common.js';
 import type { MeasuredRun, RunAnalysis, WorkloadEndpoints, WorkloadRef } from './types.js';
 
@@ -27,7 +28,9 @@ export interface AnalyzeOptions {
 }
 
 /** The parts measurements compute: RunAnalysis's parts plus intermediate ones that only other measurements read. */
-export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes' | 'pods' | 'workloads' | 'predictions' | 'events' | 'marks' | 'probes' | 'forecast'> {
+export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes' | 'pods' | 'workloads' | 'predictions' | 'events' | 'marks' | 'probes' | 'forecast' | 'jobs'> {
+  /** Each Job as the Job controller acts on it (lib/analyze/jobs.ts), for the predictions. */
+  jobFacts: JobFacts[];
   /** Per workload with a Service, its endpoint figures (read by the workloads measurement). */
   endpointsByWorkload: ReadonlyMap<string, WorkloadEndpoints | null>;
   /** Per node, its journaled Lease renewTimes, seconds since time zero, ascending and distinct. */
@@ -68,7 +71,7 @@ export interface MeasurementTable {
 }
 
 /** The parts of a result.json a measurement's tables read (a Result and a RunAnalysis both have them). */
-export type MeasuredView = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'events' | 'predictions' | 'marks' | 'probes' | 'forecast'> & {
+export type MeasuredView = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'events' | 'predictions' | 'marks' | 'probes' | 'forecast' | 'jobs'> & {
   /** The experiment's fault type (run.json), e.g. `power-off`. */
   faultType: string;
 };

@@ -44,6 +44,11 @@ export const MECHANISMS = {
     file: 'pkg/kubelet/kubelet_node_status.go, pkg/kubelet/kubelet.go', function: 'syncNodeStatus (every nodeStatusUpdateFrequency, jitter 4 %), fastStatusUpdateOnce',
     behaviours: base('v1.27', 'the kubelet posts its node status every nodeStatusUpdateFrequency and at once on start'),
   },
+  'kubelet-ready-again': {
+    file: 'pkg/kubelet/kubelet_node_status.go, k8s.io/client-go tools/cache/reflector.go, k8s.io/apimachinery pkg/util/net/http.go',
+    function: 'tryUpdateNodeStatus (patch against the kubelet\'s own Node informer), updateRuntimeUp (every 5 s), reflector backoff, HTTP/2 health check (30 s idle + 15 s ping)',
+    behaviours: base('v1.27', 'after a fault ends the kubelet posts Ready=True at its first status sync once its Node informer shows the controller\'s Ready=Unknown: after a partition that closed its connection, at the reflector\'s retry (up to 60 s); after a freeze, at the next sync; after a runtime stop, at the next 5 s runtime check'),
+  },
   'kubelet-restart-readiness': {
     file: 'pkg/kubelet/prober/prober_manager.go, pkg/kubelet/prober/worker.go', function: 'UpdatePodStatus, setReadyStateOnKubeletRestart, worker.doProbe',
     behaviours: [
@@ -93,9 +98,9 @@ export const MECHANISMS = {
     ],
   },
   'job': {
-    file: 'pkg/controller/job/job_controller.go', function: 'manageJob (podReplacementPolicy TerminatingOrFailed by default)',
+    file: 'pkg/controller/job/job_controller.go, pkg/controller/job/backoff_utils.go', function: 'manageJob (podReplacementPolicy TerminatingOrFailed by default), getRemainingTime (pod failure backoff)',
     behaviours: [
-      { since: 'v1.29', what: 'a replacement is created as soon as the old pod is terminating or Failed (podReplacementPolicy TerminatingOrFailed without podFailurePolicy)' },
+      { since: 'v1.29', what: 'a replacement is created as soon as the old pod is terminating or Failed (podReplacementPolicy TerminatingOrFailed without podFailurePolicy; only once Failed or gone with Failed, the default with a podFailurePolicy), after the pod failure backoff (10 s doubling per failure since the last success, capped at 10 min, from the last failure\'s finish time); none once the Job failed (backoffLimit or a FailJob rule)' },
       { since: 'v1.36', what: 'StaleControllerConsistencyJob (Beta, on): syncJob waits until the pod and Job informers have seen the controller\'s own writes (requeued from 5 ms): one informer round trip at most, inside the replacement window' },
     ],
   },

@@ -39,7 +39,7 @@ export const LAG_SAMPLE_REACH_SECONDS = 3;
 /**
  * `judge`, and when that is a miss only because a receive-time observation came after the window closed, the
  * verdict again with the observer's measured extra delivery lag around the receipt ([observed − 3 s, observed + 3 s])
- * added to the window's end. Server-timed events (node-not-ready*) never use the lag.
+ * added to the window's end. Server-timed events (node-not-ready*, node-ready-again) never use the lag.
  */
 export function judgeItem(draft: ItemDraft, endSeconds: number, lag: readonly { atSeconds: number; lagSeconds: number }[]): PredictionItem {
   const o = draft.otherwise;
@@ -47,7 +47,7 @@ export function judgeItem(draft: ItemDraft, endSeconds: number, lag: readonly { 
   const held = judge(item, endSeconds);
   const w = item.window;
   const observed = item.observedSeconds;
-  if (held !== false || !item.expected || w === null || observed === null || observed <= w.toSeconds || item.event.startsWith('node-not-ready')) return { ...item, held };
+  if (held !== false || !item.expected || w === null || observed === null || observed <= w.toSeconds || item.event.startsWith('node-')) return { ...item, held };
   const near = lag.filter((l) => Math.abs(l.atSeconds - observed) <= LAG_SAMPLE_REACH_SECONDS).map((l) => l.lagSeconds);
   const extra = near.length === 0 ? 0 : Math.max(...near);
   if (extra <= 0 || observed > w.toSeconds + extra) return { ...item, held };

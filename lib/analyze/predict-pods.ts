@@ -210,6 +210,8 @@ export interface PodsInput {
   leaderChanges: readonly LeaderChange[];
   /** Pods evicted through the Eviction API (DisruptionTarget reason EvictionByEvictionAPI), by pod uid → the condition's lastTransitionTime (whole seconds, truncated), seconds since time zero. */
   apiEvictions: ReadonlyMap<string, number>;
+  /** Uids of pods whose Job is journaled: lib/analyze/predict-jobs.ts predicts their replacement. Absent: none. */
+  jobPods?: ReadonlySet<string>;
 }
 
 /**
@@ -250,7 +252,7 @@ export function predictPods(input: PodsInput): ItemDraft[] {
       items.push({ event: 'pod-eviction', node: node.name, pod: podId(pod), taintKey: null, expected: false, window: null, observedSeconds: apiEviction === undefined ? pod.evictedAfterSeconds : null, cause: null, because: apiEviction === undefined ? because : `${because}; the pod was ${byApi}` });
     }
     if (deletion) items.push(deletion);
-    const replacement = replacementItem(pod, node.name);
+    const replacement = input.jobPods?.has(pod.uid) ? null : replacementItem(pod, node.name);
     if (replacement) items.push(replacement);
   }
   return items;

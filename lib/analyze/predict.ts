@@ -8,7 +8,10 @@ import { mergeHeartbeats, type Heartbeat } from './heartbeats.js';
 import { judgeItem, secondsText, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
 import { detectionWindowAfterHeartbeat } from './windows.js';
 import { leaseRenewIntervalSeconds, predictDetection } from './predict-detection.js';
+import { predictJobReplacements } from './predict-jobs.js';
+import type { JobFacts } from './jobs.js';
 import { predictPods } from './predict-pods.js';
+import { predictReadyAgain } from './predict-ready-again.js';
 import { blindChoices, observedChoices, predictNoExecuteTaints } from './predict-zones.js';
 import { mechanismFor, mechanismKey, unsupportedVersionWarning, type MechanismId, type MechanismKey } from './mechanisms.js';
 import type { FaultInstant, MechanismRef, NodeTimeline, PodTimeline, PredictionItem, Predictions, StepInstant } from './types.js';
@@ -37,6 +40,8 @@ export interface PredictInput {
   apiEvictions?: ReadonlyMap<string, number>;
   /** The observer's delivery lag above its median (Lease renewTime → receipt), seconds, by receipt since time zero; may be empty. */
   observerLag?: readonly { atSeconds: number; lagSeconds: number }[];
+  /** The Jobs of the journal as the Job controller acts on them (lib/analyze/jobs.ts); their pods' replacements follow its rules. Absent: none. */
+  jobs?: readonly JobFacts[];
   /** Last journal record, seconds since time zero: windows closed before it and not met are misses. */
   endSeconds: number;
   /**
@@ -61,13 +66,17 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
     if (!faults.has(node.name) && node.notReadyStatus === null) continue;
     const heartbeats = mergeHeartbeats(input.leaseRenewals.get(node.name) ?? [], input.statusPosts?.get(node.name) ?? []);
     detections.push(...predictDetection({ settings, node, fault: faults.get(node.name), heartbeats, leaderChanges: input.leaderChanges }));
+    const readyAgain = predictReadyAgain(settings, node, faults.get(node.name));
+    if (readyAgain) drafts.push(readyAgain);
   }
   const zones = predictNoExecuteTaints(settings, input.nodes, input.endSeconds, input.leaderChanges, input.pods, observedChoices);
   // The same replay never reading an outcome: where its item differs, the observation chose the window.
   const blind = predictNoExecuteTaints(settings, input.nodes, input.endSeconds, input.leaderChanges, input.pods, blindChoices);
   drafts.push(...detections.map((d) => afterMasterDisruption(settings, d, zones.leftMasterDisruptionAtSeconds)));
   drafts.push(...markChosenByObservation(zones.items, blind.items));
-  drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges, apiEvictions: input.apiEvictions ?? new Map() }));
+  const jobPods = new Set((input.jobs ?? []).flatMap((j) => j.pods.map((p) => p.uid)));
+  drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges, apiEvictions: input.apiEvictions ?? new Map(), jobPods }));
+  drafts.push(...predictJobReplacements(input.jobs ?? [], input.pods));
   const version = input.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const ownerKinds = new Map(input.pods.map((p) => [`${p.namespace}/${p.name}`, p.ownerKind]));
   const items: PredictionItem[] = drafts
@@ -96,7 +105,7 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
 }
 
 /** Kubelet mechanisms: keyed by the node's kubeletVersion where it differs from the API server's. */
-const KUBELET_MECHANISMS: ReadonlySet<MechanismId> = new Set(['kubelet-runtime-health', 'kubelet-status', 'kubelet-restart-readiness']);
+const KUBELET_MECHANISMS: ReadonlySet<MechanismId> = new Set(['kubelet-runtime-health', 'kubelet-status', 'kubelet-restart-readiness', 'kubelet-ready-again']);
 
 /**
  * The mechanism that gives a causal-model item: one per event, a deletion by its deleter (PodGC or a
@@ -112,6 +121,7 @@ function mechanismIdOf(item: ItemDraft, ownerKinds: ReadonlyMap<string, string |
   switch (item.event) {
     case 'node-not-ready': return 'node-health';
     case 'node-not-ready-kubelet': return 'kubelet-runtime-health';
+    case 'node-ready-again': return 'kubelet-ready-again';
     case 'no-schedule-taint': return 'no-schedule-taint';
     case 'no-execute-taint': return 'no-execute-taint';
     case 'pod-eviction': return 'taint-eviction';

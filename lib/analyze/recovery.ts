@@ -5,6 +5,7 @@ import type { ObjectObservation, Observation } from '../observe/types.js';
 import { workloadMembership, type WorkloadOf } from './membership.js';
 import { deletionTimestamp, isReady, nodeName, phase, restartCount } from './objects.js';
 import type { RunAnalysis, WorkloadRef } from './types.js';
+import { countsAsAvailable } from './workload-timeline.js';
 
 /** The three parts of the "until recovered" decision, as of the records seen so far. */
 export interface RecoveryState {
@@ -204,7 +205,7 @@ export class RecoveryTracker {
     const w = name === null ? undefined : this.#workloads.get(name);
     if (!w) return;
     if (afterFault && w.readyAtFault === null) w.readyAtFault = w.ready;
-    const ready = record.verb !== 'DELETED' && isReady(record.object) && deletionTimestamp(record.object) === null;
+    const ready = countsAsAvailable(record);
     const was = w.readyByUid.get(record.uid) ?? false;
     w.readyByUid.set(record.uid, ready);
     w.ready += Number(ready) - Number(was);

@@ -304,6 +304,48 @@ export interface WorkloadTimeline {
   endpoints?: WorkloadEndpoints | null;
 }
 
+/** One condition of a Job (batch/v1 JobCondition), as last journaled. */
+export interface JobCondition {
+  /** e.g. `Complete`, `Failed`, `FailureTarget`, `SuccessCriteriaMet`, `Suspended`. */
+  type: string;
+  status: string;
+  /** e.g. `BackoffLimitExceeded`, `PodFailurePolicy`; null when absent. */
+  reason: string | null;
+  /** Its lastTransitionTime (whole seconds), seconds since time zero; null when absent. */
+  afterSeconds: number | null;
+}
+
+/** A Job workload's status at the end of the journal and how long its replacements waited. */
+export interface JobTimeline {
+  name: string;
+  namespace: string;
+  /** The workload it belongs to. */
+  workload: string;
+  /** As the API server defaulted it: `Failed` with a podFailurePolicy, else `TerminatingOrFailed`. */
+  podReplacementPolicy: 'TerminatingOrFailed' | 'Failed';
+  /** Whether the Job has a podFailurePolicy. */
+  podFailurePolicy: boolean;
+  backoffLimit: number;
+  /** batch/v1 JobStatus counts at the end: pods active (running or pending, not terminating), ready, failed, succeeded. */
+  active: number;
+  /** Ready pods (`status.ready`), null when the API did not report it. */
+  ready: number | null;
+  failed: number;
+  succeeded: number;
+  /** Pods terminating (`status.terminating`, tracked from Kubernetes 1.28 with JobPodReplacementPolicy), null when not reported. */
+  terminating: number | null;
+  conditions: JobCondition[];
+  /**
+   * The longest wait of a replacement, among the Job's pods replaced after time zero: from when the Job controller
+   * could replace the pod (failed, or with podReplacementPolicy Failed gone from the API) to the replacement's
+   * creation, client receive times, seconds; null when no pod was replaced. Mostly the pod failure backoff
+   * (10 s doubling per failure, lib/analyze/jobs.ts).
+   */
+  backoffSeconds: number | null;
+  /** The Job object was deleted by the end of the journal. */
+  deletedAtEnd: boolean;
+}
+
 /** The fault as it was done on one target node. */
 export interface FaultInstant {
   node: string;
@@ -321,6 +363,8 @@ export interface FaultInstant {
   commandSeconds: number | null;
   /** The node's `fault-restored` marker, seconds since time zero; null when it was not restored. */
   restoredAfterSeconds: number | null;
+  /** The node's `fault-restoring` marker (the undo command started), seconds since time zero; absent in journals without one. */
+  restoringAfterSeconds?: number | null;
   /** The node's last Lease renewal (server renewTime) at or before the command returned; null if none was journaled. */
   lastLeaseRenewBeforeFault: { renewTime: string; afterSeconds: number } | null;
 }
@@ -517,4 +561,6 @@ export interface RunAnalysis {
    * run was killed), else `passed` when every expectation passed, else `failed`.
    */
   status: RunStatus;
+  /** Each Job's status and replacement wait (lib/analyze/jobs.ts); absent when the journal has no Job. */
+  jobs?: JobTimeline[];
 }

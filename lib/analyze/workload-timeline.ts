@@ -1,7 +1,7 @@
 // Follows each workload's Ready pod count through the journal, as the API shows it and as a client sees it.
 import { msToSeconds, secondsSince } from './clock.js';
 import type { FaultMarkers, RunContext } from './context.js';
-import { condition, deletionTimestamp, isReady, nodeName } from './objects.js';
+import { condition, deletionTimestamp, isReady, nodeName, phase } from './objects.js';
 import type { WorkloadRef, WorkloadTimeline } from './types.js';
 import type { ObjectObservation } from '../observe/types.js';
 import { faultRecord, type ClientImpact } from '../spec/faults.js';
@@ -17,6 +17,15 @@ import { faultRecord, type ClientImpact } from '../spec/faults.js';
  */
 export function clientImpact(type: string | null): ClientImpact {
   return faultRecord(type)?.clients ?? 'serving';
+}
+
+/**
+ * Whether a pod record counts toward its workload's available pods (the API view): Ready and not terminating, or
+ * Succeeded (a Job pod that finished its work is not missing; it will not run again and need not).
+ */
+export function countsAsAvailable(rec: Pick<ObjectObservation, 'verb' | 'object'>): boolean {
+  if (rec.verb === 'DELETED' || deletionTimestamp(rec.object) !== null) return false;
+  return isReady(rec.object) || phase(rec.object) === 'Succeeded';
 }
 
 /** Time below `desired` in a step function starting at `initial` (at 0 s) through `series` until `endSeconds`, seconds. */
@@ -64,7 +73,8 @@ class Tally {
 
 /**
  * Count Ready pods per workload after every Pod record. A pod counts for the API while its Ready condition is True
- * and it has no deletionTimestamp (terminating pods are not available, as for a Deployment's availableReplicas).
+ * and it has no deletionTimestamp (terminating pods are not available, as for a Deployment's availableReplicas), or
+ * once it Succeeded (countsAsAvailable).
  * For clients, a pod that ran on a fault target at time zero stops counting at its node's fault command start,
  * per {@link clientImpact}. Unavailable time is the time after time zero spent below `desired`, up to the last record.
  */
@@ -146,7 +156,7 @@ export function buildWorkloadTimelines(ctx: RunContext, workloads: readonly Work
         if (fault && rec.verb !== 'DELETED') silenced.set(rec.uid, { fault, back: false });
         else silenced.delete(rec.uid);
       }
-      api.set(rec.uid, rec.verb !== 'DELETED' && isReady(rec.object) && deletionTimestamp(rec.object) === null);
+      api.set(rec.uid, countsAsAvailable(rec));
       client.set(rec.uid, clientCounts(rec.uid, rec, rec.receivedAtMs));
       if (afterFault) record(rec.receivedAtMs);
     }

@@ -1,7 +1,7 @@
 // The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
 import type { ProbeSummary } from '../analyze/probe-types.js';
 import type {
-  EventRecord, ExpectationResult, FaultInstant, GapSpan, NodeTimeline, PodOutcome, PodTimeline, Predictions, RunStatus, ScriptMark, StepInstant, WorkloadRef, WorkloadTimeline,
+  EventRecord, ExpectationResult, FaultInstant, GapSpan, JobTimeline, NodeTimeline, PodOutcome, PodTimeline, Predictions, RunStatus, ScriptMark, StepInstant, WorkloadRef, WorkloadTimeline,
 } from '../analyze/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Experiment } from '../spec/types.js';
@@ -124,4 +124,6 @@ export interface Result {
    * against what happened: `count(forecast.missed) == 0` asserts it held. Absent when the run has none.
    */
   forecast?: JudgedForecast;
+  /** Each Job's status at the end and its replacements' wait (lib/analyze/jobs.ts); absent when the run had no Job. */
+  jobs?: JobTimeline[];
 }

@@ -61,5 +61,6 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
     ...(analysis.marks ? { marks: analysis.marks } : {}),
     ...(analysis.probes ? { probes: analysis.probes } : {}),
     ...(analysis.forecast ? { forecast: analysis.forecast } : {}),
+    ...(analysis.jobs ? { jobs: analysis.jobs } : {}),
   };
 }

@@ -136,6 +136,24 @@ export const PROBE_FIELDS = {
   backends: 'number',
 } as const satisfies Record<string, FieldType>;
 
+/**
+ * Fields of `jobs.<name>` (a Job workload, lib/analyze/jobs.ts): its status counts at the end (batch/v1 JobStatus:
+ * active, ready, failed, succeeded, terminating), its conditions (`complete`: Complete=True; `jobFailed`:
+ * Failed=True, with `failedReason`, e.g. BackoffLimitExceeded), and `backoffSeconds`: the longest wait of a
+ * replacement after its pod could be replaced (mostly the Job controller's pod failure backoff), seconds.
+ */
+export const JOB_FIELDS = {
+  active: 'number',
+  ready: 'number',
+  failed: 'number',
+  succeeded: 'number',
+  terminating: 'number',
+  backoffSeconds: 'number',
+  complete: 'boolean',
+  jobFailed: 'boolean',
+  failedReason: 'string',
+} as const satisfies Record<string, FieldType>;
+
 /** Fields of `run`. */
 export const RUN_FIELDS = {
   recovered: 'boolean',
@@ -178,12 +196,13 @@ export const EXPECTATION_FIELDS = {
   node: NODE_FIELDS,
   workload: WORKLOAD_FIELDS,
   probe: PROBE_FIELDS,
+  job: JOB_FIELDS,
   run: RUN_FIELDS,
   predictions: PREDICTION_FIELDS,
   forecast: FORECAST_FIELDS,
 } as const satisfies Record<string, Record<string, FieldType>>;
 
-/** A scope of expectations: `pods`, `node`, `workload`, `probe`, `run`, `predictions`. */
+/** A scope of expectations: `pods`, `node`, `workload`, `probe`, `job`, `run`, `predictions`, `forecast`. */
 export type ExpectationScope = keyof typeof EXPECTATION_FIELDS;
 /** A field name of scope `S`. */
 export type FieldOf<S extends ExpectationScope> = keyof (typeof EXPECTATION_FIELDS)[S] & string;
@@ -202,6 +221,8 @@ export type WorkloadField = FieldOf<'workload'>;
 export type RunField = FieldOf<'run'>;
 /** A field name of `probes.<name>`. */
 export type ProbeField = FieldOf<'probe'>;
+/** A field name of `jobs.<name>`. */
+export type JobField = FieldOf<'job'>;
 
 /** The type of `field` in `scope`, or undefined when the scope has no such own field (`toString` is no field). */
 export function fieldTypeOf(scope: ExpectationScope, field: string): FieldType | undefined {
@@ -229,6 +250,7 @@ export type ExpectationSubject =
   | { scope: 'node'; name: string | null; target?: boolean; field: NodeField }
   | { scope: 'workload'; name: string; field: WorkloadField }
   | { scope: 'probe'; name: string; field: ProbeField }
+  | { scope: 'job'; name: string; field: JobField }
   | { scope: 'run'; field: RunField }
   /** `count(predictions.<list>)`: the number of prediction items in that list. */
   | { scope: 'predictions'; field: PredictionField }
@@ -371,6 +393,10 @@ const SUBJECT_FORMS: readonly SubjectForm[] = [
   {
     head: 'probes', scope: 'probe', address: { by: 'name' }, syntax: 'probes.<name>.<field>', label: (name) => `probes.${name}`,
     subject: ({ name }, field) => ({ scope: 'probe', name, field: field as ProbeField }),
+  },
+  {
+    head: 'jobs', scope: 'job', address: { by: 'name' }, syntax: 'jobs.<name>.<field>', label: (name) => `jobs.${name}`,
+    subject: ({ name }, field) => ({ scope: 'job', name, field: field as JobField }),
   },
   {
     head: 'run', scope: 'run', address: { by: 'none' }, syntax: 'run.<field>', label: () => 'run',

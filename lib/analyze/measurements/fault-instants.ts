@@ -20,6 +20,7 @@ function faultInstants(ctx: RunContext): FaultInstant[] {
       effectiveAfterSeconds: f.effectiveAtMs === null ? null : secondsSince(ctx.faultMs, f.effectiveAtMs),
       commandSeconds: f.effectiveAtMs === null ? null : msToSeconds(f.effectiveAtMs - f.issuedAtMs),
       restoredAfterSeconds: f.restoredAtMs === null ? null : secondsSince(ctx.faultMs, f.restoredAtMs),
+      ...(f.restoringAtMs === null ? {} : { restoringAfterSeconds: secondsSince(ctx.faultMs, f.restoringAtMs) }),
       lastLeaseRenewBeforeFault: lastRenewBefore(ctx, leases.get(f.node) ?? [], limitMs),
     };
   });

@@ -6,6 +6,7 @@ import { controlPlaneSignalsMeasurement } from './control-plane-signals.js';
 import { eventsMeasurement } from './events.js';
 import { forecastMeasurement } from './forecast.js';
 import { faultInstantsMeasurement } from './fault-instants.js';
+import { jobsMeasurement } from './jobs.js';
 import { marksMeasurement } from './marks.js';
 import { nodesMeasurement } from './nodes.js';
 import { podsMeasurement } from './pods.js';
@@ -19,6 +20,7 @@ export const MEASUREMENTS: readonly Measurement[] = [
   faultInstantsMeasurement,
   podsMeasurement,
   workloadsMeasurement,
+  jobsMeasurement,
   controlPlaneSignalsMeasurement,
   predictionsMeasurement,
   probesMeasurement,

@@ -23,7 +23,7 @@ const PREDICTION_LISTS: Record<PredictionField, (items: PredictionItem[]) => Pre
 export const predictionsMeasurement: Measurement = {
   name: 'predictions',
   describes: 'detection, taints, evictions, PodGC and replacements predicted from their observed cause, each held or missed',
-  needs: ['nodes', 'pods', 'faults', 'steps', 'leaseRenewals', 'statusPosts', 'leaderChanges', 'observerLag'],
+  needs: ['nodes', 'pods', 'faults', 'steps', 'leaseRenewals', 'statusPosts', 'leaderChanges', 'observerLag', 'jobFacts'],
   provides: ['predictions'],
   measure: ({ observations, ctx, options, warn }, earlier) => {
     const kubernetesVersion = options.kubernetesVersion ?? options.experiment?.cluster.kubernetesVersion ?? null;
@@ -39,6 +39,7 @@ export const predictionsMeasurement: Measurement = {
       leaderChanges: part(earlier, 'leaderChanges'),
       observerLag: part(earlier, 'observerLag'),
       apiEvictions: evictionApiEvictions(observations, ctx.faultMs),
+      jobs: part(earlier, 'jobFacts'),
       endSeconds: secondsSince(ctx.faultMs, ctx.endMs),
       kubernetesVersion,
       kubeletVersions,

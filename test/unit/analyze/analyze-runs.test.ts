@@ -271,6 +271,18 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-network-partition-120-recorded',
+    why: 'recorded on a real kind cluster (3 Dec 2026, grace 20 s, lease 20 s, nodeStatusUpdateFrequency 10 s): a 120 s network-partition. The kubelet\'s HTTP/2 connection was closed by client-go\'s health check 44.7 s in; its Lease renewals resumed 6.5 s after the heal, but Ready=True came only 13.6 s after it: the kubelet patches its status against its own Node informer, which relisted at its reflector\'s next retry 4.9 s after the heal (kubelet-node-informer.log: attempts 2.8, 4.7, 7.1, 19.9 and 46.6 s apart), and the next status sync posted Ready. No status post between the heal and Ready=True',
+    expected: {
+      'run.predictions.missed': [],
+      'node:mech-worker.notReadyStatus': 'Unknown',
+      'node:mech-worker.readyAgainAfterSeconds': 134.478,
+      'run.faults.0.restoredAfterSeconds': 120.876,
+      'item:node-ready-again@mech-worker.held': true,
+      'item:node-ready-again@mech-worker.window': { fromSeconds: 119.307, toSeconds: 192.276 },
+    },
+  },
+  {
     scenario: 'kind-node-delete-podgc-recorded',
     why: 'recorded on a real kind cluster (experiments/node-delete-tuned.yaml): power-off and the Node object deleted at once; pod garbage collection marks each orphaned pod Failed at ≈43 s (its 40 s quarantine), the ReplicaSet creates a replacement at once, and only then is the pod deleted: both web pods are paired, each with its own replacement',
     expected: {

@@ -102,6 +102,46 @@ describe('analyze/predict mechanisms', () => {
     expect(leaseOnly.held).to.equal(false);
   });
 
+  describe('node Ready again after the fault ends (the kubelet patches its status against its own Node informer cache: kubelet_node_status.go tryUpdateNodeStatus, v1.34.4)', () => {
+    it('recorded 120 s network-partition: the Lease is renewed 6.5 s after the heal, yet Ready=True waits for the kubelet\'s Node informer (reflector retry after the HTTP/2 connection was lost): 134.478 s inside [restoring − 1, restored + 60 + U\' + 1]', () => {
+      const a = loadFixtureRun('kind-network-partition-120-recorded').analysis;
+      const item = predictionItem(a, 'node-ready-again@mech-worker')!;
+      expect(item).to.deep.include({ held: true, observedSeconds: 134.478, window: { fromSeconds: 119.307, toSeconds: 192.276 } });
+      expect(item.because).to.include('outlasted client-go\'s HTTP/2 health check');
+      // The heartbeat came back long before Ready: the Lease renewed 127.379 s, no status post before 134.478 s.
+      const node = a.nodes.find((n) => n.name === 'mech-worker')!;
+      expect(node.readyAgainAfterSeconds! - 127.379).to.be.above(7);
+    });
+
+    it('the same journal edited as if the partition lasted 30 s (markers moved; Ready=True 13.6 s after the heal as recorded): the connection survives (30 s < 45 s − renew interval 5 s), the watch resumes at the next TCP retransmission (≤ 30.2 s after the heal), window [restoring − 1, restored + 30.2 + 10.4 + 1]', () => {
+      const recorded = loadFixtureRun('kind-network-partition-120-recorded');
+      const zero = timeZeroMarker(recorded.observations);
+      const moveMs = -90_000;
+      const edited = recorded.observations.map((o) => {
+        if (o.type === 'phase' && (o.phase === 'fault-restoring' || o.phase === 'fault-restored')) return { ...o, receivedAtMs: o.receivedAtMs + moveMs };
+        return o;
+      });
+      const a = run(mergeJournal(edited), recorded.info);
+      const item = predictionItem(a, 'node-ready-again@mech-worker')!;
+      expect(item.because).to.include('shorter than client-go\'s HTTP/2 health check');
+      expect(item.window!.fromSeconds).to.be.closeTo(30.307 - 1, 0.001);
+      expect(item.window!.toSeconds).to.be.closeTo(30.876 + 30.307 + 0.2 + 10.4 + 1, 0.001);
+      expect(zero.phase).to.equal('fault-injecting');
+    });
+
+    it('recorded runtime-stop: the kubelet sees containerd back at its next 5 s runtime check and posts at the next status sync: Ready at 105.369 s inside [restoring − 1, restored + 5 + 10.4 + 1]', () => {
+      const a = loadFixtureRun('kind-runtime-stop-recorded').analysis;
+      const item = predictionItem(a, 'node-ready-again@rl-rec2-worker')!;
+      expect(item).to.deep.include({ held: true, observedSeconds: 105.369 });
+      expect(item.window!.toSeconds).to.be.closeTo(a.faults[0]!.restoredAfterSeconds! + 5 + 10.4 + 1, 0.001);
+    });
+
+    it('a power-off: the restarted kubelet reports Ready once its runtime is up, which depends on the boot: not modelled, said so', () => {
+      const item = predictionItem(outage.analysis, `node-ready-again@${TARGET}`)!;
+      expect(item.notModelled).to.include('depends on the node\'s boot');
+    });
+  });
+
   describe('NoExecute taints: zone token bucket and end-of-pass zone state', () => {
     it('case C9, journal edited from the recorded outage-tuned run (target copied to 2 more workers hit 15 s and 30 s later): all three tainted at their own detection, all predicted, 0 missed', () => {
       const journal = mergeJournal(

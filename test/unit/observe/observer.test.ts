@@ -99,7 +99,7 @@ describe('observe/observer (fake API server)', function () {
     const err = await observer.synced.then(() => null, (e: Error) => e);
     await observer.stop();
     journal.close();
-    expect(err?.message).to.match(/^observer could not list Node, Lease \(kube-node-lease\), Lease \(kube-system\/kube-controller-manager\), Pod \(all namespaces\), Event \(default\), EndpointSlice \(default\) within 300 ms$/);
+    expect(err?.message).to.match(/^observer could not list Node, Lease \(kube-node-lease\), Lease \(kube-system\/kube-controller-manager\), Pod \(all namespaces\), Event \(default\), EndpointSlice \(default\), Job \(default\) within 300 ms$/);
     expect(err).to.have.property('exitCode', 3);
   });
 });

@@ -1,0 +1,102 @@
+// Causal model, Job part: when the Job controller creates a replacement for a pod it lost.
+import { jobPodFailureBackoffSeconds, JOB_SYNC_BATCH_SECONDS, type JobFacts, type JobPodFacts } from './jobs.js';
+import { causeOf, round3, secondsText, windowOf, type ItemDraft } from './predict-common.js';
+import { REPLACEMENT_SECONDS } from './predict-pods.js';
+import type { PodTimeline } from './types.js';
+
+/**
+ * Replacement predictions for every pod of `jobs` that the Job controller could replace (pkg/controller/job,
+ * v1.34.4), replayed per Job in the order its pods failed:
+ * - a pod is replaceable once it counts as failed (isPodFailed: phase Failed; with podReplacementPolicy
+ *   TerminatingOrFailed also a deletionTimestamp), or, with podReplacementPolicy Failed (the default with a
+ *   podFailurePolicy), once it left the API; a terminating pod is not replaced then (onlyReplaceFailedPods): a
+ *   "must not happen" while it stays terminating;
+ * - failures within one sync batch (SyncJobBatchPeriod, 1 s) are counted together; every failure since the Job's
+ *   last success adds to the backoff record (newBackoffRecord counts failures a podFailurePolicy ignores too), and
+ *   manageJob creates nothing before the last failure's finish time (getFinishedTime, over the pod versions that sync
+ *   can have read) + 10 s × 2^(failures − 1), capped at 600 s (jobPodFailureBackoffSeconds);
+ * - the Job fails instead (no replacement) when a failure matches a FailJob rule or the failures not ignored by the
+ *   podFailurePolicy exceed backoffLimit.
+ * Window on the replacement's first receipt: [max(replaceable, finish + backoff) − 0.1,
+ * max(replaceable + 1 s batch, finish' + backoff) + REPLACEMENT_SECONDS]. Assumes no pod of the Job failed before
+ * time zero (its failures are counted from the Job's journaled status then; a Job that already had failures is not modelled).
+ */
+export function predictJobReplacements(jobs: readonly JobFacts[], pods: readonly PodTimeline[]): ItemDraft[] {
+  const items: ItemDraft[] = [];
+  const byUid = new Map(pods.map((p) => [p.uid, p]));
+  for (const job of jobs) {
+    const id = `${job.namespace}/${job.name}`;
+    const priorFailures = job.failedAtZero;
+    let failures = 0;
+    let counted = 0;
+    let jobFailed: string | null = null;
+    let lastFinish: { fromSeconds: number; toSeconds: number } | null = null;
+    const failedPods = job.pods.filter((p) => p.failedAfterSeconds !== null);
+    const groups: JobPodFacts[][] = [];
+    for (const p of failedPods) {
+      const group = groups.at(-1);
+      if (group && p.failedAfterSeconds! - group[0]!.failedAfterSeconds! <= JOB_SYNC_BATCH_SECONDS) group.push(p);
+      else groups.push([p]);
+    }
+    const replayed = new Set<string>();
+    for (const group of groups) {
+      failures += group.length;
+      counted += group.filter((p) => p.action !== 'Ignore').length;
+      if (group.some((p) => p.action === 'FailJob')) jobFailed ??= 'a failure matched a podFailurePolicy rule with action FailJob';
+      if (counted > job.backoffLimit) jobFailed ??= `${counted} failures counted exceed backoffLimit ${job.backoffLimit} (BackoffLimitExceeded)`;
+      const finishes = group.flatMap((p) => (p.finished ? [p.finished] : []));
+      if (finishes.length > 0) lastFinish = { fromSeconds: Math.max(...finishes.map((f) => f.fromSeconds)), toSeconds: Math.max(...finishes.map((f) => f.toSeconds)) };
+      for (const p of group) {
+        replayed.add(p.uid);
+        const item = itemFor(job, id, p, byUid.get(p.uid), { failures, lastFinish, jobFailed, priorFailures });
+        if (item) items.push(item);
+      }
+    }
+    // Pods that left without counting as failed (policy Failed: deleted while terminating) or stayed terminating.
+    for (const p of job.pods) {
+      if (replayed.has(p.uid)) continue;
+      const item = itemFor(job, id, p, byUid.get(p.uid), { failures, lastFinish, jobFailed, priorFailures });
+      if (item) items.push(item);
+    }
+  }
+  return items;
+}
+
+interface JobState {
+  /** Failures since the Job's last success, as the backoff record counts them, including this pod's group. */
+  failures: number;
+  /** Finish time range of the last counted failure (getFinishedTime), seconds since time zero. */
+  lastFinish: { fromSeconds: number; toSeconds: number } | null;
+  /** Why the Job failed instead of replacing, or null. */
+  jobFailed: string | null;
+  /** The Job's status.failed at time zero. */
+  priorFailures: number;
+}
+
+function itemFor(job: JobFacts, id: string, facts: JobPodFacts, pod: PodTimeline | undefined, state: JobState): ItemDraft | null {
+  if (!pod || pod.nodeBefore === null) return null;
+  const base = { event: 'replacement-created' as const, node: pod.nodeBefore, pod: `${pod.namespace}/${pod.name}`, taintKey: null, observedSeconds: pod.replacement?.createdAfterSeconds ?? null };
+  const policy = `podReplacementPolicy ${job.podReplacementPolicy}${job.podFailurePolicyRules ? ' (podFailurePolicy set)' : ''}`;
+  if (facts.replaceableAfterSeconds === null) {
+    if (pod.evictedAfterSeconds === null || job.podReplacementPolicy !== 'Failed') return null;
+    return {
+      ...base, expected: false, window: null, cause: causeOf(`${pod.name} terminating (received)`, pod.evictedAfterSeconds),
+      because: `Job ${id}: ${policy} replaces a pod only once it is Failed or gone; a terminating pod counts as terminating, not failed (onlyReplaceFailedPods)`,
+    };
+  }
+  const at = facts.replaceableAfterSeconds;
+  const cause = causeOf(facts.failedAfterSeconds !== null ? `${pod.name} counted failed by the Job controller (received)` : `${pod.name} gone from the API (received)`, at);
+  if (state.jobFailed !== null) {
+    return { ...base, expected: false, window: null, cause, because: `Job ${id} fails instead of replacing: ${state.jobFailed}` };
+  }
+  const notModelled = state.priorFailures > 0 ? `not modelled: Job ${id} had ${state.priorFailures} failed pod(s) before time zero, whose failures the backoff record may still count` : undefined;
+  const backoff = jobPodFailureBackoffSeconds(state.failures);
+  const finish = state.lastFinish;
+  const from = finish === null ? at : Math.max(at, finish.fromSeconds + backoff);
+  const to = finish === null ? at + JOB_SYNC_BATCH_SECONDS : Math.max(at + JOB_SYNC_BATCH_SECONDS, finish.toSeconds + backoff);
+  const delay = finish === null ? 0 : round3(Math.max(0, finish.fromSeconds + backoff - at));
+  const because = finish === null
+    ? `Job controller replaces the pod at its next sync (${policy})`
+    : `Job controller replaces the pod after its pod failure backoff: ${state.failures} failure(s) since the last success → ${secondsText(backoff)} (10 s doubling, max 600 s) from the last failure's finish time ${secondsText(finish.fromSeconds)}${finish.toSeconds > finish.fromSeconds ? `…${secondsText(finish.toSeconds)}` : ''} (getFinishedTime)${delay > 0 ? `: ${secondsText(delay)} after it could be replaced` : ', already over when it could be replaced'} (${policy})`;
+  return { ...base, expected: true, window: windowOf(from - 0.1, to + REPLACEMENT_SECONDS), cause, because, ...(notModelled ? { notModelled } : {}) };
+}
