@@ -6,7 +6,7 @@ export { detectionWindowAfterRenewal } from './predict-detection.js';
 export { detectionWindowAfterHeartbeat, detectionWindowAfterHeartbeatIn, detectionWindowFromSilence, evictionWindow, evictionWindowFromSilence, heartbeatIntervalSeconds, inPassTaintWindow } from './windows.js';
 export { computeZoneState, zoneEvictionRate } from './predict-zones.js';
 export { decideOutcome } from './outcome.js';
-export { RecoveryTracker, recoveryOfAnalysis, type RecoveryState } from './recovery.js';
+export { RecoveryTracker, recoveryOfAnalysis, pendingPredictions, type RecoveryState } from './recovery.js';
 export { WORKLOAD_LABEL } from './pod-timeline.js';
 export { buildEndpointTimelines, SERVICE_NAME_LABEL } from './endpoint-timeline.js';
 export { buildEvents, EVENT_REASONS } from './events.js';

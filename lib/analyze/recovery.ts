@@ -4,7 +4,7 @@
 import type { ObjectObservation, Observation } from '../observe/types.js';
 import { workloadMembership, type WorkloadOf } from './membership.js';
 import { deletionTimestamp, isReady, nodeName, phase, restartCount } from './objects.js';
-import type { RunAnalysis, WorkloadRef } from './types.js';
+import type { PredictionItem, RunAnalysis, WorkloadRef } from './types.js';
 import { countsAsAvailable } from './workload-timeline.js';
 
 /** The three parts of the "until recovered" decision, as of the records seen so far. */
@@ -21,11 +21,19 @@ export interface RecoveryState {
    * whose every pod was evicted or deleted (no controller brings it back).
    */
   workloadsSettled: boolean;
+  /**
+   * No workload pod that existed at time zero is still listed and bound to a Node that is gone (deleted, not back)
+   * or not Ready: such a pod still awaits its consequence (PodGC for a deleted Node, an eviction or the kubelet's
+   * return for a down one), even while the API shows it Ready and its workload at full count (issue 24: two Nodes
+   * deleted looked "recovered" 2 s later, before PodGC had acted). Pods on Nodes never journaled count as fine.
+   */
+  podsOnLiveNodes: boolean;
 }
 
 /** The recovery rule over a full analysis of the journal so far (what run-variant decided before the tracker). */
 export function recoveryOfAnalysis(analysis: RunAnalysis): RecoveryState {
   const targets = new Set(analysis.targets);
+  const nodes = new Map(analysis.nodes.map((n) => [n.name, n]));
   return {
     nodesBack: analysis.nodes.filter((n) => n.faultTarget).every((n) => n.readyAtEnd || n.deletedAfterSeconds !== null),
     effectsSeen: analysis.pods
@@ -34,6 +42,11 @@ export function recoveryOfAnalysis(analysis: RunAnalysis): RecoveryState {
     workloadsSettled: analysis.workloads.every((w) => w.recovered || (w.kind === 'Pod' && analysis.pods
       .filter((p) => p.workload === w.name)
       .every((p) => p.evictedAfterSeconds !== null || p.deletedAfterSeconds !== null))),
+    podsOnLiveNodes: analysis.pods.every((p) => {
+      if (p.workload === null || p.deletedAfterSeconds !== null || p.nodeAfter === null) return true;
+      const node = nodes.get(p.nodeAfter);
+      return node === undefined || node.readyAtEnd;
+    }),
   };
 }
 
@@ -125,6 +138,14 @@ export class RecoveryTracker {
       if (node && !((!node.lastDeleted && node.lastReady) || node.deletedAfterFault)) nodesBack = false;
       for (const pod of this.#workloadPodsByNode.get(target) ?? []) if (this.#unaffected(pod)) effectsSeen = false;
     }
+    let podsOnLiveNodes = true;
+    for (const pods of this.#podsByWorkload.values()) {
+      for (const pod of pods) {
+        if (pod.lastDeleted || pod.nodeAfter === null) continue;
+        const node = this.#nodes.get(pod.nodeAfter);
+        if (node && (node.lastDeleted || !node.lastReady)) podsOnLiveNodes = false;
+      }
+    }
     let workloadsSettled = true;
     for (const w of this.#workloads.values()) {
       const desired = w.ref.desiredReplicas ?? w.readyAtFault ?? w.ready;
@@ -132,7 +153,7 @@ export class RecoveryTracker {
       if (w.ref.kind === 'Pod' && (this.#podsByWorkload.get(w.ref.name) ?? []).every((p) => p.evicted)) continue;
       workloadsSettled = false;
     }
-    return { nodesBack, effectsSeen, workloadsSettled };
+    return { nodesBack, effectsSeen, workloadsSettled, podsOnLiveNodes };
   }
 
   #addNode(record: ObjectObservation): void {
@@ -216,4 +237,17 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/**
+ * The predicted events still ahead in an analysis of the journal so far: items expected to happen, with a window,
+ * not yet observed (held === null: the window is still open) and not "not modelled", whose window closes by
+ * `untilSeconds` (seconds since time zero, e.g. the observation's timeout): PodGC of a deleted Node's pods, an
+ * eviction counting down, a replacement due. Sorted by the window's end. A run that stops before them reports
+ * consequences as absent that were only late.
+ */
+export function pendingPredictions(analysis: RunAnalysis, untilSeconds: number): PredictionItem[] {
+  return analysis.predictions.items
+    .filter((i) => i.expected && i.notModelled === undefined && i.window !== null && i.held === null && i.observedSeconds === null && i.window.toSeconds <= untilSeconds)
+    .sort((a, b) => a.window!.toSeconds - b.window!.toSeconds);
 }

@@ -4,8 +4,8 @@ import { abortableSleep } from '../common/sleep.js';
 import type { Cluster } from '../cluster/index.js';
 import { ExitCode, RebootlabError } from '../common/errors.js';
 import { loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
-import type { Journal, Prober } from '../observe/index.js';
-import { detectionWindowFromSilence, RecoveryTracker, unsupportedVersionWarning } from '../analyze/index.js';
+import { readJournal, type Journal, type Prober } from '../observe/index.js';
+import { analyze, detectionWindowFromSilence, pendingPredictions, RecoveryTracker, unsupportedVersionWarning } from '../analyze/index.js';
 import { forecast, FORECAST_LEAD_SECONDS, PreFaultRecorder, type Forecast } from '../analyze/forecast/index.js';
 import type { Result, RunInfo } from '../report/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
@@ -157,7 +157,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     })().catch((error: unknown) => void (stepError = error)).finally(() => (stepsSettled = true));
     await firstInjection;
     if (faultInjected) {
-      await observeUntilDone(input, recovery, journal, {
+      await observeUntilDone(input, recovery, journal, info.workloads, {
         settled: () => faultSettled && stepsSettled,
         failed: () => faultError !== null || stepError !== null,
       });
@@ -191,15 +191,18 @@ interface FaultProgress {
  * Waits after the fault until the observation may end: for `observe.until: duration` a fixed time after
  * injection (a fault still running then is ended by the caller); for `recovered`, until the fault was
  * restored (when it has a duration) and every step ran, every target node is Ready again (or deleted),
- * and every workload is back at its desired Ready count, then `settle` longer.
+ * every workload is back at its desired Ready count, no workload pod is still bound to a deleted or not-Ready
+ * Node, and no predicted consequence (PodGC, eviction, replacement) is still due within `observe.timeout`,
+ * then `settle` longer.
  * `observe.timeout` (since injection) ends the wait in any case: a workload that never recovers is a
  * result to report, not an infrastructure failure. A failed fault or step ends it at once.
  */
-async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracker, journal: Journal, fault: FaultProgress): Promise<void> {
+async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracker, journal: Journal, workloads: RunInfo['workloads'], fault: FaultProgress): Promise<void> {
   const { experiment } = input.variant;
   const { observe } = experiment;
   const startMs = recovery.faultInjectedAtMs ?? Date.now();
   const deadlineMs = startMs + (observe.until === 'duration' ? observe.durationMs ?? 0 : observe.timeoutMs);
+  let lastPending: string | null = null;
   while (!input.session.signal.aborted && Date.now() < deadlineMs) {
     if (fault.failed()) return;
     const state = observe.until === 'recovered' && fault.settled() ? recovery.state() : null;
@@ -211,10 +214,17 @@ async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracke
       // observe.timeout.
       const sinceFaultMs = Date.now() - startMs;
       const detectionWindowMs = detectionWindowFromSilence(input.settings).toSeconds * 1000;
-      if (state.workloadsSettled && state.nodesBack && (state.effectsSeen || sinceFaultMs >= detectionWindowMs)) {
-        input.session.progress.phase(`recovered; settling ${observe.settleMs / 1000} s`);
-        await abortableSleep(observe.settleMs, input.session.signal);
-        return;
+      if (state.workloadsSettled && state.nodesBack && state.podsOnLiveNodes && (state.effectsSeen || sinceFaultMs >= detectionWindowMs)) {
+        // The consequences the model still expects within observe.timeout (PodGC, an eviction, a replacement) must
+        // come first: read once the cheap checks pass, from the journal as written so far.
+        const pending = pendingConsequence(input.settings, workloads, journal.path, (deadlineMs - startMs) / 1000);
+        if (pending === null) {
+          input.session.progress.phase(`recovered; settling ${observe.settleMs / 1000} s`);
+          await abortableSleep(observe.settleMs, input.session.signal);
+          return;
+        }
+        if (pending !== lastPending) input.session.progress.phase(`not recovered yet: ${pending}`);
+        lastPending = pending;
       }
     }
     await abortableSleep(Math.min(RECOVERY_CHECK_INTERVAL_MS, Math.max(0, deadlineMs - Date.now())), input.session.signal);
@@ -232,6 +242,17 @@ async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracke
  */
 function freezeForecast(experiment: Variant['experiment'], settings: TimeoutSettings, kubernetesVersion: string, preFault: PreFaultRecorder): Forecast {
   return forecast({ experiment, settings, kubernetesVersion, preFault: preFault.state(Date.now(), FORECAST_LEAD_SECONDS) });
+}
+
+/**
+ * The first predicted consequence still ahead (lib/analyze/recovery.ts pendingPredictions) in the journal written so
+ * far, as one line (`pod-deleted of rebootlab/db-0 expected by 93.2 s (PodGC …)`), or null when none is.
+ */
+function pendingConsequence(settings: TimeoutSettings, workloads: RunInfo['workloads'], journalPath: string, untilSeconds: number): string | null {
+  const analysis = analyze(readJournal(journalPath), { settings, workloads });
+  const next = pendingPredictions(analysis, untilSeconds)[0];
+  if (!next) return null;
+  return `${next.event} of ${next.pod ?? next.node} expected by ${next.window!.toSeconds} s (${next.because})`;
 }
 
 function throwIfAborted(signal: AbortSignal): void {

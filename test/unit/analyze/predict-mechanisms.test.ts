@@ -129,6 +129,20 @@ describe('analyze/predict mechanisms', () => {
       expect(zero.phase).to.equal('fault-injecting');
     });
 
+    it('recorded 35 s network-partition (kind, 3 Dec 2026): shorter than the HTTP/2 health check, the connection survived (no "client connection lost" in the kubelet log), the watch resumed at the next TCP retransmission and Ready came at the next status sync, 48.212 s (12.9 s after the heal), inside the kept-connection window', () => {
+      const a = loadFixtureRun('kind-heal-35-network-partition-recorded').analysis;
+      const item = predictionItem(a, 'node-ready-again@mech-worker')!;
+      expect(item).to.deep.include({ held: true, observedSeconds: 48.212 });
+      expect(item.because).to.include('connection survived');
+      expect(item.window).to.deep.equal({ fromSeconds: 34.344, toSeconds: 82.664 });
+    });
+
+    it('recorded 35 s freeze (kind, 3 Dec 2026): the kubelet catches up at the unfreeze and posts Ready at its next status sync, 45.075 s (9.5 s after the unfreeze), inside [restoring − 1, restored + 10.4 + 1]', () => {
+      const a = loadFixtureRun('kind-heal-35-freeze-recorded').analysis;
+      const item = predictionItem(a, 'node-ready-again@mech-worker')!;
+      expect(item).to.deep.include({ held: true, observedSeconds: 45.075, window: { fromSeconds: 34.113, toSeconds: 47.008 } });
+    });
+
     it('recorded runtime-stop: the kubelet sees containerd back at its next 5 s runtime check and posts at the next status sync: Ready at 105.369 s inside [restoring − 1, restored + 5 + 10.4 + 1]', () => {
       const a = loadFixtureRun('kind-runtime-stop-recorded').analysis;
       const item = predictionItem(a, 'node-ready-again@rl-rec2-worker')!;
