@@ -91,6 +91,17 @@ function probeMarkers(observations: readonly Observation[], faultMs: number): Ma
   return result;
 }
 
+/** Probe name → `fromMs` of its first `probe-baseline` marker (Unix epoch ms, client clock). */
+function baselines(observations: readonly Observation[]): Map<string, number> {
+  const result = new Map<string, number>();
+  for (const o of observations) {
+    if (o.type !== 'phase' || o.phase !== 'probe-baseline') continue;
+    const { probe, fromMs } = o.detail ?? {};
+    if (typeof probe === 'string' && typeof fromMs === 'number' && !result.has(probe)) result.set(probe, fromMs);
+  }
+  return result;
+}
+
 /** What a `probe-started` marker says of its prober (the last marker of a name wins). */
 interface ProbeTarget {
   type: 'http' | 'dns';
@@ -128,6 +139,7 @@ function probeTargets(observations: readonly Observation[]): Map<string, ProbeTa
  */
 export function buildProbeSummaries(observations: readonly Observation[], faultMs: number, restoreMs: number | null, backends?: Omit<FailingBackendInput, 'faultMs'>): ProbeSummary[] {
   const targets = probeTargets(observations);
+  const warmUpUntil = baselines(observations);
   const markers = probeMarkers(observations, faultMs);
   const failingInput = backends;
   const byName = new Map<string, ProbeObservation[]>();
@@ -138,7 +150,11 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
     byName.set(o.probe, list);
   }
   return [...byName.entries()].map(([name, unsorted]) => {
-    const records = [...unsorted].sort((a, b) => a.sentAtMs - b.sentAtMs);
+    const all = [...unsorted].sort((a, b) => a.sentAtMs - b.sentAtMs);
+    const baselineMs = warmUpUntil.get(name);
+    // Requests before the steady baseline are warm-up: the Service was still being programmed, not faulted.
+    const records = baselineMs === undefined ? all : all.filter((r) => r.sentAtMs >= baselineMs);
+    const warmUp = baselineMs === undefined ? [] : all.filter((r) => r.sentAtMs < baselineMs);
     const failed = records.filter((r) => r.outcome !== 'ok');
     const failedSinceFault = failed.filter((r) => r.sentAtMs >= faultMs);
     const outcomes: Partial<Record<ProbeOutcome, number>> = {};
@@ -187,9 +203,10 @@ export function buildProbeSummaries(observations: readonly Observation[], faultM
         after: latencyOf(records.filter((r) => r.sentAtMs >= duringEnd)),
       },
       backends: [...backends.values()],
-      lostRecords: complete ? marked.stoppedSent.reduce((a, b) => a + b, 0) - records.length : null,
+      ...(baselineMs === undefined ? {} : { warmUp: { sent: warmUp.length, errors: warmUp.filter((r) => r.outcome !== 'ok').length, untilAfterSeconds: secondsSince(faultMs, baselineMs) } }),
+      lostRecords: complete ? marked.stoppedSent.reduce((a, b) => a + b, 0) - all.length : null,
       gaps: marked?.gaps ?? [],
-      lane: probeLane(records, faultMs),
+      lane: probeLane(all, faultMs),
       failingBackends,
       blackhole: blackholeOf(records, failingBackends, faultMs),
     };

@@ -129,6 +129,13 @@ export interface ProbeSummary {
    * records journaled: 0 when no result was lost; null when the prober never stopped cleanly (interrupted run, old journal).
    */
   lostRecords: number | null;
+  /**
+   * Requests sent before the prober's steady baseline (its `probe-baseline` marker: the first request of the run of
+   * answers that made it): warm-up, apart from every other figure here (sent, answered, errors, errorSeconds,
+   * outcomes, latency, backends, failing backends count only requests from the baseline on). Absent when the journal
+   * has no baseline marker (runs before it existed: every request counts).
+   */
+  warmUp?: { sent: number; errors: number; untilAfterSeconds: number };
   /** Spans without requests: restarts (its `probe-stopped` to the next `probe-started`) and stalls (`probe-gap` markers). */
   gaps: ProbeGap[];
   /** ok/error per 100 ms and latency per second, for the report's probe lane. */

@@ -4,6 +4,7 @@
 import { request } from 'node:http';
 import type { Journal } from './journal.js';
 import type { ProbeOutcome } from './types.js';
+import { InfraError } from '../common/errors.js';
 
 /** What to probe and how often. */
 export interface ProberOptions {
@@ -40,10 +41,41 @@ export interface ProbeResult {
   localPort?: number;
 }
 
+/** A steady baseline a prober reached (see Prober.waitForBaseline); instants are client clock, Unix epoch ms. */
+export interface ProbeBaseline {
+  /** Send time of the first request of the run of successes that made the baseline: requests sent before it are warm-up. */
+  fromMs: number;
+  /** When the baseline was reached. */
+  reachedAtMs: number;
+  /** Pods that answered during that run. */
+  pods: string[];
+  /** Requests sent before `fromMs` that failed (warm-up failures). */
+  warmUpErrors: number;
+}
+
+/** What a baseline needs; see Prober.waitForBaseline. */
+export interface BaselineOptions {
+  /** The run of consecutive successes must span at least this long (send times), milliseconds. */
+  minMs: number;
+  /** Pods that must each have answered during that run (the Service's ready endpoints); empty: any. */
+  pods: readonly string[];
+  /** Give up after this long, milliseconds. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
 /** A running prober. */
 export interface Prober {
   /** Requests started so far. */
   readonly sent: number;
+  /**
+   * Resolves once the prober has a steady baseline: its latest requests, all answered (no failure sent after the
+   * first of them), span `minMs` of send time and were answered by every pod of `pods`; journals a `probe-baseline`
+   * marker (fromMs, pods, warm-up failures) then.
+   * @throws InfraError after `timeoutMs`, one line saying what was missing (failures, or pods that never answered);
+   *   Error when `signal` aborts.
+   */
+  waitForBaseline(options: BaselineOptions): Promise<ProbeBaseline>;
   /**
    * Stop sending; resolves once every request in flight has ended and been journaled, then journals a `probe-stopped`
    * marker with `sent`, so the analyzer can check that every request sent has its record. Idempotent.
@@ -60,6 +92,9 @@ export interface Prober {
 export const STALL_PERIODS = 2;
 /** Milliseconds; see STALL_PERIODS. */
 export const STALL_MIN_MS = 200;
+
+/** Answers kept for the baseline check (about 8 min at 20 requests per second): a baseline needs seconds of them. */
+const MAX_KEPT_ANSWERS = 10_000;
 
 /** Node error codes → outcome: what a client library would call the failure. */
 const ERROR_OUTCOMES: Record<string, ProbeOutcome> = {
@@ -95,6 +130,10 @@ export function startProber(journal: Pick<Journal, 'appendProbe' | 'mark'>, opti
   const inFlight = new Set<Promise<void>>();
   let sent = 0;
   let lastSendMs: number | null = null;
+  // The current run of successes, by send time: a failure sent after the run's first success ends it.
+  let lastFailure: { sentAtMs: number; outcome: ProbeOutcome } | null = null;
+  let failures = 0;
+  const answers: { sentAtMs: number; pod: string | undefined }[] = [];
   let stopped: Promise<void> | null = null;
   journal.mark('probe-started', {
     ...(options.marker?.nodes ? { nodes: options.marker.nodes } : {}),
@@ -109,15 +148,51 @@ export function startProber(journal: Pick<Journal, 'appendProbe' | 'mark'>, opti
     sent += 1;
     const done = send(options.timeoutMs, now).then((r) => {
       journal.appendProbe({ probe: options.name, ...r, receivedAtMs: r.sentAtMs + r.latencyMs });
+      if (r.outcome === 'ok') {
+        answers.push({ sentAtMs: r.sentAtMs, pod: r.pod });
+        if (answers.length > MAX_KEPT_ANSWERS) answers.shift();
+      }
+      else {
+        failures += 1;
+        if (lastFailure === null || r.sentAtMs > lastFailure.sentAtMs) lastFailure = { sentAtMs: r.sentAtMs, outcome: r.outcome };
+      }
+      // Only the answers since the latest failure can make a baseline.
+      while (answers.length > 0 && lastFailure !== null && answers[0]!.sentAtMs <= lastFailure.sentAtMs) answers.shift();
     });
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
   fire();
   const timer = setInterval(fire, periodMs);
+  /** The baseline as of now, or why there is none yet. */
+  const baselineNow = (o: BaselineOptions): ProbeBaseline | string => {
+    const run = answers.filter((a) => lastFailure === null || a.sentAtMs > lastFailure.sentAtMs).sort((a, b) => a.sentAtMs - b.sentAtMs);
+    const failed = lastFailure === null ? '' : `; last failure sent ${Math.round(now() - lastFailure.sentAtMs)} ms ago (${lastFailure.outcome})`;
+    if (run.length === 0) return `no request answered yet${failed}`;
+    const fromMs = run[0]!.sentAtMs;
+    const pods = [...new Set(run.flatMap((a) => (a.pod ? [a.pod] : [])))].sort();
+    const spanMs = run.at(-1)!.sentAtMs - fromMs;
+    if (spanMs < o.minMs) return `${Math.round(spanMs)} ms of consecutive answers, ${o.minMs} ms needed${failed}`;
+    const missing = o.pods.filter((p) => !pods.includes(p));
+    if (missing.length > 0) return `ready endpoint(s) ${missing.join(', ')} never answered in ${Math.round(spanMs)} ms of consecutive answers (answered: ${pods.join(', ') || 'none'})`;
+    return { fromMs, reachedAtMs: now(), pods, warmUpErrors: failures };
+  };
   return {
     get sent() {
       return sent;
+    },
+    async waitForBaseline(o: BaselineOptions): Promise<ProbeBaseline> {
+      const startMs = now();
+      for (;;) {
+        if (o.signal?.aborted) throw new Error(`prober ${options.name}: aborted while waiting for a baseline`);
+        const b = baselineNow(o);
+        if (typeof b !== 'string') {
+          journal.mark('probe-baseline', { detail: { probe: options.name, fromMs: b.fromMs, pods: b.pods, warmUpErrors: b.warmUpErrors, minMs: o.minMs } });
+          return b;
+        }
+        if (now() - startMs >= o.timeoutMs) throw new InfraError(`probe ${options.name} had no steady baseline before the fault within ${Math.round(o.timeoutMs / 1000)} s: ${b}`, `check the Service ${options.url} from the probing node; the fault was not injected`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     },
     stop() {
       stopped ??= (async () => {

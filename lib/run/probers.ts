@@ -8,7 +8,7 @@ import { abortableSleep } from '../common/sleep.js';
 import type { FaultGuard } from '../faults/index.js';
 import { queryDnsOnce, startProber, type DnsServer, type Journal, type Prober } from '../observe/index.js';
 import type { DnsProbeSpec, TrafficProbeSpec } from '../spec/types.js';
-import { applyDnsNodePortService, deleteDnsNodePortService, WORKLOAD_NAMESPACE, type DnsNodePort } from '../workloads/index.js';
+import { applyDnsNodePortService, deleteDnsNodePortService, WORKLOAD_LABEL, WORKLOAD_NAMESPACE, type DnsNodePort } from '../workloads/index.js';
 import { placeDnsReplica } from './place-dns-replica.js';
 
 /**
@@ -83,6 +83,7 @@ export async function startProbers(kc: k8s.KubeConfig, cluster: Cluster, probes:
   let remaining = probes.filter((p) => p.type === 'dns').length;
   return started.map((prober, i) => (probes[i]!.type !== 'dns' ? prober : {
     get sent() { return prober.sent; },
+    waitForBaseline: (baseline) => prober.waitForBaseline(baseline),
     stop: async () => {
       await prober.stop();
       remaining -= 1;
@@ -125,4 +126,36 @@ async function startDnsProber(probe: DnsProbeSpec, node: ClusterNode, dns: DnsNo
     timeoutMs: probe.timeoutMs,
     marker: { nodes: [node.name], detail: { type: 'dns', service: dns.service, namespace: dns.namespace, query: probe.query, protocol: 'udp' } },
   });
+}
+
+/** A probe's steady baseline before the fault: at least this long of consecutive answers (send times), milliseconds. */
+export const PROBE_BASELINE_MS = 5_000;
+/** How long the fault waits for every probe's baseline before the run stops, milliseconds. */
+export const PROBE_BASELINE_TIMEOUT_MS = 60_000;
+
+/**
+ * Waits until every prober has a steady baseline (Prober.waitForBaseline): PROBE_BASELINE_MS of consecutive answers,
+ * for an http probe reaching every Ready pod of its workload (label rebootlab.dev/workload=<probes[].service>, read
+ * once when the wait starts), so the failures the report counts are the fault's, not a Service still being programmed
+ * (issue 24: a prober started 0.3 s before the fault was refused 6 times by a kube-proxy that had not yet programmed
+ * the endpoint). A dns probe's answers do not name the pod that gave them, so any answers make its baseline.
+ * Requests sent before that are warm-up (lib/analyze/probe-timeline.ts).
+ * @throws InfraError naming the probe and what it lacked after PROBE_BASELINE_TIMEOUT_MS: the fault is not injected.
+ */
+export async function waitForProbeBaselines(kc: k8s.KubeConfig, probers: readonly Prober[], probes: readonly TrafficProbeSpec[], signal?: AbortSignal): Promise<void> {
+  if (probers.length === 0) return;
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  await Promise.all(probers.map(async (prober, i) => {
+    const probe = probes[i]!;
+    if (probe.type === 'dns') {
+      await prober.waitForBaseline({ minMs: PROBE_BASELINE_MS, pods: [], timeoutMs: PROBE_BASELINE_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+      return;
+    }
+    const list = await core.listNamespacedPod({ namespace: WORKLOAD_NAMESPACE, labelSelector: `${WORKLOAD_LABEL}=${probe.service}` });
+    const pods = list.items
+      .filter((p) => !p.metadata?.deletionTimestamp && p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+      .map((p) => p.metadata?.name ?? '')
+      .filter((name) => name !== '');
+    await prober.waitForBaseline({ minMs: PROBE_BASELINE_MS, pods, timeoutMs: PROBE_BASELINE_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+  }));
 }

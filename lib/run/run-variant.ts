@@ -15,7 +15,7 @@ import {
 } from '../workloads/index.js';
 import { loadKubeConfig, readServerVersion } from '../cluster/kube-client.js';
 import { describeTarget, workloadRefs } from './run-info.js';
-import { startProbers } from './probers.js';
+import { PROBE_BASELINE_MS, startProbers, waitForProbeBaselines } from './probers.js';
 import type { RunSession } from './session.js';
 
 /** How often the "until recovered" check asks the recovery tracker, milliseconds. */
@@ -105,6 +105,8 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     for (const w of experiment.workloads.filter((w) => w.dataProbe)) markers.set(w.name, await writeDataMarker(kc, w.name));
     journal.mark('workloads-ready', { nodes: targets, detail: { dataMarkers: Object.fromEntries(markers) } });
     probers = await startProbers(kc, cluster, experiment.probes, targets, journal, { guard, signal });
+    if (probers.length > 0) progress.phase(`waiting for a steady baseline of ${probers.length} probe(s) (${PROBE_BASELINE_MS / 1000} s of answers from every ready endpoint)`);
+    await waitForProbeBaselines(kc, probers, experiment.probes, signal);
     throwIfAborted(signal);
 
     // The forecast, frozen in the journal before the first fault command: from the settings read back, the

@@ -56,6 +56,35 @@ describe('traffic prober (integration, loopback)', function () {
     expect(sends.at(-1)! - sends[0]!).to.be.within(850, 1_100);
   });
 
+  it('baseline: waits for 1 s of consecutive answers after the last failure, journals it with the warm-up failures; a pod that never answers makes it give up with one line', async () => {
+    let failing = true;
+    const server = createServer((_req, res) => {
+      if (failing) { res.statusCode = 503; res.end('warming'); return; }
+      res.end('pod=web-a startedAt=x\n');
+    });
+    servers.push(server);
+    const url = await listen(server);
+    const path = join(dir, 'observations.jsonl');
+    const journal = openJournal(path);
+    const prober = startProber(journal, { name: 'web', url, ratePerSecond: 20, timeoutMs: 500 });
+    setTimeout(() => (failing = false), 600);
+    const started = Date.now();
+    const baseline = await prober.waitForBaseline({ minMs: 1_000, pods: ['web-a'], timeoutMs: 5_000 });
+    expect(Date.now() - started).to.be.within(1_500, 2_500);
+    expect(baseline.pods).to.deep.equal(['web-a']);
+    expect(baseline.warmUpErrors).to.be.within(10, 14);
+    expect(baseline.fromMs).to.be.above(started + 500);
+    const missing = await prober.waitForBaseline({ minMs: 1_000, pods: ['web-a', 'web-b'], timeoutMs: 600 }).then(() => null, (e: Error) => e);
+    expect(missing?.message).to.match(/^probe web had no steady baseline before the fault within 1 s: ready endpoint\(s\) web-b never answered in \d+ ms of consecutive answers \(answered: web-a\)$/);
+    await prober.stop();
+    journal.close();
+    const markers = readJournal(path).filter((r) => r.type === 'phase' && r.phase === 'probe-baseline');
+    expect(markers).to.have.length(1);
+    const [summary] = buildProbeSummaries(readJournal(path), baseline.reachedAtMs, null);
+    expect(summary!.errors, 'warm-up failures are not errors').to.equal(0);
+    expect(summary!.warmUp?.errors).to.equal(baseline.warmUpErrors);
+  });
+
   it('http-error: a 503 answer', async () => {
     const server = createServer((_req, res) => { res.statusCode = 503; res.end('no'); });
     servers.push(server);

@@ -88,4 +88,18 @@ describe('analyze/probe-timeline on a recorded kind run (test/fixtures/runs/kind
     expect(api.errorRatio).to.equal(0.1438);
     expect(api.backends[1]).to.deep.include({ pod: 'api-7d54775566-g2bzz', answered: 1323 });
   });
+
+  it('requests before the prober\'s steady baseline are warm-up, never errors (issue 24: 6 refused while kube-proxy programmed a new endpoint); without a baseline marker every request counts', () => {
+    const warm: Observation[] = [];
+    for (let t = -7_000; t < -6_700; t += 50) warm.push(req(t, 'refused', 1));
+    for (let t = -6_700; t < 3_000; t += 50) warm.push(req(t, 'ok', 2, 'web-a'));
+    const marker: Observation = { seq: seq++, type: 'phase', phase: 'probe-baseline', receivedAtMs: FAULT_MS - 1_600, detail: { probe: 'web', fromMs: FAULT_MS - 6_700, pods: ['web-a'], warmUpErrors: 6, minMs: 5_000 } };
+    const [withBaseline] = buildProbeSummaries([...warm, marker], FAULT_MS, null);
+    expect(withBaseline).to.deep.include({ errors: 0, errorSeconds: 0, firstErrorAfterSeconds: null, sent: warm.length - 6 });
+    expect(withBaseline!.warmUp).to.deep.equal({ sent: 6, errors: 6, untilAfterSeconds: -6.7 });
+    expect(withBaseline!.outcomes).to.deep.equal({ ok: warm.length - 6 });
+    const [without] = buildProbeSummaries(warm, FAULT_MS, null);
+    expect(without).to.deep.include({ errors: 6, errorSeconds: 1 });
+    expect(without!.warmUp).to.equal(undefined);
+  });
 });
