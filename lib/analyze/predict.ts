@@ -4,6 +4,7 @@
 import { DEFAULT_KUBERNETES_VERSION } from '../common/versions.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import { msToSeconds } from './clock.js';
+import { controllerClientRate, noScheduleThrottle, taintEvictionThrottle } from './controller-clients.js';
 import { mergeHeartbeats, type Heartbeat } from './heartbeats.js';
 import { judgeItem, secondsText, windowOf, type ItemDraft, type LeaderChange } from './predict-common.js';
 import { detectionWindowAfterHeartbeat } from './windows.js';
@@ -12,7 +13,7 @@ import { predictJobReplacements } from './predict-jobs.js';
 import type { JobFacts } from './jobs.js';
 import { predictPods } from './predict-pods.js';
 import { predictReadyAgain } from './predict-ready-again.js';
-import { blindChoices, observedChoices, predictNoExecuteTaints } from './predict-zones.js';
+import { blindChoices, observedChoices, predictNoExecuteTaints, SAME_PASS_SECONDS } from './predict-zones.js';
 import { mechanismFor, mechanismKey, unsupportedVersionWarning, type MechanismId, type MechanismKey } from './mechanisms.js';
 import type { FaultInstant, MechanismRef, NodeTimeline, PodTimeline, PredictionItem, Predictions, StepInstant } from './types.js';
 
@@ -77,6 +78,7 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
   const jobPods = new Set((input.jobs ?? []).flatMap((j) => j.pods.map((p) => p.uid)));
   drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges, apiEvictions: input.apiEvictions ?? new Map(), jobPods }));
   drafts.push(...predictJobReplacements(input.jobs ?? [], input.pods));
+  applyClientThrottles(settings, input, drafts);
   const version = input.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const ownerKinds = new Map(input.pods.map((p) => [`${p.namespace}/${p.name}`, p.ownerKind]));
   const items: PredictionItem[] = drafts
@@ -175,4 +177,45 @@ export function markChosenByObservation(observed: readonly ItemDraft[], blind: r
       : { expected: other.expected, window: other.window, held: null, because: other.because, ...(other.notModelled !== undefined ? { notModelled: other.notModelled } : {}) };
     return { ...item, chosenBy: 'observation' as const, otherwise };
   });
+}
+
+/** Evictions whose countdowns end within this long of each other fire together, seconds (the timed workers fire on their own). */
+const SAME_FIRING_SECONDS = 1;
+
+/**
+ * Widens, in place, the windows the controllers' client rate limits can delay (lib/analyze/controller-clients.ts):
+ * the NoSchedule taints of a monitor pass with more writes than --kube-api-burst (node lifecycle controller's client),
+ * and the evictions of pods whose countdowns end together (the taint eviction controller's own client, 4 requests per
+ * pod: 8 or more at once wait at the defaults). Each widened item says why.
+ */
+function applyClientThrottles(settings: TimeoutSettings, input: PredictInput, drafts: ItemDraft[]): void {
+  const rate = controllerClientRate(settings);
+  const podsByNode = new Map<string, number[]>();
+  for (const p of input.pods) {
+    if (p.nodeBefore === null || p.notReadyReceivedAfterSeconds === null) continue;
+    podsByNode.set(p.nodeBefore, [...(podsByNode.get(p.nodeBefore) ?? []), p.notReadyReceivedAfterSeconds]);
+  }
+  const notReady = input.nodes.flatMap((n) => (n.notReadyReceivedAfterSeconds === null || n.notReadyStatus === null ? [] : [{
+    name: n.name, atSeconds: n.notReadyReceivedAfterSeconds, readyStatus: n.notReadyStatus, podsNotReadyAtSeconds: podsByNode.get(n.name) ?? [],
+  }]));
+  const noSchedule = noScheduleThrottle(rate, notReady, SAME_PASS_SECONDS);
+  for (const d of drafts) {
+    if (d.event !== 'no-schedule-taint' || d.window === null) continue;
+    const wait = noSchedule.get(d.node);
+    if (!wait) continue;
+    d.window = windowOf(d.window.fromSeconds, d.window.toSeconds + wait.waitSeconds);
+    d.because += `; ${wait.because}`;
+  }
+  const evictions = drafts.filter((d) => d.event === 'pod-eviction' && d.expected && d.window !== null && d.notModelled === undefined).sort((a, b) => a.window!.toSeconds - b.window!.toSeconds);
+  for (let i = 0; i < evictions.length;) {
+    const first = evictions[i]!.window!.toSeconds;
+    const batch: ItemDraft[] = [];
+    while (i < evictions.length && evictions[i]!.window!.toSeconds - first <= SAME_FIRING_SECONDS) batch.push(evictions[i++]!);
+    const wait = taintEvictionThrottle(rate, batch.length);
+    if (!wait) continue;
+    for (const d of batch) {
+      d.window = windowOf(d.window!.fromSeconds, d.window!.toSeconds + wait.waitSeconds);
+      d.because += `; ${wait.because}`;
+    }
+  }
 }

@@ -1,17 +1,10 @@
 // The node lifecycle controller's client-side rate limit (client-go flowcontrol token bucket, --kube-api-qps /
 // --kube-api-burst): how long the writes of one monitor pass can hold back the in-pass NoExecute taint.
 import { KUBE_API_BURST_DEFAULT, KUBE_API_QPS_DEFAULT, type TimeoutSettings } from '../../spec/settings.js';
+import { CONTROLLER_WRITERS, nodeLifecycleWritesForNode } from '../controller-clients.js';
 import { round3, secondsText, UNREACHABLE_TAINT } from '../predict-common.js';
 import type { Detection } from './limiter.js';
 import { SAME_PASS_SECONDS } from './tolerances.js';
-
-/**
- * Goroutines of the node lifecycle controller that write through its client besides the tainting loop: 8 monitor-pass
- * workers (status, MarkPodsNotReady), 8 node-update workers (NoSchedule taints) and the Event sink
- * (nodeUpdateWorkerSize = 8 in pkg/controller/nodelifecycle/node_lifecycle_controller.go, v1.34). Each blocks on at
- * most one reserved request at a time.
- */
-const CONTROLLER_WRITERS = 8 + 8 + 1;
 
 /** How long the node lifecycle controller's client-side rate limiter can hold an in-pass taint back, and why. */
 export interface ClientThrottle {
@@ -23,9 +16,10 @@ export interface ClientThrottle {
 /**
  * The node lifecycle controller writes through one client whose token bucket holds `--kube-api-burst` requests and
  * refills at `--kube-api-qps` per second (client-go flowcontrol; defaults 20 and 30). In the monitor pass that marks
- * nodes NotReady it writes, per node: its Ready condition (unreachable only: the kubelet wrote Ready=False itself), a
- * NodeNotReady Event, and the NoSchedule taint (a GET and a PATCH, doNoScheduleTaintingPass); per pod on it that was
- * Ready: its Ready=False status and a NodeNotReady Event (MarkPodsNotReady). The in-pass NoExecute taint needs two
+ * nodes NotReady it writes, per node (lib/analyze/controller-clients.ts nodeLifecycleWritesForNode): for Ready=Unknown
+ * its Ready condition, a NodeNotReady Event, the NoSchedule taint (a GET and a PATCH, doNoScheduleTaintingPass) and
+ * per pod on it that was Ready its Ready=False status and a NodeNotReady Event (MarkPodsNotReady); for a Ready=False
+ * the kubelet wrote, only the NoSchedule taint. The in-pass NoExecute taint needs two
  * more requests (GET, PATCH: SwapNodeControllerTaint). With the bucket full at the pass start (the controller writes
  * nothing while nodes are healthy), the last of the W + 2 requests goes out at most (W + 2 − burst) / qps seconds
  * after the pass started, which is before the first Ready=Unknown of the pass was received. Pods are counted as
@@ -40,9 +34,12 @@ export function clientThrottle(settings: TimeoutSettings, passDetections: readon
   let nodeWrites = 0;
   let podWrites = 0;
   for (const d of passDetections) {
-    nodeWrites += (d.key === UNREACHABLE_TAINT ? 1 : 0) + 1 + 2;
-    const marked = (podNotReadyByNode.get(d.node.name) ?? []).filter((at) => at >= d.atSeconds - SAME_PASS_SECONDS).length;
+    // A node the kubelet reported Ready=False gets only its NoSchedule taint written in the pass (nodeLifecycleWritesForNode).
+    const status = d.key === UNREACHABLE_TAINT ? 'Unknown' : 'False';
+    const marked = status === 'False' ? 0 : (podNotReadyByNode.get(d.node.name) ?? []).filter((at) => at >= d.atSeconds - SAME_PASS_SECONDS).length;
+    const writes = nodeLifecycleWritesForNode(status, marked);
     podWrites += 2 * marked;
+    nodeWrites += writes - 2 * marked;
   }
   const writes = nodeWrites + podWrites;
   const behindAll = (writes + 2 - burst) / qps;

@@ -5,6 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze } from '../../../lib/analyze/analyze.js';
 import { predictNoExecuteTaints } from '../../../lib/analyze/predict-zones.js';
+import { noScheduleThrottle } from '../../../lib/analyze/controller-clients.js';
 import type { NodeTimeline, PredictionItem, RunAnalysis } from '../../../lib/analyze/types.js';
 import { readJournal } from '../../../lib/observe/journal.js';
 import type { ObjectObservation, Observation, PhaseObservation } from '../../../lib/observe/types.js';
@@ -524,6 +525,53 @@ describe('analyze/predict mechanisms', () => {
       expect(gc.window?.toSeconds).to.equal(81);
       expect(gc.because).to.include('any effect: NoSchedule here');
       expect(predictionItem(a, 'pod-eviction@solo')?.taintKey, 'a NoSchedule taint evicts nothing: the eviction is still the unreachable taint\'s').to.equal(UNREACHABLE);
+    });
+
+    it('the taint eviction controller\'s own client (4 requests per evicted pod, burst 30, 20/s): journal edited from outage-tuned with 40 pods on the target, the k-th deleted (4(k+1) − 30) / 20 s after the first, up to 6.45 s late: all held; with the burst lifted to 1000 the late ones miss', () => {
+      const zero = timeZeroMarker(outage.observations);
+      const solo = outage.observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Pod' && o.name === 'solo');
+      const evictedAt = solo.find((o) => (o.object.metadata as Record<string, unknown>).deletionTimestamp)!.receivedAtMs;
+      const copies: Observation[] = [];
+      for (let k = 1; k < 40; k++) {
+        const delayMs = Math.max(0, (4 * (k + 1) - 30) / 20) * 1000;
+        for (const o of solo) {
+          const c = copy(o);
+          c.name = `solo-${k}`;
+          c.uid = `${o.uid}-${k}`;
+          (c.object.metadata as Record<string, unknown>).name = c.name;
+          (c.object.metadata as Record<string, unknown>).uid = c.uid;
+          if (o.receivedAtMs >= evictedAt) c.receivedAtMs += delayMs;
+          copies.push(c);
+        }
+      }
+      const journal = mergeJournal(outage.observations, copies);
+      const a = run(journal);
+      const last = predictionItem(a, 'pod-eviction@solo-39')!;
+      expect(last.observedSeconds).to.be.closeTo((evictedAt - zero.receivedAtMs) / 1000 + 6.5, 0.01);
+      expect(last.held).to.equal(true);
+      expect(last.because).to.include('pods evicted at once by the taint eviction controller send');
+      const lifted = { ...outage.info, settings: { ...outage.info.settings, controllerManager: { ...outage.info.settings.controllerManager, kubeAPIBurst: 1000 } } };
+      const missed = run(journal, lifted).predictions.missed.filter((i) => i.event === 'pod-eviction');
+      expect(missed.length).to.be.above(20);
+    });
+
+    it('a Ready=False the kubelet reported costs the node lifecycle controller only its NoSchedule taint (recorded runtime-stop: no pod marked NotReady by the controller, the NodeNotReady Event from the kubelet): 10 such nodes with pods in one pass throttle nothing, 10 Unknown ones do', () => {
+      const runtimeStop = loadFixtureRun('kind-runtime-stop-recorded').analysis;
+      const node = runtimeStop.nodes.find((n) => n.faultTarget)!;
+      expect(node.notReadyStatus).to.equal('False');
+      for (const p of runtimeStop.pods.filter((x) => x.nodeBefore === node.name && x.notReadyReceivedAfterSeconds !== null)) expect(p.notReadyReceivedAfterSeconds! - node.notReadyReceivedAfterSeconds!).to.be.above(60);
+      expect(runtimeStop.events.filter((e) => e.reason === 'NodeNotReady' && e.object === `Node/${node.name}`).map((e) => e.source)).to.deep.equal(['kubelet']);
+      const nodes = (readyStatus: 'Unknown' | 'False') => Array.from({ length: 10 }, (_, i) => ({ name: `w${i}`, atSeconds: 20, readyStatus, podsNotReadyAtSeconds: [20.1, 20.2, 20.3] }));
+      expect(noScheduleThrottle({ qps: 20, burst: 30 }, nodes('False'), 1).size).to.equal(0);
+      expect(noScheduleThrottle({ qps: 20, burst: 30 }, nodes('Unknown'), 1).get('w0')?.waitSeconds).to.equal(1.8);
+    });
+
+    it('the NoSchedule taint shares the node lifecycle controller\'s client (recorded kwok large zone: 9 nodes NotReady within 0.05 s, one pass of 9 × 6 writes, the 10th a second later alone): the 9 windows are widened by the token wait, 1.8 s, and held; the lone one is not widened', () => {
+      const a = loadFixtureRun('kwok-eviction-rate-large-zone-recorded').analysis;
+      const items = a.predictions.items.filter((i) => i.event === 'no-schedule-taint');
+      const widened = items.filter((i) => i.because.includes('which the NoSchedule taint shares'));
+      expect(widened.map((i) => i.node)).to.have.length(9).and.not.include('rebootlab-worker16');
+      expect(items.every((i) => i.held === true)).to.equal(true);
     });
 
     it('node deletion (recorded node-delete-podgc run): pods deleted by PodGC in [D + 40, D + 80] s from the observed Node deletion', () => {
