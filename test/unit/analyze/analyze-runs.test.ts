@@ -283,6 +283,19 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-jobs-node-lost-recorded',
+    why: 'recorded on a real kind cluster (experiments/catalog/jobs-node-lost.yaml, 3 Dec 2026): node-delete of the worker holding two Jobs of 3 pods, backoffLimit 2. PodGC marked the 6 pods Failed at 42.4 s; `plain` counted 3 failures > 2 and failed (BackoffLimitExceeded); `tolerant` (podFailurePolicy Ignore on DisruptionTarget) counted none but backed off 40 s (3 failures since the last success) from the deletionTimestamp PodGC set, replacing its pods at 82.46–82.48 s',
+    expected: {
+      'run.predictions.missed': [],
+      'run.jobs.0.name': 'plain',
+      'run.jobs.0.failed': 3,
+      'run.jobs.1.name': 'tolerant',
+      'run.jobs.1.failed': 0,
+      'run.jobs.1.active': 3,
+      'run.jobs.1.backoffSeconds': 40.071,
+    },
+  },
+  {
     scenario: 'kind-node-delete-podgc-recorded',
     why: 'recorded on a real kind cluster (experiments/node-delete-tuned.yaml): power-off and the Node object deleted at once; pod garbage collection marks each orphaned pod Failed at ≈43 s (its 40 s quarantine), the ReplicaSet creates a replacement at once, and only then is the pod deleted: both web pods are paired, each with its own replacement',
     expected: {
