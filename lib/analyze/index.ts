@@ -4,6 +4,11 @@ export { evaluateExpectations, evaluateTexts, expectedText, runStatus, compare, 
 export { predict, leaseRenewIntervalSeconds, type PredictInput } from './predict.js';
 export { detectionWindowAfterRenewal } from './predict-detection.js';
 export { detectionWindowAfterHeartbeat, detectionWindowAfterHeartbeatIn, detectionWindowFromSilence, evictionWindow, evictionWindowFromSilence, heartbeatIntervalSeconds, inPassTaintWindow } from './windows.js';
+export { type Heartbeat } from './heartbeats.js';
+export { readyAgainWindow, readyAgainCase, type ReadyAgainCase, type ReadyAgainWindow } from './predict-ready-again.js';
+export { jobPodFailureBackoffSeconds, JOB_POD_FAILURE_BACKOFF_SECONDS, JOB_POD_FAILURE_BACKOFF_MAX_SECONDS } from './jobs.js';
+export { controllerClientRate, taintEvictionThrottle, nodeLifecycleWritesForNode } from './controller-clients.js';
+export { tolerationSecondsFor, matchingTolerations, minTolerationSeconds } from './tolerations.js';
 export { computeZoneState, zoneEvictionRate } from './predict-zones.js';
 export { decideOutcome } from './outcome.js';
 export { RecoveryTracker, recoveryOfAnalysis, pendingPredictions, type RecoveryState } from './recovery.js';
