@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
 import { analyze } from '../../../lib/analyze/analyze.js';
-import { RecoveryTracker, recoveryOfAnalysis, type RecoveryState } from '../../../lib/analyze/recovery.js';
+import { pendingPredictions, RecoveryTracker, recoveryOfAnalysis, type RecoveryState } from '../../../lib/analyze/recovery.js';
 import type { Observation } from '../../../lib/observe/types.js';
 import { FIXTURE_RUNS_DIR, loadFixtureRun } from './fixture-runs.js';
 
@@ -25,7 +25,7 @@ function compareRecordByRecord(observations: readonly Observation[], scenario: s
     const reference = recoveryOfAnalysis(analyze(sorted.slice(0, i + 1), { settings: info.settings, workloads: info.workloads }));
     expect(tracker.state(), `${scenario}: record ${i} (seq ${sorted[i].seq})`).to.deep.equal(reference);
     states.push(reference);
-    if (firstRecovered === null && reference.nodesBack && reference.workloadsSettled && reference.effectsSeen) firstRecovered = i;
+    if (firstRecovered === null && reference.nodesBack && reference.workloadsSettled && reference.effectsSeen && reference.podsOnLiveNodes) firstRecovered = i;
   }
   return { states, firstRecovered };
 }
@@ -78,5 +78,49 @@ describe('RecoveryTracker (incremental recovery check) against the full re-analy
     for (const [scenario, index] of Object.entries(expected)) {
       expect(compareRecordByRecord(loadFixtureRun(scenario).observations, scenario).firstRecovered, scenario).to.equal(index);
     }
+  });
+
+  /**
+   * The "until: recovered" decision as run-variant takes it, replayed record by record: the tracker's four parts, then
+   * no predicted consequence still open (pendingPredictions of the analysis so far) within `timeoutSeconds`.
+   * Returns the receipt (seconds since time zero) of the first record at which it would end, and the earliest at
+   * which the rule before issue 24 (three parts, no pending check) would have.
+   */
+  function untilRecovered(scenario: string, timeoutSeconds: number): { now: number | null; before: number | null } {
+    const { observations, info } = loadFixtureRun(scenario);
+    const sorted = [...observations].sort((a, b) => a.seq - b.seq);
+    const tracker = new RecoveryTracker(info.workloads);
+    let now: number | null = null;
+    let before: number | null = null;
+    for (let i = 0; i < sorted.length && now === null; i++) {
+      tracker.add(sorted[i]);
+      const s = tracker.state();
+      if (!s || tracker.faultInjectedAtMs === null) continue;
+      if (!(s.nodesBack && s.workloadsSettled && s.effectsSeen)) continue;
+      const at = (sorted[i].receivedAtMs - tracker.faultInjectedAtMs) / 1000;
+      before ??= at;
+      if (!s.podsOnLiveNodes) continue;
+      const a = analyze(sorted.slice(0, i + 1), { settings: info.settings, workloads: info.workloads });
+      if (pendingPredictions(a, timeoutSeconds).length === 0) now = at;
+    }
+    return { now, before };
+  }
+
+  it('a deleted Node (recorded node-delete-podgc): the old rule ended the observation while the pods were still bound to the deleted Node; now only once PodGC removed them (43.4 s) and the replacements were Ready', () => {
+    const { now, before } = untilRecovered('kind-node-delete-podgc-recorded', 600);
+    expect(before, 'the old rule').to.be.below(10);
+    expect(now).to.be.above(43);
+  });
+
+  it('pendingPredictions: right after the Node deletion the PodGC deletions are still ahead (windows [D + 40, D + 81]); none once they happened', () => {
+    const { observations, info } = loadFixtureRun('kind-node-delete-podgc-recorded');
+    const sorted = [...observations].sort((a, b) => a.seq - b.seq);
+    const zero = sorted.find((o) => o.type === 'phase' && o.phase === 'fault-injecting')!.receivedAtMs;
+    const upTo = (s: number) => analyze(sorted.filter((o) => o.receivedAtMs <= zero + s * 1000), { settings: info.settings, workloads: info.workloads });
+    const early = pendingPredictions(upTo(10), 600);
+    expect(early.filter((i) => i.event === 'pod-deleted').length).to.be.at.least(2);
+    expect(pendingPredictions(upTo(10), 30), 'a timeout before the windows close: nothing to wait for').to.deep.equal([]);
+    const full = pendingPredictions(analyze(sorted, { settings: info.settings, workloads: info.workloads }), 600);
+    expect(full.filter((i) => i.event === 'pod-deleted')).to.deep.equal([]);
   });
 });
