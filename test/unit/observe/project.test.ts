@@ -61,7 +61,7 @@ describe('observe/project', () => {
     });
   }
 
-  it('keeps what the analyzers read from a Pod and a Node, and drops the rest', () => {
+  it('keeps what the analyzers read from a Pod, a Node (Ready lastHeartbeatTime included) and a Job, and drops the rest', () => {
     const pod = {
       metadata: { name: 'web-1', namespace: 'ns', uid: 'u', resourceVersion: '7', labels: { 'rebootlab.dev/workload': 'web' }, annotations: { big: 'x' }, deletionTimestamp: '2026-01-01T00:00:00Z', managedFields: [{}], ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'rs', controller: true, blockOwnerDeletion: true }] },
       spec: { nodeName: 'w1', tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }], containers: [{ name: 'c', image: 'i' }], volumes: [] },
@@ -72,11 +72,14 @@ describe('observe/project', () => {
       spec: { nodeName: 'w1', tolerations: pod.spec.tolerations },
       status: { phase: 'Running', podIP: '10.0.0.1', conditions: pod.status.conditions, containerStatuses: [{ name: 'c', restartCount: 2, ready: false, state: { waiting: { reason: 'CrashLoopBackOff' } } }] },
     });
-    const node = { metadata: { name: 'w1', uid: 'n', resourceVersion: '8', labels: { 'topology.kubernetes.io/zone': 'a' } }, spec: { taints: [{ key: 'k', effect: 'NoExecute' }], podCIDR: '10.244.1.0/24' }, status: { conditions: [{ type: 'Ready', status: 'Unknown' }], addresses: [{ type: 'InternalIP', address: '172.18.0.3' }], images: [{ names: ['x'] }], nodeInfo: {} } };
+    // The Ready condition's lastHeartbeatTime stays: a changed one is a status post, a heartbeat (lib/analyze/heartbeats.ts).
+    const node = { metadata: { name: 'w1', uid: 'n', resourceVersion: '8', labels: { 'topology.kubernetes.io/zone': 'a' } }, spec: { taints: [{ key: 'k', effect: 'NoExecute' }], podCIDR: '10.244.1.0/24' }, status: { conditions: [{ type: 'Ready', status: 'Unknown', lastHeartbeatTime: '2026-01-01T00:00:00Z' }], addresses: [{ type: 'InternalIP', address: '172.18.0.3' }], images: [{ names: ['x'] }], nodeInfo: {} } };
     expect(projectObject('Node', node)).to.deep.equal({ metadata: node.metadata, spec: { taints: node.spec.taints }, status: { conditions: node.status.conditions, addresses: node.status.addresses } });
     // The kubelet's version chooses its mechanisms (lib/analyze/mechanisms.ts): kept, and nothing else of nodeInfo.
     const versioned = { ...node, status: { ...node.status, nodeInfo: { kubeletVersion: 'v1.35.4', osImage: 'Debian', machineID: 'm' } } };
     expect(projectObject('Node', versioned).status).to.deep.equal({ conditions: node.status.conditions, addresses: node.status.addresses, nodeInfo: { kubeletVersion: 'v1.35.4' } });
+    const job = { metadata: { name: 'j', uid: 'u', labels: { 'rebootlab.dev/workload': 'j' } }, spec: { parallelism: 3, completions: 3, backoffLimit: 2, podReplacementPolicy: 'Failed', podFailurePolicy: { rules: [] }, template: { spec: {} }, selector: {} }, status: { active: 3, failed: 0, conditions: [] } };
+    expect(projectObject('Job', job)).to.deep.equal({ metadata: job.metadata, spec: { parallelism: 3, completions: 3, backoffLimit: 2, podReplacementPolicy: 'Failed', podFailurePolicy: { rules: [] } }, status: job.status });
     const lease = { metadata: { name: 'w1', managedFields: [{}] }, spec: { renewTime: 't', holderIdentity: 'w1' } };
     expect(projectObject('Lease', lease)).to.deep.equal({ metadata: { name: 'w1' }, spec: lease.spec });
   });
