@@ -11,6 +11,7 @@ import type {
   PhaseObservation,
   ProbeObservation,
 } from './types.js';
+import { WATCHED_KINDS } from './types.js';
 
 /** A record before the journal stamps it: the journal sets `seq` and `type`; `receivedAtMs` defaults to now. */
 export type NewObservation<T extends Observation> = Omit<T, 'seq' | 'type' | 'receivedAtMs'> & { receivedAtMs?: number };
@@ -197,7 +198,7 @@ export function openJournal(path: string, options: OpenJournalOptions = {}): Jou
   };
 }
 
-const WATCHED_KINDS = new Set(['Node', 'Lease', 'Pod', 'Event', 'EndpointSlice']);
+const WATCHED_KIND_SET: ReadonlySet<string> = new Set(WATCHED_KINDS);
 const VERBS = new Set(['LISTED', 'ADDED', 'MODIFIED', 'DELETED']);
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isFiniteNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
@@ -215,7 +216,7 @@ export function recordProblem(value: unknown): string | null {
   if (!isInstantMs(value.receivedAtMs)) return 'receivedAtMs is not an instant in milliseconds';
   switch (value.type) {
     case 'object': {
-      if (typeof value.kind !== 'string' || !WATCHED_KINDS.has(value.kind)) return 'kind is not a watched kind';
+      if (typeof value.kind !== 'string' || !WATCHED_KIND_SET.has(value.kind)) return 'kind is not a watched kind';
       if (typeof value.verb !== 'string' || !VERBS.has(value.verb)) return 'verb is not LISTED, ADDED, MODIFIED or DELETED';
       if (typeof value.name !== 'string' || typeof value.uid !== 'string') return 'name or uid is not a string';
       if (value.namespace !== undefined && typeof value.namespace !== 'string') return 'namespace is not a string';

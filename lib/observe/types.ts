@@ -2,7 +2,9 @@
 // Analysis and reports read only these records (plus run metadata), never the cluster.
 
 /** Kubernetes kinds the observer watches. */
-export type WatchedKind = 'Node' | 'Lease' | 'Pod' | 'Event' | 'EndpointSlice' | 'Job';
+export const WATCHED_KINDS = ['Node', 'Lease', 'Pod', 'Event', 'EndpointSlice', 'Job'] as const;
+/** One of {@link WATCHED_KINDS}. */
+export type WatchedKind = (typeof WATCHED_KINDS)[number];
 
 /**
  * The kube-controller-manager's leader election Lease (kube-system): a change of its holderIdentity restarts the

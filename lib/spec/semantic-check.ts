@@ -184,7 +184,8 @@ function checkHeartbeat(cm: Obj, kl: Obj, report: Report): void {
   // The kubelet's own defaulting (pkg/kubelet/apis/config/v1beta1/defaults.go): report = update when only update is set.
   const reportMs = durationMs(kl.nodeStatusReportFrequency) ?? updateMs ?? d.kubelet.nodeStatusReportFrequencyMs;
   const leaseSeconds = typeof kl.nodeLeaseDurationSeconds === 'number' ? kl.nodeLeaseDurationSeconds : d.kubelet.nodeLeaseDurationSeconds;
-  if (graceMs <= 0 || leaseSeconds <= 0) return;
+  // A monitor period not shorter than the grace period has its own, clearer rule (the monitor-period rule above).
+  if (graceMs <= 0 || leaseSeconds <= 0 || (cm.nodeMonitorPeriod !== undefined && monitorMs >= graceMs)) return;
   const kubelet = { ...d.kubelet, nodeStatusUpdateFrequencyMs: updateMs ?? d.kubelet.nodeStatusUpdateFrequencyMs, nodeStatusReportFrequencyMs: reportMs, nodeLeaseDurationSeconds: leaseSeconds };
   const heartbeatMs = heartbeatIntervalMs(kubelet);
   if (graceMs > heartbeatMs + monitorMs) return;

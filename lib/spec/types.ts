@@ -71,8 +71,9 @@ export interface ClusterSpec {
    * these are written into the kubelet's configuration, so the kubelet applies its own defaults to the others, some
    * of which depend on what is set (nodeStatusReportFrequency defaults to nodeStatusUpdateFrequency when only that
    * one is set: pkg/kubelet/apis/config/v1beta1/defaults.go, v1.34.4). `settings.kubelet` mirrors those defaults.
+   * Always set by resolution; absent only in run.json files written before it (every named field was written then).
    */
-  kubeletFieldsSet: KubeletField[];
+  kubeletFieldsSet?: KubeletField[];
   /** provider existing: where to reach it; null for kind and kwok. `settings` then holds `cluster.assume`. */
   existing: ExistingClusterRef | null;
 }
@@ -138,8 +139,8 @@ export interface WorkloadSpec {
    * then describes the controller as read (kind, replicas) or is unused. Null for built-in workloads.
    */
   manifest: { file: string; objects: Record<string, unknown>[] } | null;
-  /** kind Job: its JobSpec fields; null for other kinds. */
-  job: JobSpec | null;
+  /** kind Job: its JobSpec fields; null for other kinds. Always set by resolution; absent only in run.json files written before it. */
+  job?: JobSpec | null;
   /**
    * Set for pods already running (`namespace` + `selector`): rebootlab reads their controllers at the start of a run
    * (lib/workloads/selected.ts) and never creates, changes or deletes them. Every other field is then unused.

@@ -1,6 +1,6 @@
 // The kubeadm ClusterConfiguration and KubeletConfiguration patches that put a cluster's timeout
 // settings into effect; kind merges them into the kubeadm config it generates for every node.
-import type { ClusterSpec, KubeletField } from '../../spec/types.js';
+import { KUBELET_FIELDS, type ClusterSpec, type KubeletField } from '../../spec/types.js';
 import { formatGoDuration } from '../../common/units.js';
 import { VERSIONS } from '../../common/versions.js';
 
@@ -108,7 +108,7 @@ export function kubeletNamedFields(spec: ClusterSpec): Partial<Record<KubeletFie
     shutdownGracePeriodCriticalPods: formatGoDuration(k.shutdownGracePeriodCriticalPodsMs),
   };
   const fields: Partial<Record<KubeletField, string | number>> = {};
-  for (const field of spec.kubeletFieldsSet) fields[field] = all[field];
+  for (const field of spec.kubeletFieldsSet ?? KUBELET_FIELDS) fields[field] = all[field];
   return fields;
 }
 
