@@ -77,19 +77,22 @@ describe('spec/defaults', () => {
     expect(load('{}').settings).to.deep.equal(DEFAULT_TIMEOUT_SETTINGS);
   });
 
-  it('kubelet status frequencies as the kubelet defaults them (pkg/kubelet/apis/config/v1beta1/defaults.go, v1.34.4): only nodeStatusUpdateFrequency 4s set gives nodeStatusReportFrequency 4s, and the kubelet patch carries only what is set', async () => {
+  it('kubelet status frequencies as the kubelet defaults them (pkg/kubelet/apis/config/v1beta1/defaults.go, v1.34.4 to v1.37.2): only nodeStatusUpdateFrequency 4s set gives nodeStatusReportFrequency 4s, and the kubelet patch carries only what is set', async () => {
     const { kubeletConfigurationPatch } = await import('../../../lib/cluster/kind/kubeadm-patches.js');
     const load = (kubelet: string) => loadExperimentText('e.yaml', `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\ncluster:\n  kubelet: ${kubelet}\nfault: {type: reboot}\n`).experiment.cluster;
     const onlyUpdate = load('{nodeStatusUpdateFrequency: 4s}');
     expect(onlyUpdate.settings.kubelet).to.include({ nodeStatusUpdateFrequencyMs: 4_000, nodeStatusReportFrequencyMs: 4_000 });
     expect(onlyUpdate.kubeletFieldsSet).to.deep.equal(['nodeStatusUpdateFrequency']);
-    expect(kubeletConfigurationPatch(onlyUpdate)).to.deep.equal({ apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', nodeStatusUpdateFrequency: '4s' });
+    // failCgroupV1: false is no timing field: the default version (v1.35 and later) needs it on a cgroup v1 host (kubeletFailsOnCgroupV1ByDefault).
+    const base = { apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', failCgroupV1: false };
+    expect(kubeletConfigurationPatch(onlyUpdate)).to.deep.equal({ ...base, nodeStatusUpdateFrequency: '4s' });
     const both = load('{nodeStatusUpdateFrequency: 4s, nodeStatusReportFrequency: 1m}');
     expect(both.settings.kubelet).to.include({ nodeStatusUpdateFrequencyMs: 4_000, nodeStatusReportFrequencyMs: 60_000 });
     expect(kubeletConfigurationPatch(both)).to.include({ nodeStatusUpdateFrequency: '4s', nodeStatusReportFrequency: '1m0s' });
     const none = load('{}');
     expect(none.settings.kubelet).to.deep.equal(DEFAULT_TIMEOUT_SETTINGS.kubelet);
-    expect(kubeletConfigurationPatch(none)).to.deep.equal({ apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration' });
+    expect(kubeletConfigurationPatch(none)).to.deep.equal(base);
+    expect(kubeletConfigurationPatch({ ...none, kubernetesVersion: 'v1.34.4' })).to.deep.equal({ apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration' });
   });
 
   it('uses cluster.nodes as the worker count with kwok', async () => {
