@@ -46,7 +46,7 @@ const NS = 'bench';
 function benchSpec(o: ObserverScaleOptions): ClusterSpec {
   return {
     provider: 'kwok', name: 'rebootlab-bench', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: o.nodes,
-    zones: Array.from({ length: o.zones }, (_, i) => `zone-${i}`), settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
+    zones: Array.from({ length: o.zones }, (_, i) => `zone-${i}`), workerLabels: {}, settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
     extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
 }

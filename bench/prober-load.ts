@@ -47,7 +47,7 @@ export async function benchProberLoad(o: { ratePerSecond: number; seconds: numbe
   const server = await workloadServer();
   const provider = createKwokProvider({ clusterDir: dir, unlimitedQps: true, createTimeoutMs: 600_000 });
   const spec: ClusterSpec = {
-    provider: 'kwok', name: 'rebootlab-bench-prober', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: o.nodes, zones: [],
+    provider: 'kwok', name: 'rebootlab-bench-prober', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: o.nodes, zones: [], workerLabels: {},
     settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS), extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
   try {

@@ -2,7 +2,7 @@
 // blocks the CLI itself runs on. Re-exports only; each module documents its own exports.
 export {
   experiment, Lab, DEFAULT_WAIT_TIMEOUT_MS, durationMs, resolveScriptExperiment,
-  type Duration, type DurationUnit, type InjectedFault, type InjectOptions, type KindObject, type NodeReadyOptions, type PodsReadyOptions,
+  type ActArgs, type Duration, type DurationUnit, type InjectedFault, type InjectOptions, type KindObject, type NodeReadyOptions, type PodsReadyOptions,
   type ScriptCluster, type ScriptControllerManager, type ScriptExperiment, type ScriptKubelet, type TaintEffect, type TaintOptions,
   type UntilOptions, type WaitFor, type WaitOptions,
 } from './script/index.js';
@@ -12,7 +12,7 @@ export type { TimeoutSettings } from './spec/settings.js';
 export {
   watchList, collectionOf, isNodeReady, isPodReady, restartControlPlaneComponent, drainNode,
   type ActionRecord, type Cluster, type ClusterNode, type Collection, type CollectionKind, type ComponentRestart, type ControlPlaneComponent,
-  type NodeAction, type ObjectsByKey, type Undo,
+  type EvictionAttempt, type NodeAction, type ObjectsByKey, type Undo,
 } from './cluster/index.js';
 export { FaultGuard, FAULT_PRIMITIVES } from './faults/index.js';
 export { startObserver, openJournal, readJournal, type Journal, type Observation, type Observer } from './observe/index.js';

@@ -38,6 +38,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     nodes: measured.nodes!,
     pods: measured.pods!,
     workloads,
+    answers: measured.answers!,
     predictions: measured.predictions!,
     gaps: ctx.gaps,
     recovered: workloads.every((w) => w.recovered),
@@ -47,6 +48,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     ...(measured.probes ? { probes: measured.probes } : {}),
     ...(measured.forecast ? { forecast: measured.forecast } : {}),
     ...(measured.jobs ? { jobs: measured.jobs } : {}),
+    ...(measured.evictions ? { evictions: measured.evictions } : {}),
   };
   const expectations = evaluateTexts(run, options.expectations ?? []);
   const finished = observations.some((r) => r.type === 'phase' && r.phase === 'run-finished');

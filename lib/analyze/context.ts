@@ -36,11 +36,18 @@ export interface RunContext {
   gaps: GapSpan[];
   /** `step` markers after the fault, in seq order. */
   steps: PhaseObservation[];
-  /** Outcome of each workload's data probe (the `data-probed` marker), by workload name. */
-  dataProbes: Map<string, 'kept' | 'lost' | 'unreadable'>;
+  /** Each workload's data probe (the `data-probed` marker), by workload name. */
+  dataProbes: Map<string, DataProbeRead>;
   /** The workload a pod record belongs to (lib/analyze/membership.ts): its rebootlab label, or a workload's selector. */
   workloadOf: WorkloadOf;
   warnings: string[];
+}
+
+/** What a workload's data probe found after the fault (lib/workloads/data-probe.ts DataProbeResult, as journaled). */
+export interface DataProbeRead {
+  outcome: 'kept' | 'lost' | 'unreadable';
+  /** Per pod asked: its name, its node and what it found. */
+  pods: { pod: string; node: string; outcome: 'kept' | 'lost' | 'unreadable' }[];
 }
 
 /** The journal markers of the fault on one target node; instants are Unix epoch milliseconds (client clock). */
@@ -48,6 +55,8 @@ export interface FaultMarkers {
   node: string;
   /** Fault type from the marker's detail (`power-off`, `reboot`, …), or null when the marker does not say. */
   type: string | null;
+  /** `control-plane` for a network-partition that cut only the API server's traffic (marker detail `scope`); else null. */
+  scope: 'control-plane' | null;
   /** The node's `fault-injecting` marker (its first command started), or the `fault-injected` one in old journals. */
   issuedAtMs: number;
   /** The node's `fault-injected` marker (the first command returned), or null when the command never returned. */
@@ -114,7 +123,8 @@ function faultMarkers(phases: readonly PhaseObservation[], hasInjecting: boolean
   for (const p of phases) {
     for (const node of p.nodes ?? []) {
       const type = typeof p.detail?.type === 'string' ? p.detail.type : null;
-      if (p.phase === issuePhase && !byNode.has(node)) byNode.set(node, { node, type, issuedAtMs: p.receivedAtMs, effectiveAtMs: null, restoringAtMs: null, restoredAtMs: null });
+      const scope = p.detail?.scope === 'control-plane' ? 'control-plane' : null;
+      if (p.phase === issuePhase && !byNode.has(node)) byNode.set(node, { node, type, scope, issuedAtMs: p.receivedAtMs, effectiveAtMs: null, restoringAtMs: null, restoredAtMs: null });
       const entry = byNode.get(node);
       if (!entry) continue;
       if (p.phase === 'fault-injected' && entry.effectiveAtMs === null) entry.effectiveAtMs = p.receivedAtMs;
@@ -126,14 +136,18 @@ function faultMarkers(phases: readonly PhaseObservation[], hasInjecting: boolean
   return [...byNode.values()];
 }
 
-/** `detail.dataProbes` of the data-probed marker: workload → { outcome } (lib/workloads/data-probe.ts). */
-function readDataProbes(marker: PhaseObservation | undefined): Map<string, 'kept' | 'lost' | 'unreadable'> {
-  const probes = new Map<string, 'kept' | 'lost' | 'unreadable'>();
+/** `detail.dataProbes` of the data-probed marker: workload → outcome and per-pod reads (lib/workloads/data-probe.ts). */
+function readDataProbes(marker: PhaseObservation | undefined): Map<string, DataProbeRead> {
+  const probes = new Map<string, DataProbeRead>();
   const detail = marker?.detail?.dataProbes;
   if (typeof detail !== 'object' || detail === null) return probes;
-  for (const [workload, probe] of Object.entries(detail as Record<string, { outcome?: unknown }>)) {
-    const outcome = probe?.outcome;
-    if (outcome === 'kept' || outcome === 'lost' || outcome === 'unreadable') probes.set(workload, outcome);
+  const isOutcome = (v: unknown): v is DataProbeRead['outcome'] => v === 'kept' || v === 'lost' || v === 'unreadable';
+  for (const [workload, probe] of Object.entries(detail as Record<string, { outcome?: unknown; pods?: unknown }>)) {
+    if (!isOutcome(probe?.outcome)) continue;
+    const pods = (Array.isArray(probe.pods) ? probe.pods : [])
+      .filter((p): p is { pod: string; node: string; outcome: DataProbeRead['outcome'] } => typeof p?.pod === 'string' && typeof p?.node === 'string' && isOutcome(p?.outcome))
+      .map((p) => ({ pod: p.pod, node: p.node, outcome: p.outcome }));
+    probes.set(workload, { outcome: probe.outcome, pods });
   }
   return probes;
 }

@@ -20,6 +20,32 @@ export const EVENT_REASONS: ReadonlySet<string> = new Set([
   'NodeNotReady', 'NodeReady', 'RegisteredNode', 'RemovingNode', 'Rebooted', 'TaintManagerEviction', 'Killing', 'Unhealthy',
 ]);
 
+/**
+ * Reasons of the Warning Event a kubelet records when it refuses (or stops) a pod bound to it, also when it re-admits
+ * its pods after a restart: the failing admission predicate (pkg/kubelet/lifecycle/predicate.go, v1.34: NodeAffinity,
+ * NodeName, NodePorts, TaintToleration, OutOf<resource>, UnexpectedAdmissionError), a graceful shutdown's
+ * NodeShutdown, and Evicted (node-pressure eviction). Kept in the events list and read as a terminated pod's reason.
+ */
+export function isKubeletRejection(reason: string): boolean {
+  return ['NodeAffinity', 'NodeName', 'NodePorts', 'TaintToleration', 'UnexpectedAdmissionError', 'NodeShutdown', 'Evicted'].includes(reason) || /^OutOf[a-z.]+$/i.test(reason);
+}
+
+/**
+ * Per pod uid, the reason of the first kubelet rejection Event ({@link isKubeletRejection}) received at or after
+ * `faultMs` (Unix epoch milliseconds).
+ */
+export function kubeletRejections(observations: readonly Observation[], faultMs: number): Map<string, string> {
+  const byUid = new Map<string, string>();
+  for (const o of observations) {
+    if (o.type !== 'object' || o.kind !== 'Event' || o.receivedAtMs < faultMs) continue;
+    const reason = text(o.object.reason);
+    const involved = isObj(o.object.involvedObject) ? o.object.involvedObject : {};
+    const uid = text(involved.uid);
+    if (reason && uid && involved.kind === 'Pod' && isKubeletRejection(reason) && !byUid.has(uid)) byUid.set(uid, reason);
+  }
+  return byUid;
+}
+
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -169,7 +195,7 @@ export function buildEvents(ctx: RunContext, observations: readonly Observation[
   const latest = new Map<string, ObjectObservation>();
   for (const o of observations) {
     if (o.type !== 'object' || o.kind !== 'Event' || o.receivedAtMs < ctx.faultMs) continue;
-    if (!EVENT_REASONS.has(String(o.object.reason))) continue;
+    if (!EVENT_REASONS.has(String(o.object.reason)) && !isKubeletRejection(String(o.object.reason))) continue;
     const seen = latest.get(o.uid);
     if (!seen || seen.seq < o.seq) latest.set(o.uid, o);
   }

@@ -94,6 +94,11 @@ export function podIP(pod: Obj): string | null {
   return str(get(pod, 'status', 'podIP'));
 }
 
+/** Pod `status.reason` (e.g. `NodeAffinity`, `Evicted`, `Terminated`), or null. */
+export function podReason(pod: Obj): string | null {
+  return str(get(pod, 'status', 'reason'));
+}
+
 /** Pod `status.phase`, or null. */
 export function phase(pod: Obj): string | null {
   return str(get(pod, 'status', 'phase'));
@@ -104,6 +109,16 @@ export function restartCount(pod: Obj): number {
   const list = get(pod, 'status', 'containerStatuses');
   if (!Array.isArray(list)) return 0;
   return list.reduce((sum: number, c) => sum + (Number(get(c, 'restartCount')) || 0), 0);
+}
+
+/**
+ * The runtime IDs of the pod's containers (`status.containerStatuses[].containerID`, e.g. `containerd://1a2b…`), in
+ * status order; a container without one (waiting for its first start) is left out. Empty when none is reported.
+ */
+export function containerIDs(pod: Obj): string[] {
+  const list = get(pod, 'status', 'containerStatuses');
+  if (!Array.isArray(list)) return [];
+  return list.map((c) => str(get(c, 'containerID'))).filter((id): id is string => id !== null);
 }
 
 /** Pod `spec.tolerations` (empty when none). */

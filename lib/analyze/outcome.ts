@@ -17,6 +17,11 @@ export function decideOutcome(pod: PodFacts, replacement: Replacement | null, no
     // No controller will ever recreate a standalone pod, listed or not; a controller's pod waits for its deletion.
     return pod.deletedAfterSeconds !== null || pod.ownerKind === null ? 'evicted-lost' : 'stuck-terminating';
   }
+  if (pod.terminatedAfterSeconds != null) {
+    if (replacement && replacement.readyAfterSeconds !== null) return 'terminated-replaced';
+    if (replacement && replacement.pendingReason !== null) return 'pending-unschedulable';
+    return replacement ? 'terminated-replaced' : 'terminated-lost';
+  }
   if (pod.phaseAtEnd === 'Pending' && !pod.readyAfterFault) return 'pending-unschedulable';
   if (pod.restartCountDelta > 0) return 'restarted-in-place';
   if (!pod.readyAtEnd || !nodeReadyAtEnd) return 'not-evicted';

@@ -4,6 +4,7 @@ import { secondsSince, serverSecondsSince } from './clock.js';
 import { groupBy, type RunContext } from './context.js';
 import {
   condition,
+  containerIDs,
   deletionTimestamp,
   isReady,
   nodeName,
@@ -11,6 +12,7 @@ import {
   pendingReason,
   phase,
   podIP,
+  podReason,
   restartCount,
   tolerations,
 } from './objects.js';
@@ -61,6 +63,9 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
   const evicted = after.find((r) => r.verb === 'DELETED' || deletionTimestamp(r.object) !== null);
   const inactive = after.find((r) => r.verb === 'DELETED' || deletionTimestamp(r.object) !== null || TERMINAL_PHASES.has(phase(r.object) ?? ''));
   const deleted = after.find((r) => r.verb === 'DELETED');
+  // A Job's Succeeded pod finished its work; any other pod in a terminal phase was ended by its kubelet.
+  const endedPhases = ownerKind(before.object) === 'Job' ? ['Failed'] : ['Failed', 'Succeeded'];
+  const failed = live.find((r) => endedPhases.includes(phase(r.object) ?? '') && deletionTimestamp(r.object) === null);
   const ltt = notReady ? condition(notReady.object, 'Ready')?.lastTransitionTime : undefined;
   const f = ctx.faultMs;
   const restartsBefore = restartCount(before.object);
@@ -79,6 +84,8 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
     restartCountBefore: restartsBefore,
     restartCountAfter: restartsAfter,
     restartCountDelta: restartsAfter - restartsBefore,
+    containerIDsBefore: containerIDs(before.object),
+    containerIDsAfter: containerIDs(lastState.object),
     notReadyAfterSeconds: notReady ? (serverSecondsSince(f, ltt) ?? secondsSince(f, notReady.receivedAtMs)) : null,
     notReadyReceivedAfterSeconds: notReady ? secondsSince(f, notReady.receivedAtMs) : null,
     readyAgainAfterSeconds: readyAgain ? secondsSince(f, readyAgain.receivedAtMs) : null,
@@ -86,6 +93,9 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
     evictedAfterSeconds: evicted ? secondsSince(f, evicted.receivedAtMs) : null,
     deletionTimestamp: evicted ? deletionTimestamp(evicted.object) : null,
     deletedAfterSeconds: deleted ? secondsSince(f, deleted.receivedAtMs) : null,
+    terminatedAfterSeconds: failed ? secondsSince(f, failed.receivedAtMs) : null,
+    terminatedPhase: failed ? phase(failed.object) : null,
+    terminatedReason: failed ? podReason(failed.object) : null,
     stoppedCountingAfterSeconds: inactive ? secondsSince(f, inactive.receivedAtMs) : null,
     tolerations: {
       unreachableTolerationSeconds: tolerationSecondsFor(tolerations(before.object), { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }),
@@ -95,8 +105,9 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
       tolerations: tolerations(before.object),
     },
     readyAtEnd: last.verb !== 'DELETED' && isReady(last.object) && deletionTimestamp(last.object) === null,
-    // Only a pod that was evicted or deleted is paired with a replacement; it is paired from when it stopped counting.
-    evictedSeq: evicted && inactive ? inactive.seq : null,
+    // Only a pod that was evicted, deleted or ended by its kubelet is paired with a replacement (a Job's Succeeded pod
+    // finished its work: not replaced); it is paired from when it stopped counting.
+    evictedSeq: (evicted || failed) && inactive ? inactive.seq : null,
     phaseAtEnd: last.verb === 'DELETED' ? null : phase(last.object),
     readyAfterFault: live.some((r) => isReady(r.object)),
     controllerUid: controllerUid(before.object),
@@ -148,6 +159,7 @@ export function describeReplacement(ctx: RunContext, records: ObjectObservation[
     readyAfterSeconds: ready ? secondsSince(f, ready.receivedAtMs) : null,
     node: nodeName(last.object),
     podIP: podIP(last.object),
+    containerIDs: containerIDs(last.object),
     pendingReason: pending ? (pendingReason(last.object) ?? 'Pending') : null,
   };
 }

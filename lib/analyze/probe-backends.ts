@@ -6,7 +6,7 @@ import type { FaultMarkers } from './context.js';
 import { serviceSnapshots, type EndpointState, type Snapshot } from './endpoint-timeline.js';
 import type { FailingBackend, ProbeFailureCause } from './probe-types.js';
 import type { NodeTimeline } from './types.js';
-import { faultRecord } from '../spec/faults.js';
+import { clientImpactOf, type PartitionScope } from '../spec/faults.js';
 
 
 /** A new group starts when no request of the same cause failed for this long, milliseconds. */
@@ -51,16 +51,19 @@ export interface FailingBackendInput {
   protocol?: 'tcp' | 'udp';
 }
 
-/** Whether a node's containers stop answering under fault `type` (stopped or paused, lib/spec/faults.ts); kubelet-stop, kubelet-restart, runtime-stop keep serving. */
-function stopsServing(type: string | null): boolean {
-  const clients = faultRecord(type)?.clients;
+/**
+ * Whether a node's containers stop answering under fault `type` of `scope` (stopped or paused, lib/spec/faults.ts);
+ * kubelet-stop, kubelet-restart, runtime-stop and a network-partition of scope control-plane keep serving.
+ */
+function stopsServing(type: string | null, scope: PartitionScope | null): boolean {
+  const clients = clientImpactOf(type, scope);
   return clients === 'stopped' || clients === 'paused';
 }
 
 /** The fault on `node` that stops its containers serving at `atMs`, if any. */
 function downFault(faults: readonly FaultMarkers[], node: string | null, atMs: number, endMs: number): FaultMarkers | undefined {
   if (node === null) return undefined;
-  return faults.find((f) => f.node === node && stopsServing(f.type) && atMs >= f.issuedAtMs && atMs <= (f.restoredAtMs ?? endMs));
+  return faults.find((f) => f.node === node && stopsServing(f.type, f.scope) && atMs >= f.issuedAtMs && atMs <= (f.restoredAtMs ?? endMs));
 }
 
 /** Index of the last snapshot received at or before `atMs` (−1 if none). */

@@ -10,6 +10,17 @@ import type { ProbeSummary } from './probe-types.js';
 
 export type { MechanismRef, PredictedEvent, Window };
 
+/** The plain-words answer for one workload (lib/analyze/answers.ts). */
+export interface WorkloadAnswer {
+  workload: string;
+  /**
+   * One sentence, seconds since time zero rounded to 0.1 s, e.g. `web: both pods restarted in place on
+   * rebootlab-worker, Ready again 11.6 s after the reboot — same pod objects (UIDs unchanged) re-read from the API
+   * server, new sandboxes (new pod IPs), new containers (restartCount +1)`.
+   */
+  sentence: string;
+}
+
 /** The outcome of one pod; see PodOutcome in lib/spec/expectation.ts for the rules. */
 export type { PodOutcome } from '../spec/expectation.js';
 
@@ -33,6 +44,8 @@ export interface WorkloadRef {
   serviceName?: string;
   /** Pods already running that make the workload (lib/analyze/membership.ts); absent for pods rebootlab creates. */
   selector?: SelectedPods;
+  /** The volume type of a built-in workload (`local-pv`, `pvc`, `emptyDir`, …), for the plain-words answer; absent without a volume. */
+  volumeType?: string;
 }
 
 /** Final state of a run: every expectation met, one failed, or the run was interrupted (exit 0, 1, 130). */
@@ -155,8 +168,35 @@ export interface Replacement {
   readyAfterSeconds: number | null;
   node: string | null;
   podIP: string | null;
+  /** Its containers' runtime IDs at the end (e.g. `containerd://1a2b…`), in status order; empty when none was reported. */
+  containerIDs?: string[];
   /** Pending at the end: the PodScheduled message or a container's waiting reason. */
   pendingReason: string | null;
+}
+
+/**
+ * What the Eviction API answered for one pod asked by an `evict-pods` or `drain` step (or a script's lab.act / drain),
+ * from its `eviction` journal records. Times are client clock, seconds since time zero.
+ */
+export interface EvictionApiRecord {
+  /** `namespace/name`. */
+  pod: string;
+  uid: string;
+  node: string;
+  /** Index of the experiment step that asked; null from a script. */
+  step: number | null;
+  /**
+   * `evicted` (accepted, HTTP 201), `refused` (HTTP 429 to every attempt: a PodDisruptionBudget allowed no disruption,
+   * until the step's retry time ran out), `gone` (404), or `pending` (refused at least once, and the journal ends
+   * before the outcome: an interrupted run).
+   */
+  outcome: 'evicted' | 'refused' | 'gone' | 'pending';
+  attempts: number;
+  refusals: number;
+  firstAttemptAfterSeconds: number;
+  lastAttemptAfterSeconds: number;
+  /** The API server's message of the last refusal, or null. */
+  message: string | null;
 }
 
 /** One pod that existed when the fault was injected. */
@@ -175,6 +215,14 @@ export interface PodTimeline {
   restartCountBefore: number;
   restartCountAfter: number;
   restartCountDelta: number;
+  /**
+   * Its containers' runtime IDs (`status.containerStatuses[].containerID`, e.g. `containerd://1a2b…`) at the fault, in
+   * status order; empty when none was journaled (kwok, or journals projected before the ID was kept). Absent in
+   * results written before it existed, as are the other fields added with it (container IDs, `terminated...`).
+   */
+  containerIDsBefore?: string[];
+  /** The same as last seen (the pod's own, not its replacement's: see `replacement.containerIDs`). */
+  containerIDsAfter?: string[];
   /** Ready condition left True: by server lastTransitionTime; seconds since fault. */
   notReadyAfterSeconds: number | null;
   /** Same, by client receive time; seconds since fault. */
@@ -185,6 +233,20 @@ export interface PodTimeline {
   phaseWhenNotReady: string | null;
   /** First seen with a deletionTimestamp (eviction requested), client receive time; seconds since fault. */
   evictedAfterSeconds: number | null;
+  /**
+   * When its kubelet ended it without a deletionTimestamp (first record after the fault in phase Failed, or Succeeded
+   * for a pod that is not a Job's: its controller would have restarted it), client receive time; seconds since fault.
+   * PodGC's Failed mark before its deletion counts too.
+   */
+  terminatedAfterSeconds?: number | null;
+  /** That record's phase, `Failed` or `Succeeded`; null when not terminated. */
+  terminatedPhase?: string | null;
+  /**
+   * Why: the pod's `status.reason`, else the reason of the kubelet's admission Event for it after the fault (e.g.
+   * `NodeAffinity`: a restarted kubelet re-admitting its pods found the node no longer matches); null when neither.
+   * Set by the pods measurement (lib/analyze/measurements/pods.ts).
+   */
+  terminatedReason?: string | null;
   /** The server's deletionTimestamp (request time + grace period), RFC 3339. */
   deletionTimestamp: string | null;
   /** Removed from the API (DELETED event or missing at a re-list), client receive time; seconds since fault. */
@@ -208,6 +270,8 @@ export interface PodTimeline {
   endpointNotReadyAfterSeconds?: number | null;
   /** Its endpoint first shown `terminating: true` (the pod got a deletionTimestamp), client receive time; seconds since fault. */
   endpointTerminatingAfterSeconds?: number | null;
+  /** The Eviction API's last answer for it (an evict-pods or drain step, a script's lab.act or drain); absent when never asked. */
+  evictionApi?: EvictionApiRecord;
   /** Its endpoint removed from every slice of the Service, client receive time; seconds since fault. */
   endpointRemovedAfterSeconds?: number | null;
   /** After it stopped being ready: its own endpoint or its replacement's was ready again, client receive time; seconds since fault. */
@@ -351,6 +415,8 @@ export interface FaultInstant {
   node: string;
   /** Fault type (`power-off`, `reboot`, …), or null when the journal's marker does not say. */
   type: string | null;
+  /** `control-plane` for a network-partition that cut only the node's traffic with the API server; absent otherwise. */
+  scope?: 'control-plane';
   /** The fault command started (`fault-injecting` marker; `fault-injected` in old journals): Unix epoch milliseconds, client clock. */
   issuedAtMs: number;
   /** Same instant, seconds since time zero (0 for the first target). */
@@ -540,6 +606,8 @@ export interface RunAnalysis {
   nodes: NodeTimeline[];
   pods: PodTimeline[];
   workloads: WorkloadTimeline[];
+  /** Per workload, in experiment order, one plain-words sentence of what happened to its pods and why. */
+  answers: WorkloadAnswer[];
   predictions: Predictions;
   gaps: GapSpan[];
   /** Every workload back at its desired Ready count at the end. */
@@ -563,4 +631,6 @@ export interface RunAnalysis {
   status: RunStatus;
   /** Each Job's status and replacement wait (lib/analyze/jobs.ts); absent when the journal has no Job. */
   jobs?: JobTimeline[];
+  /** Every Eviction API request outcome of evict-pods / drain steps and scripts, in journal order; absent when none. */
+  evictions?: EvictionApiRecord[];
 }

@@ -4,19 +4,21 @@ import type { FaultMarkers, RunContext } from './context.js';
 import { condition, deletionTimestamp, isReady, nodeName, phase } from './objects.js';
 import type { WorkloadRef, WorkloadTimeline } from './types.js';
 import type { ObjectObservation } from '../observe/types.js';
-import { faultRecord, type ClientImpact } from '../spec/faults.js';
+import { clientImpactOf, type ClientImpact, type PartitionScope } from '../spec/faults.js';
 
 /**
- * How a fault type silences the pods of its node for clients (its record's `clients`, lib/spec/faults.ts):
+ * How a fault type silences the pods of its node for clients (its record's `clients`, lib/spec/faults.ts, or its
+ * scope's):
  * - `stopped` (power-off, reboot, node-delete): the containers die at the command; a pod serves again only once
  *   the API shows it Ready with a Ready lastTransitionTime after the fault started (the kubelet restarted it);
  * - `paused` (freeze, network-partition): the containers keep their state but nobody reaches them until the
  *   fault is undone; they serve again at the restore if the API still shows them Ready, else when it does;
- * - `serving` (kubelet-stop, kubelet-restart, runtime-stop, and types no record names, e.g. a script's node
- *   action): the containers keep serving; the client view is the API view.
+ * - `serving` (kubelet-stop, kubelet-restart, runtime-stop, a network-partition of scope `control-plane`, which cuts
+ *   only the API server's traffic, and types no record names, e.g. a script's node action): the containers keep
+ *   serving; the client view is the API view.
  */
-export function clientImpact(type: string | null): ClientImpact {
-  return faultRecord(type)?.clients ?? 'serving';
+export function clientImpact(type: string | null, scope: PartitionScope | null = null): ClientImpact {
+  return clientImpactOf(type, scope);
 }
 
 /**
@@ -98,7 +100,7 @@ export function buildWorkloadTimelines(ctx: RunContext, workloads: readonly Work
       const s = silenced.get(uid);
       const counted = api.get(uid) ?? false;
       if (!s || atMs < s.fault.issuedAtMs) return counted;
-      const impact = clientImpact(s.fault.type);
+      const impact = clientImpact(s.fault.type, s.fault.scope);
       if (impact === 'serving') return counted;
       const restored = s.fault.restoredAtMs !== null && atMs >= s.fault.restoredAtMs;
       if (!restored) return false;
@@ -186,7 +188,7 @@ export function buildWorkloadTimelines(ctx: RunContext, workloads: readonly Work
       unavailableAfterSeconds: clientSpan.firstDrop,
       recoveredAfterSeconds: clientSpan.recoveredAt,
       recovered: readyAtEnd >= desired,
-      dataProbe: ctx.dataProbes.get(w.name) ?? null,
+      dataProbe: ctx.dataProbes.get(w.name)?.outcome ?? null,
       readySeries: apiSeries.slice(1),
       servingSeries: clientSeries.slice(1),
     };

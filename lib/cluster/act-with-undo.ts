@@ -11,6 +11,8 @@ export interface ActionPlan {
 /** A provider's plan of one node action: the plan plus the command lines that undo it by hand (pending-restore.json). */
 export interface NodeActionPlan extends ActionPlan {
   restoreCommands: RestoreCommand[];
+  /** Facts the plan read before acting, copied into the ActionRecord (e.g. a label's value before `label-node`). */
+  recordFacts?: Pick<ActionRecord, 'labelBefore'>;
 }
 
 /** Provider-specific follow-ups, run after the record was stamped (e.g. reading the container IP). */
@@ -27,7 +29,8 @@ export interface ActFollowUps {
  * `now` is the client clock (Unix epoch milliseconds) used for `actedAtMs` and `undoneAtMs`.
  * @throws whatever `hooks.beforeAct` or `plan.act` throws (the undo has then already been handed out).
  */
-export async function actWithUndo(record: ActionRecord, plan: ActionPlan, hooks: ActHooks, now: () => number, followUps: ActFollowUps = {}): Promise<Undo> {
+export async function actWithUndo(record: ActionRecord, plan: ActionPlan | NodeActionPlan, hooks: ActHooks, now: () => number, followUps: ActFollowUps = {}): Promise<Undo> {
+  if ('recordFacts' in plan && plan.recordFacts) Object.assign(record, plan.recordFacts);
   let undone: Promise<void> | null = null;
   const undo = Object.assign(
     (): Promise<void> => {

@@ -1,10 +1,10 @@
 // Public surface of lib/cluster: the provider interface, the registry, and the kind provider.
-export type { ActHooks, ActionRecord, Cluster, ClusterNode, ClusterProvider, EffectiveSettings, NodeAction, ProviderName, Reconfiguration, ReconfiguredComponent, RestoreCommand, Status, Undo } from './provider.js';
+export type { ActHooks, ActionRecord, Cluster, ClusterNode, ClusterProvider, EffectiveSettings, EvictionAttempt, NodeAction, NodeActionArgs, PodSelection, ProviderName, Reconfiguration, ReconfiguredComponent, RestoreCommand, Status, Undo } from './provider.js';
 export { getProvider, registerProvider, providerNames, type ProviderFactory, type ProviderOptions } from './registry.js';
 export { loadKubeConfig, coreApiFor, apiError, apiErrorCode, readServerVersion } from './kube-client.js';
 export { waitForNodesReady } from './wait-nodes.js';
 export { watchList, collectionOf, objectKey, isNodeReady, isPodReady, type Collection, type CollectionKind, type CollectionScope, type ObjectsByKey, type WatchListOptions } from './watch-list.js';
-export { drainNode, type DrainOptions } from './node-ops.js';
+export { drainNode, evictPodsOn, podsToEvict, EVICTION_RETRY_MS, type DrainOptions, type EvictOptions } from './node-ops.js';
 export { restartControlPlaneComponent, type ComponentRestart, type ControlPlaneComponent, type RestartComponentOptions } from './restart-component.js';
 export * from './kind/index.js';
 export * from './kwok/index.js';

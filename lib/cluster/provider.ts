@@ -13,6 +13,51 @@ export interface PlannedAction {
   undo: string | null;
 }
 
+/** Which pods on a node `evict-pods` and `drain` ask the Eviction API to evict. */
+export interface PodSelection {
+  /** Only pods of this namespace; null = every namespace. */
+  namespace: string | null;
+  /** Only pods carrying every one of these labels (equality-based); empty = every pod. */
+  matchLabels: Record<string, string>;
+}
+
+/** Arguments of the node actions that take some; the others ignore them. */
+export interface NodeActionArgs {
+  /** `label-node`: the label to set (value may be ""); `unlabel-node`: the key to remove (`value` ignored). */
+  label?: { key: string; value: string };
+  /** `evict-pods` / `drain`: which pods; default every pod on the node (DaemonSet, mirror, finished and agent pods are never evicted). */
+  pods?: PodSelection;
+  /**
+   * `evict-pods` / `drain`: how long an eviction a PodDisruptionBudget refuses (HTTP 429) is retried, milliseconds;
+   * 0 = one attempt. A refusal that outlasts it is journaled and reported, not an error.
+   */
+  retryForMs?: number;
+}
+
+/** What one `evict-pods` / `drain` found for one pod, journaled as an `eviction` phase (the same from YAML steps and scripts). */
+export interface EvictionAttempt {
+  node: string;
+  namespace: string;
+  pod: string;
+  uid: string;
+  /**
+   * `evicted`: the Eviction API accepted it (HTTP 201); `refused`: it answered 429 to every attempt (a
+   * PodDisruptionBudget allowed no disruption) until the retry time ran out; `gone`: the pod no longer existed (404).
+   */
+  outcome: 'evicted' | 'refused' | 'gone';
+  /** Eviction requests sent for this pod. */
+  attempts: number;
+  /** Of those, refused with HTTP 429. */
+  refusals: number;
+  /** First and last request sent: Unix epoch milliseconds, client clock. */
+  firstAttemptAtMs: number;
+  lastAttemptAtMs: number;
+  /** The API server's message of the last refusal (e.g. `Cannot evict pod as it would violate the pod's disruption budget.`), or null. */
+  message: string | null;
+  /** False for the record of a first refusal, written while the attempts go on; true once the outcome is final. */
+  final: boolean;
+}
+
 /** Undoes one applied NodeAction. Idempotent: a second call does nothing. @throws InfraError if restoring fails. */
 export type Undo = (() => Promise<void>) & {
   /** What was done and what the undo will do; filled in while acting and undoing. */
@@ -40,6 +85,8 @@ export interface ActionRecord {
   actedAtMs: number | null;
   /** Client clock when the undo's command returned: Unix epoch, milliseconds. */
   undoneAtMs: number | null;
+  /** `label-node` / `unlabel-node`: the label's value before acting (null: absent), which the undo puts back. */
+  labelBefore?: { key: string; value: string | null };
 }
 
 /** Hooks into {@link Cluster.act}. */
@@ -54,6 +101,8 @@ export interface ActHooks {
    * any follow-up query such as reading the new IP: the moment to mark `fault-injected`.
    */
   afterAct?(record: ActionRecord): void;
+  /** `evict-pods` / `drain`: called at each pod's first refusal and once its outcome is final. Must not throw. */
+  onEviction?(attempt: EvictionAttempt): void;
 }
 
 /** A cluster node as seen by the provider. */
@@ -115,11 +164,12 @@ export interface Cluster {
   /** Read back the flags actually in effect (static pod specs, kubelet configz). @throws InfraError. */
   effectiveSettings(): Promise<EffectiveSettings>;
   /**
-   * Apply a reversible primitive to one node; resolves, once the command returned, to its undo.
-   * @throws InputError for an action not in supportedActions or a node this cluster does not own;
+   * Apply a reversible primitive to one node; resolves, once the command returned, to its undo. `args` are those of
+   * `label-node`, `unlabel-node`, `evict-pods` and `drain` (required for the label actions).
+   * @throws InputError for an action not in supportedActions, a node this cluster does not own, or missing args;
    *   InfraError when the command fails (the undo has then already been handed to beforeAct).
    */
-  act(node: string, action: NodeAction, hooks?: ActHooks): Promise<Undo>;
+  act(node: string, action: NodeAction, hooks?: ActHooks, args?: NodeActionArgs): Promise<Undo>;
   /**
    * Put another spec's timeout flags and kubelet settings into effect without recreating the cluster
    * (same nodes, version and image). Absent when the provider cannot (then a new cluster is made).

@@ -1,5 +1,5 @@
 // Public surface of lib/faults: fault → primitives, target selection, the guard and crash recovery.
-export { FAULT_PRIMITIVES, primitivesFor, injectOnNode, runFault, type FaultOptions, type FaultPhase, type FaultPhaseCallback, type InjectedNodeFault, type Sleep } from './inject.js';
+export { FAULT_PRIMITIVES, primitivesFor, actingCluster, injectOnNode, runFault, type FaultOptions, type FaultPhase, type FaultPhaseCallback, type InjectedNodeFault, type Sleep } from './inject.js';
 export { resolveTargets, isControlPlane, CONTROL_PLANE_LABEL, type TargetNode, type TargetPod } from './targets.js';
 export { loadTargetCandidates } from './candidates.js';
 export { FaultGuard, describePending, restoreCommandFor, type FaultGuardOptions, type GuardEntry, type GuardExit, type GuardQuit, type GuardTrigger } from './guard.js';
@@ -8,4 +8,4 @@ export {
   type PendingRestoreEntry, type PendingRestoreFile, type RestoreOptions, type RestoreReport,
 } from './restore-file.js';
 export { parseRestoreCommand, checkRestoreCommand, type ParsedRestoreCommand } from './restore-commands.js';
-export { runSteps, type StepDetail, type StepOptions, type StepPhaseCallback } from './steps.js';
+export { evictionDetail, runSteps, stepActionDetail, type EvictionCallback, type StepDetail, type StepOptions, type StepPhaseCallback } from './steps.js';

@@ -2,8 +2,8 @@
 // with phase markers at each step. Every undo is registered with the guard before its action runs.
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { ActionRecord, Cluster, NodeAction } from '../cluster/provider.js';
-import { FAULTS, FAULT_TYPES, primitivesAmong } from '../spec/faults.js';
-import type { FaultBackend, FaultSpec, FaultType } from '../spec/types.js';
+import { FAULTS, FAULT_TYPES, primitivesAmong, takesScope } from '../spec/faults.js';
+import type { FaultBackend, FaultSpec, FaultType, PartitionScope } from '../spec/types.js';
 import { InputError } from '../common/errors.js';
 import type { FaultGuard, GuardEntry } from './guard.js';
 import { abortableSleep, type Sleep } from '../common/sleep.js';
@@ -17,12 +17,13 @@ export const FAULT_PRIMITIVES: Readonly<Record<FaultType, readonly NodeAction[]>
 ) as Record<FaultType, readonly NodeAction[]>;
 
 /**
- * The primitives of `type` on `cluster`: the first alternative of its catalogue record whose every action the
- * cluster supports (kind's Docker actions; heartbeat loss on simulated nodes; a backend's actions on an existing one).
+ * The primitives of `type` (of `scope`, for a network-partition) on `cluster`: the first alternative of its
+ * catalogue record whose every action the cluster supports (kind's Docker actions; heartbeat loss on simulated nodes;
+ * a backend's actions on an existing one).
  * @throws InputError when the cluster cannot express the fault (e.g. reboot on kwok).
  */
-export function primitivesFor(cluster: Pick<Cluster, 'provider' | 'supportedActions'>, type: FaultType): readonly NodeAction[] {
-  const primitives = primitivesAmong(type, cluster.supportedActions);
+export function primitivesFor(cluster: Pick<Cluster, 'provider' | 'supportedActions'>, type: FaultType, scope: PartitionScope = 'node'): readonly NodeAction[] {
+  const primitives = primitivesAmong(type, cluster.supportedActions, scope);
   if (!primitives) {
     throw new InputError(`fault.type: ${type} cannot be injected on a ${cluster.provider} cluster`, `Supported node actions there: ${[...cluster.supportedActions].join(', ')}`);
   }
@@ -60,6 +61,8 @@ export interface FaultOptions {
   sleep?: Sleep;
   /** Aborting ends the stagger and duration waits early (restoration still runs). */
   signal?: AbortSignal;
+  /** What a network-partition cuts (default `node`); journaled as `scope` in its markers when `control-plane`. */
+  scope?: PartitionScope;
   /**
    * Called with each node's fault right after injection (runFault only). Its `restore()` also ends that node's
    * duration wait, so a `restore` step can end the fault early.
@@ -87,10 +90,12 @@ function recordDetail(r: ActionRecord): Record<string, unknown> {
  */
 export async function injectOnNode(cluster: Cluster, type: FaultType, node: string, options: FaultOptions): Promise<InjectedNodeFault> {
   const { guard, onPhase } = options;
-  const primitives = primitivesFor(cluster, type);
+  const primitives = primitivesFor(cluster, type, options.scope);
   const entries: GuardEntry[] = [];
   const records: ActionRecord[] = [];
-  onPhase('fault-injecting', { nodes: [node], detail: { type, actions: [...primitives] } });
+  // The scope of a control-plane partition goes into every marker of the fault: analysis reads it (clients still reach the pods).
+  const scoped = options.scope !== undefined && options.scope !== 'node' && takesScope(type, options.scope) ? { scope: options.scope } : {};
+  onPhase('fault-injecting', { nodes: [node], detail: { type, ...scoped, actions: [...primitives] } });
   try {
     for (const [i, action] of primitives.entries()) {
       await cluster.act(node, action, {
@@ -100,7 +105,7 @@ export async function injectOnNode(cluster: Cluster, type: FaultType, node: stri
         },
         afterAct: (record) => {
           const phase = i === 0 ? 'fault-injected' : 'fault-step';
-          onPhase(phase, { nodes: [node], detail: { type, ...recordDetail(record) } });
+          onPhase(phase, { nodes: [node], detail: { type, ...scoped, ...recordDetail(record) } });
         },
       });
     }
@@ -111,9 +116,9 @@ export async function injectOnNode(cluster: Cluster, type: FaultType, node: stri
   let restored: Promise<void> | null = null;
   const restore = () => {
     restored ??= (async () => {
-      onPhase('fault-restoring', { nodes: [node], detail: { type } });
+      onPhase('fault-restoring', { nodes: [node], detail: { type, ...scoped } });
       for (const entry of [...entries].reverse()) await guard.release(entry);
-      onPhase('fault-restored', { nodes: [node], detail: { type, actions: records.map(recordDetail) } });
+      onPhase('fault-restored', { nodes: [node], detail: { type, ...scoped, actions: records.map(recordDetail) } });
     })().catch((error: unknown) => {
       restored = null;
       throw error;
@@ -135,7 +140,7 @@ export async function injectOnNode(cluster: Cluster, type: FaultType, node: stri
  */
 export async function runFault(
   provided: Cluster,
-  fault: Pick<FaultSpec, 'type' | 'durationMs' | 'staggerMs'> & Partial<Pick<FaultSpec, 'backend'>>,
+  fault: Pick<FaultSpec, 'type' | 'durationMs' | 'staggerMs'> & Partial<Pick<FaultSpec, 'backend' | 'scope'>>,
   targets: readonly string[],
   options: FaultOptions,
 ): Promise<InjectedNodeFault[]> {
@@ -149,7 +154,7 @@ export async function runFault(
     targets.map(async (node, i) => {
       await sleep(i * fault.staggerMs, options.signal);
       if (options.signal?.aborted) return; // interrupted: hit no further node
-      const injected = await injectOnNode(cluster, fault.type, node, options);
+      const injected = await injectOnNode(cluster, fault.type, node, { ...options, scope: fault.scope ?? options.scope });
       // Ending the fault early (a restore step) or aborting ends this node's duration wait.
       const wait = new AbortController();
       const endWait = () => wait.abort();

@@ -2,13 +2,15 @@
 // argv it wrote (lib/cluster/kind/actions.ts, lib/cluster/node-api-actions.ts, lib/cluster/kwok/actions.ts) and
 // checked against the clusters rebootlab owns. Anything else in the file is refused, never run.
 import { basename, dirname, relative } from 'node:path';
+import { API_PARTITION_UNDO } from '../cluster/api-partition.js';
 import type { RestoreTargets } from '../cluster/restore-targets.js';
+import { labelKeyProblem, labelValueProblem, PROTECTED_NODE_LABELS } from '../spec/label-syntax.js';
 
 /** A restore command rebootlab itself writes, parsed. `argv` is what will run, rebuilt from the parsed fields. */
 export type ParsedRestoreCommand =
-  | { via: 'docker'; container: string; undo: 'unpause' | 'start' | 'start-kubelet' | 'restart-kubelet' | 'start-containerd'; argv: string[] }
+  | { via: 'docker'; container: string; undo: 'unpause' | 'start' | 'start-kubelet' | 'restart-kubelet' | 'start-containerd' | 'remove-api-partition'; argv: string[] }
   | { via: 'docker'; container: string; undo: 'network-connect'; network: string; ip: string | null; argv: string[] }
-  | { via: 'kubectl'; kubeconfig: string; node: string; undo: 'uncordon' | 'untaint-out-of-service' | 'relabel-kwok-managed'; argv: string[] }
+  | { via: 'kubectl'; kubeconfig: string; node: string; undo: 'uncordon' | 'untaint-out-of-service' | 'relabel-kwok-managed' | 'restore-label'; argv: string[] }
   | { via: 'kubectl'; kubeconfig: string; node: string; undo: 'recreate-node'; manifest: string; argv: string[] }
   | { via: 'user-command'; context: string; template: string; facts: UserUndoFacts };
 
@@ -57,15 +59,27 @@ const NODE_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const NETWORK_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 
+/** `key=value` of a label a step changed (lib/cluster/node-api-actions.ts label-node/unlabel-node), never a protected one. */
+const isStepLabel = (text: string): boolean => {
+  const eq = text.indexOf('=');
+  const key = text.slice(0, eq);
+  return eq > 0 && labelKeyProblem(key) === null && labelValueProblem(text.slice(eq + 1)) === null && !PROTECTED_NODE_LABELS.includes(key);
+};
+/** `key-` (remove a label) of a label a step set where there was none. */
+const isStepLabelRemoval = (text: string): boolean => text.endsWith('-') && labelKeyProblem(text.slice(0, -1)) === null && !PROTECTED_NODE_LABELS.includes(text.slice(0, -1));
+
 const same = (argv: readonly string[], ...expected: (string | RegExp)[]): boolean =>
   argv.length === expected.length && expected.every((e, i) => (typeof e === 'string' ? argv[i] === e : e.test(argv[i] ?? '')));
 
 /**
  * Parses one restore command (an argv array from pending-restore.json). Accepted, exactly:
  * `docker unpause C`, `docker start C`, `docker network connect [--ip IPv4] NET C`,
- * `docker exec C systemctl start|restart kubelet`, `docker exec C systemctl start containerd`,
+ * `docker exec C systemctl start|restart kubelet`, `docker exec C systemctl start containerd`, `docker exec C sh -c <the
+ * constant API_PARTITION_UNDO>` (only that text: it names no address),
  * `kubectl --kubeconfig K uncordon N`, `kubectl --kubeconfig K taint node N node.kubernetes.io/out-of-service:NoExecute-`,
- * `kubectl --kubeconfig K label node N rebootlab.dev/kwok-heartbeat=on --overwrite`, `kubectl --kubeconfig K create -f <dir>/N.yaml`.
+ * `kubectl --kubeconfig K label node N rebootlab.dev/kwok-heartbeat=on --overwrite`, `kubectl --kubeconfig K create -f <dir>/N.yaml`,
+ * `kubectl --kubeconfig K label node N key=value --overwrite` and `kubectl --kubeconfig K label node N key-` (a label a
+ * step changed, put back; valid label syntax, never the hostname, control-plane role or kwok heartbeat label).
  * Never throws: anything else resolves to `{ error }`, one line naming the command.
  */
 export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { error: string } {
@@ -74,6 +88,10 @@ export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { err
   const text = a.join(' ');
   const refuse = { error: `not one of rebootlab's undo commands: ${text}` };
   if (a[0] === 'docker') {
+    // The one docker command whose last word is not the container: the constant undo of a control-plane partition.
+    if (same(a, 'docker', 'exec', NODE_NAME, 'sh', '-c', API_PARTITION_UNDO)) {
+      return { via: 'docker', container: a[2]!, undo: 'remove-api-partition', argv: ['docker', 'exec', a[2]!, 'sh', '-c', API_PARTITION_UNDO] };
+    }
     const c = a[a.length - 1]!;
     if (!NODE_NAME.test(c)) return refuse;
     if (same(a, 'docker', 'unpause', NODE_NAME)) return { via: 'docker', container: c, undo: 'unpause', argv: ['docker', 'unpause', c] };
@@ -107,6 +125,12 @@ export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { err
     }
     if (same(rest, 'label', 'node', NODE_NAME, KWOK_MANAGED_RESTORE, '--overwrite')) {
       return { via: 'kubectl', kubeconfig: k, node: rest[2]!, undo: 'relabel-kwok-managed', argv: ['kubectl', '--kubeconfig', k, 'label', 'node', rest[2]!, rest[3]!, '--overwrite'] };
+    }
+    if (same(rest, 'label', 'node', NODE_NAME, /./, '--overwrite') && isStepLabel(rest[3]!)) {
+      return { via: 'kubectl', kubeconfig: k, node: rest[2]!, undo: 'restore-label', argv: ['kubectl', '--kubeconfig', k, 'label', 'node', rest[2]!, rest[3]!, '--overwrite'] };
+    }
+    if (same(rest, 'label', 'node', NODE_NAME, /./) && isStepLabelRemoval(rest[3]!)) {
+      return { via: 'kubectl', kubeconfig: k, node: rest[2]!, undo: 'restore-label', argv: ['kubectl', '--kubeconfig', k, 'label', 'node', rest[2]!, rest[3]!] };
     }
     if (same(rest, 'create', '-f', /^\/.*\.yaml$/)) {
       const manifest = rest[2]!;

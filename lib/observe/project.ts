@@ -31,8 +31,11 @@ function metadata(obj: RawObject): Obj {
   return md;
 }
 
-/** Container status: restarts and the waiting reason (pendingReason); state is small and kept whole. */
-const CONTAINER_STATUS_KEYS = ['name', 'ready', 'started', 'restartCount', 'state'] as const;
+/**
+ * Container status: restarts, the waiting reason (pendingReason) and the runtime's container ID (whether a container
+ * is the same one after a fault: resumed, or started again); state is small and kept whole.
+ */
+const CONTAINER_STATUS_KEYS = ['name', 'ready', 'started', 'restartCount', 'state', 'containerID'] as const;
 
 function projectPod(obj: RawObject): RawObject {
   const spec = pick(obj.spec, ['nodeName', 'tolerations']);
@@ -68,7 +71,7 @@ export function withoutManagedFields(obj: RawObject): RawObject {
  * The part of a watched object rebootlab journals. Node: metadata (identity, labels, deletion), spec.taints and
  * unschedulable, status.conditions, addresses and nodeInfo.kubeletVersion. Pod: metadata (identity, labels, ownerReferences, deletion),
  * spec.nodeName and tolerations, status phase/podIP/conditions/reason/message and per container name, ready,
- * started, restartCount and state. Job: metadata, spec parallelism/completions/backoffLimit/podReplacementPolicy/
+ * started, restartCount, state and containerID. Job: metadata, spec parallelism/completions/backoffLimit/podReplacementPolicy/
  * podFailurePolicy/completionMode/suspend, and its status. Lease, Event, EndpointSlice: the whole object without managedFields.
  * Pure; returns a new object (shares nested values with `obj`).
  */

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import { InputError } from '../common/errors.js';
+import { upgradeResolvedExperiment } from '../spec/resolved-upgrade.js';
 import type { Result, RunInfo } from './result-types.js';
 
 /**
@@ -72,11 +73,14 @@ export function checkResultShape(value: unknown, file: string, hint?: string): R
 }
 
 /**
- * `value` (parsed JSON of `file`) as run.json's RunInfo, checked against schema/run-info.schema.json.
+ * `value` (parsed JSON of `file`) as run.json's RunInfo, checked against schema/run-info.schema.json after the
+ * fields its resolved experiment may lack (written by an older rebootlab) are filled (lib/spec/resolved-upgrade.ts).
  * @throws InputError naming `file` and the first wrong field (exit 2).
  */
 export function checkRunInfoShape(value: unknown, file: string, hint?: string): RunInfo {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputError(`${file}: not a rebootlab run.json: ${describe(value)}, not a JSON object`, hint);
+  // A run.json written before the resolved experiment had its newer fields gets the values that rebootlab used.
+  upgradeResolvedExperiment((value as { resolved?: unknown }).resolved);
   const validate = compiled().runInfo;
   if (!validate(value)) throw new InputError(`${file}: not a rebootlab run.json: ${describeError(validate.errors?.[0])}`, hint);
   return value as RunInfo;

@@ -1,7 +1,7 @@
 // The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
 import type { ProbeSummary } from '../analyze/probe-types.js';
 import type {
-  EventRecord, ExpectationResult, FaultInstant, GapSpan, JobTimeline, NodeTimeline, PodOutcome, PodTimeline, Predictions, RunStatus, ScriptMark, StepInstant, WorkloadRef, WorkloadTimeline,
+  EventRecord, EvictionApiRecord, ExpectationResult, FaultInstant, GapSpan, JobTimeline, NodeTimeline, PodOutcome, PodTimeline, Predictions, RunStatus, ScriptMark, StepInstant, WorkloadAnswer, WorkloadRef, WorkloadTimeline,
 } from '../analyze/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Experiment } from '../spec/types.js';
@@ -86,12 +86,17 @@ export interface Result {
     workloads: WorkloadRef[];
   };
   status: RunStatus;
+  /**
+   * The plain-words answer, per workload in experiment order: one sentence of what happened to its pods and why
+   * (lib/analyze/answers.ts). summary.md and report.html open with it. Absent in results written before it existed.
+   */
+  answers?: WorkloadAnswer[];
   summary: {
     recovered: boolean;
     expectationsPassed: number;
     expectationsFailed: number;
-    /** Number of pods per outcome (every outcome listed, 0 when none). */
-    podOutcomes: Record<PodOutcome, number>;
+    /** Number of pods per outcome (every outcome listed, 0 when none; results written before an outcome existed lack it). */
+    podOutcomes: Partial<Record<PodOutcome, number>>;
     /** fault-restored marker, seconds since fault; null if absent. */
     faultRestoredAfterSeconds: number | null;
     /** Last journal record, seconds since fault. */
@@ -126,4 +131,6 @@ export interface Result {
   forecast?: JudgedForecast;
   /** Each Job's status at the end and its replacements' wait (lib/analyze/jobs.ts); absent when the run had no Job. */
   jobs?: JobTimeline[];
+  /** The Eviction API's answers to evict-pods / drain steps and scripts, per pod; absent when none asked. */
+  evictions?: EvictionApiRecord[];
 }

@@ -39,6 +39,7 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
       workloads: info.workloads,
     },
     status: analysis.status,
+    answers: analysis.answers,
     summary: {
       recovered: analysis.recovered,
       expectationsPassed: expectations.filter((e) => e.passed).length,
@@ -62,5 +63,6 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
     ...(analysis.probes ? { probes: analysis.probes } : {}),
     ...(analysis.forecast ? { forecast: analysis.forecast } : {}),
     ...(analysis.jobs ? { jobs: analysis.jobs } : {}),
+    ...(analysis.evictions ? { evictions: analysis.evictions } : {}),
   };
 }

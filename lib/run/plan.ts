@@ -5,7 +5,7 @@ import { InputError } from '../common/errors.js';
 import { FAULTS, primitivesAmong } from '../spec/faults.js';
 import { providerActions } from '../spec/providers.js';
 import { STEPS, type StepRecord } from '../spec/steps.js';
-import type { Experiment, LoadedExperiment } from '../spec/types.js';
+import type { Experiment, LoadedExperiment, StepSpec } from '../spec/types.js';
 import { describeTarget } from './run-info.js';
 
 /** The lines of the plan of every variant of `loaded`. */
@@ -60,27 +60,40 @@ export function planExperiment(experiment: Experiment): string[] {
   // The provider's own action plan: the primitives the catalogue picks for it, in its own command lines.
   const provider: ClusterProvider = getProvider(cluster.provider);
   const describe = (action: Parameters<ClusterProvider['describeAction']>[0]) => provider.describeAction(action, fault.backend, cluster);
-  const primitives = primitivesAmong(fault.type, providerActions(cluster.provider, fault.backend.kind));
+  const primitives = primitivesAmong(fault.type, providerActions(cluster.provider, fault.backend.kind), fault.scope);
   if (primitives === null) throw new InputError(`fault.type: ${fault.type} cannot be injected on a ${cluster.provider} cluster${fault.backend.kind === 'provider' ? '' : ` with backend ${fault.backend.kind}`}`);
   const where = `${describeTarget(fault.target)}${fault.count > 1 ? ` × ${fault.count}` : ''}${fault.allowControlPlane ? ', control plane allowed' : ''}`;
   const until = FAULTS[fault.type].duration === 'none' ? ', over when its command returns' : fault.durationMs !== null ? `, undone after ${fault.durationMs / 1000} s` : ', undone at the end of the run';
-  lines.push(`fault ${fault.type} on ${where}${until}; each undo is registered before its action:`);
+  lines.push(`fault ${fault.type}${fault.scope === 'control-plane' ? ' (scope control-plane)' : ''} on ${where}${until}; each undo is registered before its action:`);
   for (const action of primitives) {
     const planned = describe(action);
     lines.push(`  ${planned.act}`, `      undo: ${planned.undo ?? 'none (over when the command returns)'}`);
   }
   for (const s of experiment.steps) {
     const node = s.node ?? '{node}';
+    const fill = (text: string) => fillStepArgs(text.replaceAll('{node}', node), s);
     const record: StepRecord = STEPS[s.action];
     const at = `at ${s.afterMs / 1000} s: `;
     if ('nodeAction' in record) {
       const planned = describe(record.nodeAction);
-      step(`${at}${planned.act.replaceAll('{node}', node)}`, planned.undo ? `${planned.undo.replaceAll('{node}', node)} at the end, if still in place` : null);
+      step(`${at}${fill(planned.act)}`, planned.undo ? `${fill(planned.undo)} at the end, if still in place` : null);
     } else if ('undoes' in record) {
-      step(`${at}${(describe(record.undoes).undo ?? `undo ${record.undoes}`).replaceAll('{node}', node)} (${s.action})`, null);
+      step(`${at}${fill(describe(record.undoes).undo ?? `undo ${record.undoes}`)} (${s.action})`, null);
     } else {
       step(`${at}restore the fault on ${node} now (its undo above)`, null);
     }
   }
   return lines;
+}
+
+/** A planned step's text with its arguments (lib/cluster/node-api-actions.ts): `{label}`, `{label.key}`, `{pods}`, `{retry}`. */
+function fillStepArgs(text: string, s: StepSpec): string {
+  const { label, pods, retryForMs } = s.args;
+  const labels = pods ? Object.entries(pods.matchLabels).map(([k, v]) => `${k}=${v}`).join(',') : '';
+  const which = pods ? `${labels ? `pods with ${labels}` : 'every pod'}${pods.namespace ? ` of namespace ${pods.namespace}` : ''} (not DaemonSet or mirror pods)` : '';
+  return text
+    .replaceAll('{label.key}', label?.key ?? '')
+    .replaceAll('{label}', label ? `${label.key}=${label.value}` : '')
+    .replaceAll('{pods}', which)
+    .replaceAll('{retry}', `${(retryForMs ?? 0) / 1000} s`);
 }

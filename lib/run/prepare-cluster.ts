@@ -3,6 +3,7 @@
 import * as k8s from '@kubernetes/client-node';
 import type { Cluster } from '../cluster/index.js';
 import { collectionOf, isNodeReady, loadKubeConfig, watchList } from '../cluster/index.js';
+import { InputError } from '../common/errors.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { ClusterSpec } from '../spec/types.js';
 import { MANAGED_BY_LABEL, WORKLOAD_NAMESPACE } from '../workloads/index.js';
@@ -17,7 +18,8 @@ const NAMESPACE_GONE_TIMEOUT_MS = 180_000;
  * Waits until every node is Ready and the `rebootlab` namespace of an earlier run is gone, then reads
  * the effective settings. Differences from the requested settings are logged as warnings.
  * @returns the effective timeout settings (durations in milliseconds).
- * @throws InfraError when nodes stay NotReady or the namespace is not deleted in time.
+ * @throws InfraError when nodes stay NotReady or the namespace is not deleted in time; InputError when a worker lacks
+ *   one of `spec.workerLabels` (a reused cluster made without them).
  */
 export async function prepareCluster(cluster: Cluster, spec: ClusterSpec, progress: Progress, signal: AbortSignal): Promise<{ settings: TimeoutSettings }> {
   const kc = loadKubeConfig(cluster.kubeconfigPath);
@@ -25,6 +27,7 @@ export async function prepareCluster(cluster: Cluster, spec: ClusterSpec, progre
   const core = kc.makeApiClient(k8s.CoreV1Api);
   await watchList(kc, collectionOf(kc, 'Node'), (nodes) => nodes.size > 0 && [...nodes.values()].every(isNodeReady),
     { timeoutMs: NODES_READY_TIMEOUT_MS, what: 'every node Ready', signal });
+  await checkWorkerLabels(core, cluster, spec);
   const existing = await core.listNamespace({ fieldSelector: `metadata.name=${WORKLOAD_NAMESPACE}` });
   if (existing.items.length > 0) {
     progress.phase(`deleting namespace ${WORKLOAD_NAMESPACE} left by an earlier run`);
@@ -48,6 +51,24 @@ export async function prepareCluster(cluster: Cluster, spec: ClusterSpec, progre
     progress.log('warn', `${path}: requested ${lookup(spec.settings, path)}, in effect ${lookup(effective.settings, path)}`);
   }
   return { settings: effective.settings };
+}
+
+/**
+ * `cluster.workerLabels` are set when the workers register: a reused cluster made without them does not have them, and
+ * nothing here adds them (a kubelet would not keep them across a re-registration either).
+ * @throws InputError naming the first worker without one.
+ */
+async function checkWorkerLabels(core: k8s.CoreV1Api, cluster: Cluster, spec: ClusterSpec): Promise<void> {
+  const wanted = Object.entries(spec.workerLabels);
+  if (wanted.length === 0) return;
+  const workers = new Set((await cluster.nodes()).filter((n) => n.role === 'worker').map((n) => n.name));
+  for (const node of (await core.listNode()).items.filter((n) => workers.has(n.metadata?.name ?? ''))) {
+    const missing = wanted.find(([k, v]) => node.metadata?.labels?.[k] !== v);
+    if (missing) {
+      throw new InputError(`worker ${node.metadata?.name} of cluster ${cluster.name} has no label ${missing[0]}=${missing[1]} (cluster.workerLabels are set when the workers register)`,
+        `Use a new cluster: rebootlab cluster delete --name ${cluster.name}, or another cluster.name`);
+    }
+  }
 }
 
 /** Dotted paths (e.g. `kubelet.nodeLeaseDurationSeconds`) whose values differ. */

@@ -23,7 +23,7 @@ const LEADER_LEASES: Partial<Record<ReconfiguredComponent, string>> = {
  * extra flags and kubelet fields may differ.
  */
 export function reconfigurableInPlace(from: ClusterSpec, to: ClusterSpec): boolean {
-  const shape = (s: ClusterSpec) => JSON.stringify([s.provider, s.name, s.kubernetesVersion, s.nodeImage, s.workers, s.zones]);
+  const shape = (s: ClusterSpec) => JSON.stringify([s.provider, s.name, s.kubernetesVersion, s.nodeImage, s.workers, s.zones, s.workerLabels]);
   return shape(from) === shape(to);
 }
 

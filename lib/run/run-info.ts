@@ -19,7 +19,7 @@ export function describeTarget(target: FaultTarget): string {
  * The workloads as the analyzer needs them: name, kind, desired Ready pods (replicas; 1 for a Pod;
  * absent for a DaemonSet, whose desired count is its Ready count at the fault) and the name of the Service in
  * front of the pods (lib/workloads renderService: the workload's name with `service:`, and for every
- * StatefulSet; absent otherwise). Pods already running (`selected`) take kind and desired pods from `selected`, what
+ * StatefulSet; absent otherwise) and its volume type. Pods already running (`selected`) take kind and desired pods from `selected`, what
  * the start of the run read of their controllers (lib/workloads/selected.ts), and keep their namespace and labels.
  */
 export function workloadRefs(workloads: readonly WorkloadSpec[], selected: ReadonlyMap<string, SelectedWorkload> = new Map()): WorkloadRef[] {
@@ -31,7 +31,7 @@ export function workloadRefs(workloads: readonly WorkloadSpec[], selected: Reado
       return read?.desiredReplicas == null ? { name: w.name, kind, selector } : { name: w.name, kind, desiredReplicas: read.desiredReplicas, selector };
     }
     const desired = w.kind === 'Pod' ? 1 : w.replicas;
-    const service = w.service !== null || w.kind === 'StatefulSet' ? { serviceName: w.name } : {};
-    return desired === null ? { name: w.name, kind: w.kind, ...service } : { name: w.name, kind: w.kind, desiredReplicas: desired, ...service };
+    const extra = { ...(w.service !== null || w.kind === 'StatefulSet' ? { serviceName: w.name } : {}), ...(w.volume ? { volumeType: w.volume.type } : {}) };
+    return desired === null ? { name: w.name, kind: w.kind, ...extra } : { name: w.name, kind: w.kind, desiredReplicas: desired, ...extra };
   });
 }

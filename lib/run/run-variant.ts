@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { abortableSleep } from '../common/sleep.js';
 import type { Cluster } from '../cluster/index.js';
 import { ExitCode, RebootlabError } from '../common/errors.js';
-import { loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
+import { actingCluster, evictionDetail, loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
 import { readJournal, type Journal, type Prober } from '../observe/index.js';
 import { analyze, detectionWindowFromSilence, pendingPredictions, RecoveryTracker, unsupportedVersionWarning } from '../analyze/index.js';
 import { forecast, FORECAST_LEAD_SECONDS, PreFaultRecorder, type Forecast } from '../analyze/forecast/index.js';
@@ -152,9 +152,11 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
       const atMs = await firstInjection;
       if (atMs === null || stepsSettled) return;
       progress.phase(`${experiment.steps.length} step(s) scheduled: ${experiment.steps.map((s) => `${s.action} at ${s.afterMs / 1000} s`).join(', ')}`);
-      await runSteps(cluster, experiment.steps, targets, {
+      // The fault's backend acts for the steps too (provider existing: restart-kubelet through the agent).
+      await runSteps(actingCluster(cluster, experiment.fault.backend), experiment.steps, targets, {
         guard, injectedAtMs: atMs, signal: faultEnd.signal, faults: () => injected,
         onPhase: (phase, { nodes, detail }) => journal.mark(phase, { nodes, detail }),
+        onEviction: (attempt) => journal.mark('eviction', { nodes: [attempt.node], detail: evictionDetail(attempt, attempt.step) }),
       });
     })().catch((error: unknown) => void (stepError = error)).finally(() => (stepsSettled = true));
     await firstInjection;

@@ -3,18 +3,20 @@
 import type * as k8s from '@kubernetes/client-node';
 import {
   drainNode, restartControlPlaneComponent, type ActionRecord, type Cluster, type ComponentRestart,
-  type ControlPlaneComponent, type NodeAction, type Undo,
+  type ControlPlaneComponent, type EvictionAttempt, type NodeAction, type NodeActionArgs, type Undo,
 } from '../cluster/index.js';
 import { closestMatch } from '../common/did-you-mean.js';
 import { ExitCode, InputError, RebootlabError } from '../common/errors.js';
 import { abortableSleep } from '../common/sleep.js';
-import { FaultGuard, injectOnNode, type InjectedNodeFault, type StepDetail } from '../faults/index.js';
+import { evictionDetail, FaultGuard, injectOnNode, stepActionDetail, type InjectedNodeFault, type StepDetail } from '../faults/index.js';
 import type { Journal, Prober } from '../observe/index.js';
 import { startProbers } from '../run/probers.js'; // not through run/index.js: the prober start is all a script needs of it
+import { parseEqualitySelector } from '../spec/defaults.js';
+import { labelKeyProblem, labelValueProblem, PROTECTED_NODE_LABELS } from '../spec/label-syntax.js';
 import type { TimeoutSettings } from '../spec/settings.js';
-import { FAULTS, FAULT_TYPES, isFaultType } from '../spec/faults.js';
-import { stepApplying, stepUndoing } from '../spec/steps.js';
-import type { Experiment, FaultType, StepAction } from '../spec/types.js';
+import { FAULTS, FAULT_TYPES, isFaultType, SCOPED_FAULT_TYPES, takesScope, type PartitionScope } from '../spec/faults.js';
+import { stepApplying, stepArgsRule, stepUndoing } from '../spec/steps.js';
+import type { Experiment, FaultType, StepAction, StepArgs } from '../spec/types.js';
 import { applyWorkloads, waitForWorkloadsReady, WORKLOAD_NAMESPACE } from '../workloads/index.js';
 import { durationMs } from './durations.js';
 import type { Duration } from './types.js';
@@ -24,6 +26,47 @@ import { makeWaitFor, type WaitFor } from './wait-for.js';
 export interface InjectOptions {
   /** Keep the fault this long, then restore it before resolving (e.g. `'60s'`). Without it, restore through the returned handle. */
   duration?: Duration;
+  /** network-partition: `node` (default, everything) or `control-plane` (only the API server's traffic), as `fault.scope`. */
+  scope?: PartitionScope;
+}
+
+/**
+ * Arguments of {@link Lab.act}, as the fields of a YAML step: `label` for `label-node` (`'key=value'`) and
+ * `unlabel-node` (`'key'`); `selector` (`'k=v,...'`), `namespace` and `timeout` (how long a refused eviction is
+ * retried; default 0s for evict-pods, 60s for drain) for `evict-pods` and `drain`.
+ */
+export interface ActArgs {
+  label?: string;
+  selector?: string;
+  namespace?: string;
+  timeout?: Duration;
+}
+
+/**
+ * The NodeActionArgs of `lab.act(node, action, args)`, checked as a YAML step's fields are.
+ * @throws InputError for a missing or invalid label, a label the scheduler or rebootlab reads, a bad selector or timeout.
+ */
+export function nodeActionArgs(action: NodeAction, args: ActArgs): NodeActionArgs {
+  const where = `lab.act(${action})`;
+  const rule = stepArgsRule(stepApplying(action));
+  if (rule === undefined) return {};
+  if ('label' in rule) {
+    const set = rule.label === 'set';
+    const text = args.label;
+    if (typeof text !== 'string') throw new InputError(`${where}: needs { label: ${set ? "'key=value'" : "'key'"} }`);
+    const eq = text.indexOf('=');
+    if (set !== (eq >= 0)) throw new InputError(`${where}.label: "${text}": ${set ? 'write key=value' : 'write the key alone'}`);
+    const key = eq < 0 ? text : text.slice(0, eq);
+    const value = eq < 0 ? '' : text.slice(eq + 1);
+    const problem = labelKeyProblem(key) ?? labelValueProblem(value) ?? (PROTECTED_NODE_LABELS.includes(key) ? `${key} is read by the scheduler or by rebootlab itself; a step may not change it` : null);
+    if (problem) throw new InputError(`${where}.label: ${problem}`);
+    return { label: { key, value } };
+  }
+  const matchLabels = args.selector === undefined ? {} : parseEqualitySelector(args.selector);
+  const bad = Object.entries(matchLabels).find(([k, v]) => labelKeyProblem(k) !== null || labelValueProblem(v) !== null);
+  if (bad || (args.selector !== undefined && Object.keys(matchLabels).length === 0)) throw new InputError(`${where}.selector: "${args.selector}" is not key=value,...`);
+  const retryForMs = args.timeout === undefined ? rule.pods.defaultRetryMs : durationMs(args.timeout, `${where}.timeout`);
+  return { pods: { namespace: args.namespace ?? null, matchLabels }, retryForMs };
 }
 
 /** A fault on one node, not yet restored (a reboot is restored at once). */
@@ -127,7 +170,11 @@ export class Lab {
     const holdMs = options.duration === undefined ? null : durationMs(options.duration, `lab.inject(${type}).duration`);
     let injectedAtMs = Date.now();
     let issuedAtMs = injectedAtMs;
+    if (options.scope !== undefined && (!['node', 'control-plane'].includes(options.scope) || !takesScope(type, options.scope))) {
+      throw new InputError(`lab.inject(${type}).scope: ${JSON.stringify(options.scope)}; scope is node or control-plane, for ${SCOPED_FAULT_TYPES.join(', ')} only`);
+    }
     const fault: InjectedNodeFault = await injectOnNode(this.#ctx.cluster, type, node, {
+      scope: options.scope,
       guard: this.#ctx.guard,
       signal: this.#ctx.signal,
       onPhase: (phase, { nodes, detail }) => {
@@ -157,23 +204,27 @@ export class Lab {
 
   /**
    * Applies one node action of the cluster's provider (`cluster.supportedActions`, e.g. `pause`, `stop`,
-   * `delete-node-object`); new provider actions work here unchanged. The undo is registered with the guard
+   * `delete-node-object`, `label-node`, `evict-pods`, `drain`, `restart-kubelet`) with the arguments of the YAML step of
+   * that name ({@link ActArgs}); new provider actions work here unchanged. The undo is registered with the guard
    * before acting. Once a fault was injected, an action a step applies (`delete-node-object`, `taint-out-of-service`,
-   * `force-delete-pods`, `cordon`: lib/spec/steps.ts) is journaled as that step, exactly as an experiment file's
-   * `steps:` (a `step` mark; its undo, if a step undoes it, as that step: `uncordon`, `untaint-out-of-service`), so
-   * the analysis reads both alike. Any other action marks `fault-injected` (the first fault of the run) or
-   * `fault-step`, and `fault-restored` on undo.
-   * @throws InputError for an action the provider does not support; InfraError when it fails.
+   * `force-delete-pods`, `cordon`, `label-node`, `unlabel-node`, `evict-pods`, `drain`, `restart-kubelet`:
+   * lib/spec/steps.ts) is journaled as that step, exactly as an experiment file's `steps:` (a `step` mark with its
+   * arguments; its undo, if a step undoes it, as that step: `uncordon`, `untaint-out-of-service`), so the analysis
+   * reads both alike. Any other action marks `fault-injected` (the first fault of the run) or `fault-step`, and
+   * `fault-restored` on undo. Either way, an `eviction` mark per pod an evict-pods / drain asked for.
+   * @throws InputError for an action the provider does not support or bad arguments; InfraError when it fails (a
+   *   PodDisruptionBudget's refusal is an `eviction` record, not an error).
    */
-  async act(node: string, action: NodeAction): Promise<Undo> {
+  async act(node: string, action: NodeAction, args: ActArgs = {}): Promise<Undo> {
     this.#throwIfInterrupted();
     if (!this.#ctx.cluster.supportedActions.has(action)) {
       const near = closestMatch(String(action), [...this.#ctx.cluster.supportedActions]);
       throw new InputError(`lab.act: node action "${String(action)}" is not supported on ${this.#ctx.cluster.provider}${near ? `; did you mean "${near}"?` : ''}`,
         `Supported: ${[...this.#ctx.cluster.supportedActions].join(', ')}`);
     }
+    const actionArgs = nodeActionArgs(action, args);
     const asStep = this.#faultMarked ? stepApplying(action) : undefined;
-    if (asStep !== undefined) return this.#actAsStep(node, action);
+    if (asStep !== undefined) return this.#actAsStep(node, action, asStep, actionArgs);
     const journal = this.#ctx.journal;
     const first = !this.#faultMarked;
     this.#faultMarked = true;
@@ -181,10 +232,11 @@ export class Lab {
     const undo = await this.#ctx.cluster.act(node, action, {
       beforeAct: (u, record) => { entry = this.#ctx.guard.register(`${action} ${node}`, [node], u, record.restoreCommands); },
       afterAct: (record) => {
-        const marked = journal.mark(first ? 'fault-injected' : 'fault-step', { nodes: [node], detail: { type: action, ...recordDetail(record) } });
+        const marked = journal.mark(first ? 'fault-injected' : 'fault-step', { nodes: [node], detail: { type: action, ...recordDetail(record), ...argsDetail(args) } });
         this.#timeZeroMs ??= marked.receivedAtMs;
       },
-    });
+      onEviction: (attempt) => this.#journalEviction(attempt, null),
+    }, actionArgs);
     this.applied.add(action);
     const guard = this.#ctx.guard;
     let restored: Promise<void> | null = null;
@@ -207,20 +259,30 @@ export class Lab {
    * lib/faults/steps.ts writes (index in this script's steps, action, seconds since time zero), and its undo as the
    * step that undoes it, when there is one (else released silently, as an experiment file's steps are at the end).
    */
-  async #actAsStep(node: string, action: NodeAction): Promise<Undo> {
+  async #actAsStep(node: string, action: NodeAction, stepAction: StepAction, args: StepArgs): Promise<Undo> {
     const { journal, guard } = this.#ctx;
     const zeroMs = this.#timeZeroMs ?? Date.now();
     const since = () => Math.round(Date.now() - zeroMs) / 1000;
-    const markStep = (stepAction: StepAction, startedAfterSeconds: number) => {
-      const detail: StepDetail = { index: this.#stepCount++, action: stepAction, afterSeconds: startedAfterSeconds, startedAfterSeconds, actedAfterSeconds: since() };
+    const markStep = (marked: StepAction, startedAfterSeconds: number, facts: Partial<StepDetail> = {}, index = this.#stepCount++) => {
+      const detail: StepDetail = { index, action: marked, afterSeconds: startedAfterSeconds, ...facts, startedAfterSeconds, actedAfterSeconds: since() };
       journal.mark('step', { nodes: [node], detail });
     };
     const startedAfterSeconds = since();
+    const index = this.#stepCount++;
     let entry: ReturnType<FaultGuard['register']> | undefined;
+    let record: ActionRecord | undefined;
+    const outcomes: Record<EvictionAttempt['outcome'], number> = { evicted: 0, refused: 0, gone: 0 };
     const undo = await this.#ctx.cluster.act(node, action, {
-      beforeAct: (u, record) => { entry = guard.register(`${action} ${node} (step)`, [node], u, record.restoreCommands); },
-    });
-    markStep(stepApplying(action)!, startedAfterSeconds);
+      beforeAct: (u, r) => {
+        record = r;
+        entry = guard.register(`${action} ${node} (step)`, [node], u, r.restoreCommands);
+      },
+      onEviction: (attempt) => {
+        if (attempt.final) outcomes[attempt.outcome] += 1;
+        this.#journalEviction(attempt, index);
+      },
+    }, args);
+    markStep(stepAction, startedAfterSeconds, stepActionDetail({ action: stepAction, args }, record, outcomes), index);
     this.applied.add(action);
     const undoStep = stepUndoing(action);
     let released: Promise<void> | null = null;
@@ -264,7 +326,7 @@ export class Lab {
   async drain(node: string, options: { timeout?: Duration } = {}): Promise<string[]> {
     this.#throwIfInterrupted();
     const timeoutMs = durationMs(options.timeout ?? '2m', 'lab.drain.timeout');
-    const pods = await drainNode(this.#ctx.kc, node, { namespace: WORKLOAD_NAMESPACE, timeoutMs, signal: this.#ctx.signal });
+    const pods = await drainNode(this.#ctx.kc, node, { namespace: WORKLOAD_NAMESPACE, timeoutMs, signal: this.#ctx.signal, onEviction: (a) => this.#journalEviction(a, null) });
     this.#ctx.journal.mark('drained', { nodes: [node], detail: { mark: true, pods } });
     return pods;
   }
@@ -315,6 +377,11 @@ export class Lab {
     this.#throwIfInterrupted();
   }
 
+  /** An `eviction` record, as a YAML step's evict-pods / drain writes it (without a step index). */
+  #journalEviction(attempt: EvictionAttempt, step: number | null): void {
+    this.#ctx.journal.mark('eviction', { nodes: [attempt.node], detail: evictionDetail(attempt, step) });
+  }
+
   /** After Ctrl-C the guard has restored every fault: no step may start a new one. */
   #throwIfInterrupted(): void {
     if (this.#ctx.signal.aborted) throw new RebootlabError('interrupted: faults restored, no further step runs', ExitCode.Interrupted);
@@ -322,5 +389,17 @@ export class Lab {
 }
 
 function recordDetail(r: ActionRecord): Record<string, unknown> {
-  return { action: r.action, container: r.container, ipBefore: r.ipBefore, ipAfter: r.ipAfter, ipAfterUndo: r.ipAfterUndo, actedAtMs: r.actedAtMs, undoneAtMs: r.undoneAtMs };
+  return {
+    action: r.action, container: r.container, ipBefore: r.ipBefore, ipAfter: r.ipAfter, ipAfterUndo: r.ipAfterUndo, actedAtMs: r.actedAtMs, undoneAtMs: r.undoneAtMs,
+    ...(r.labelBefore ? { labelBefore: r.labelBefore.value } : {}),
+  };
+}
+
+/** The act's arguments as a YAML step journals them (lib/faults/steps.ts StepDetail: label, pods, retrySeconds). */
+function argsDetail(args: ActArgs): Record<string, unknown> {
+  return {
+    ...(args.label !== undefined ? { label: args.label } : {}),
+    ...(args.selector !== undefined || args.namespace !== undefined ? { pods: { namespace: args.namespace ?? null, selector: args.selector ?? '' } } : {}),
+    ...(args.timeout !== undefined ? { retrySeconds: durationMs(args.timeout, 'lab.act.timeout') / 1000 } : {}),
+  };
 }

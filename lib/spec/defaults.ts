@@ -15,11 +15,14 @@ import {
   type FaultTarget,
   type JobSpec,
   type ObserveSpec,
+  type FailureScheduleSpec,
   type ProbeSpec,
+  type StepArgs,
   type StepSpec,
   type TrafficProbeSpec,
   type WorkloadSpec,
 } from './types.js';
+import { stepArgsRule } from './steps.js';
 import type * as v1 from './v1alpha1/types.js';
 
 /** Default kind cluster name. */
@@ -82,6 +85,7 @@ function resolveCluster(cluster: v1.Cluster): ClusterSpec {
     nodeImage: cluster.nodeImage ?? null,
     workers: (provider === 'kwok' ? cluster.nodes ?? cluster.workers : cluster.workers) ?? DEFAULT_WORKERS,
     zones: [...(cluster.zones ?? [])],
+    workerLabels: { ...(cluster.workerLabels ?? {}) },
     settings: resolveSettings(cluster),
     extraArgs: {
       controllerManager: { ...clientRateFlags(cluster.controllerManager), ...cluster.controllerManager?.extraArgs },
@@ -119,6 +123,7 @@ function resolveExistingCluster(cluster: v1.Cluster): ClusterSpec {
     nodeImage: null,
     workers: 0,
     zones: [],
+    workerLabels: {},
     settings: resolveSettings(cluster.assume ?? {}),
     extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} },
     kubeletExtraConfig: {},
@@ -180,12 +185,15 @@ function resolveWorkload(workload: v1.Workload): WorkloadSpec {
     placement: workload.placement ?? 'target',
     image: workload.image ?? DEFAULT_WORKLOAD_IMAGE,
     tolerations: workload.tolerations ? workload.tolerations.map((t) => ({ ...t })) : null,
+    requiredNodeLabels: { ...(workload.requiredNodeLabels ?? {}) },
     volume: workload.volume ? { type: workload.volume.type, size: workload.volume.size ?? DEFAULT_VOLUME_SIZE } : null,
     dataProbe: workload.dataProbe ?? false,
     podDisruptionBudget: pdb ? { minAvailable: pdb.minAvailable ?? null, maxUnavailable: pdb.maxUnavailable ?? null } : null,
     service: workload.service ? { port: workload.service.port } : null,
     readinessProbe: workload.readinessProbe ? resolveProbe(workload.readinessProbe) : null,
     livenessProbe: workload.livenessProbe ? resolveProbe(workload.livenessProbe) : null,
+    failReadiness: resolveSchedule(workload.failReadiness),
+    failLiveness: resolveSchedule(workload.failLiveness),
     terminationGracePeriodSeconds: workload.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
     manifest: null,
     job: workload.kind === 'Job' ? resolveJob(workload.job ?? {}, replicas ?? 1) : null,
@@ -211,8 +219,8 @@ function resolveJob(job: v1.JobSettings, parallelism: number): JobSpec {
  */
 function manifestPlaceholder(name: string, file: string): WorkloadSpec {
   return {
-    name, kind: 'Deployment', replicas: null, placement: 'any', image: '', tolerations: null, volume: null, dataProbe: false,
-    podDisruptionBudget: null, service: null, readinessProbe: null, livenessProbe: null,
+    name, kind: 'Deployment', replicas: null, placement: 'any', image: '', tolerations: null, requiredNodeLabels: {}, volume: null, dataProbe: false,
+    podDisruptionBudget: null, service: null, readinessProbe: null, livenessProbe: null, failReadiness: null, failLiveness: null,
     terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: { file, objects: [] }, job: null, selected: null,
   };
 }
@@ -223,8 +231,8 @@ function manifestPlaceholder(name: string, file: string): WorkloadSpec {
  */
 function selectedPods(name: string, namespace: string, selector: string): WorkloadSpec {
   return {
-    name, kind: 'Deployment', replicas: null, placement: 'any', image: '', tolerations: null, volume: null, dataProbe: false,
-    podDisruptionBudget: null, service: null, readinessProbe: null, livenessProbe: null,
+    name, kind: 'Deployment', replicas: null, placement: 'any', image: '', tolerations: null, requiredNodeLabels: {}, volume: null, dataProbe: false,
+    podDisruptionBudget: null, service: null, readinessProbe: null, livenessProbe: null, failReadiness: null, failLiveness: null,
     terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, manifest: null, job: null,
     selected: { namespace, matchLabels: parseEqualitySelector(selector) },
   };
@@ -252,16 +260,22 @@ export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
  * (https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Probe; SetDefaults_Probe in
  * pkg/apis/core/v1/defaults.go upstream).
  */
-export const DEFAULT_PROBE: Readonly<ProbeSpec> = { periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 3, successThreshold: 1, initialDelaySeconds: 0 };
+export const DEFAULT_PROBE: Readonly<ProbeSpec> = { handler: 'httpGet', periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 3, successThreshold: 1, initialDelaySeconds: 0 };
 
 function resolveProbe(probe: v1.Probe): ProbeSpec {
   return {
+    handler: probe.handler ?? DEFAULT_PROBE.handler,
     periodSeconds: probe.periodSeconds ?? DEFAULT_PROBE.periodSeconds,
     timeoutSeconds: probe.timeoutSeconds ?? DEFAULT_PROBE.timeoutSeconds,
     failureThreshold: probe.failureThreshold ?? DEFAULT_PROBE.failureThreshold,
     successThreshold: probe.successThreshold ?? DEFAULT_PROBE.successThreshold,
     initialDelaySeconds: probe.initialDelaySeconds ?? DEFAULT_PROBE.initialDelaySeconds,
   };
+}
+
+function resolveSchedule(schedule: v1.FailureSchedule | undefined): FailureScheduleSpec | null {
+  if (!schedule) return null;
+  return { afterMs: ms(schedule.after, 0), forMs: schedule.for === undefined ? null : ms(schedule.for, 0), everyMs: schedule.every === undefined ? null : ms(schedule.every, 0) };
 }
 
 function resolveFault(fault: v1.Fault): FaultSpec {
@@ -271,6 +285,7 @@ function resolveFault(fault: v1.Fault): FaultSpec {
     count: fault.count ?? 1,
     durationMs: fault.duration === undefined ? null : ms(fault.duration, 0),
     staggerMs: ms(fault.stagger, 0),
+    scope: fault.scope ?? 'node',
     allowControlPlane: fault.allowControlPlane ?? false,
     backend: resolveBackend(fault.backend, fault.duration === undefined ? null : ms(fault.duration, 0)),
   };
@@ -284,11 +299,26 @@ function resolveBackend(backend: v1.Fault['backend'], durationMs: number | null)
   return { kind: 'command', off: backend.command.off, on: backend.command.on ?? '' };
 }
 
-/** Steps sorted by time (a stable sort keeps file order for ties). */
+/** Steps sorted by time (a stable sort keeps file order for ties), each with its action's arguments. */
 function resolveSteps(steps: v1.Step[]): StepSpec[] {
   return steps
-    .map((step) => ({ afterMs: ms(step.after, 0), action: step.action, node: step.node ?? null }))
+    .map((step) => ({ afterMs: ms(step.after, 0), action: step.action, node: step.node ?? null, args: resolveStepArgs(step) }))
     .sort((a, b) => a.afterMs - b.afterMs);
+}
+
+/** The arguments of a (validated) step: `label` split at its first `=`, the pod selection and retry time of evictions. */
+function resolveStepArgs(step: v1.Step): StepArgs {
+  const rule = stepArgsRule(step.action);
+  if (rule === undefined) return {};
+  if ('label' in rule) {
+    const text = step.label ?? '';
+    const at = text.indexOf('=');
+    return { label: at < 0 ? { key: text, value: '' } : { key: text.slice(0, at), value: text.slice(at + 1) } };
+  }
+  return {
+    pods: { namespace: step.namespace ?? null, matchLabels: step.selector === undefined ? {} : parseEqualitySelector(step.selector) },
+    retryForMs: ms(step.timeout, rule.pods.defaultRetryMs),
+  };
 }
 
 /** Turns a user target (node name, `worker-with-most-pods`, `{selector: "k=v,..."}`, or nothing) into a FaultTarget. */

@@ -7,7 +7,7 @@ type Obj = Record<string, unknown>;
 type Report = (path: FieldPath, message: string, atKey?: boolean) => void;
 
 /** Cluster fields that configure a cluster rebootlab creates; meaningless (and never applied) on an existing one. */
-const CREATE_ONLY_FIELDS = ['name', 'kubernetesVersion', 'nodeImage', 'workers', 'nodes', 'zones', 'controllerManager', 'apiServer', 'kubelet', 'scheduler'] as const;
+const CREATE_ONLY_FIELDS = ['name', 'kubernetesVersion', 'nodeImage', 'workers', 'nodes', 'zones', 'workerLabels', 'controllerManager', 'apiServer', 'kubelet', 'scheduler'] as const;
 
 /**
  * Fault types each backend can express, from the fault catalogue and the backends' node actions
@@ -83,7 +83,7 @@ function isObj(value: unknown): value is Obj {
 }
 
 /** Fields of a built-in workload; a manifest workload takes its pods' shape from the manifest, selected pods from their controllers. */
-const BUILTIN_WORKLOAD_FIELDS = ['kind', 'replicas', 'placement', 'image', 'tolerations', 'volume', 'dataProbe', 'podDisruptionBudget', 'service', 'readinessProbe', 'livenessProbe', 'terminationGracePeriodSeconds'];
+const BUILTIN_WORKLOAD_FIELDS = ['kind', 'replicas', 'placement', 'image', 'tolerations', 'requiredNodeLabels', 'volume', 'dataProbe', 'podDisruptionBudget', 'service', 'readinessProbe', 'livenessProbe', 'failReadiness', 'failLiveness', 'terminationGracePeriodSeconds'];
 
 /** One part of an equality-based label selector: `key=value` or `key==value` (value may be empty). */
 const SELECTOR_PART = /^\s*[A-Za-z0-9._/-]+\s*(=|==)\s*[A-Za-z0-9._-]*\s*$/;

@@ -7,6 +7,8 @@ export const POD_OUTCOMES = [
   'evicted-lost',
   'stuck-terminating',
   'not-evicted',
+  'terminated-replaced',
+  'terminated-lost',
   'pending-unschedulable',
   'unaffected',
 ] as const;
@@ -23,6 +25,11 @@ export const POD_OUTCOMES = [
  *   down, case C2).
  * - `evicted-lost`: the pod was evicted and nothing replaced it, and nothing will: it was deleted, or it has no
  *   controller owner (a standalone Pod, gone for good even while still listed as Terminating).
+ * - `terminated-replaced`: never given a deletionTimestamp, but its kubelet ended it after the fault: its phase turned
+ *   Failed, or Succeeded for a pod its controller would have restarted (not a Job's), e.g. rejected at admission by a
+ *   restarted kubelet (Event NodeAffinity, case C17: on v1.34 its container, stopped with SIGTERM, exits 0 and the
+ *   pod ends Succeeded); and a replacement of its controller became Ready. `terminated-lost`: the same without a
+ *   Ready replacement.
  * - `restarted-in-place`: same UID at the end, never given a deletionTimestamp, its containers' total
  *   restartCount went up (kubelet restarted it on the same node after a reboot).
  * - `not-evicted`: same UID, no deletionTimestamp, no restart, but at the end the pod is not Ready or its node
@@ -58,6 +65,9 @@ export const POD_FIELDS = {
   readyAgainAfterSeconds: 'instant',
   evictedAfterSeconds: 'instant',
   deletedAfterSeconds: 'instant',
+  terminatedAfterSeconds: 'instant',
+  terminatedPhase: 'string',
+  terminatedReason: 'string',
   replacementCreatedAfterSeconds: 'instant',
   replacementScheduledAfterSeconds: 'instant',
   replacementReadyAfterSeconds: 'instant',
@@ -65,8 +75,12 @@ export const POD_FIELDS = {
   notReadyTolerationSeconds: 'number',
   nodeChanged: 'boolean',
   podIPChanged: 'boolean',
+  uidChanged: 'boolean',
+  containersChanged: 'boolean',
   readyAtEnd: 'boolean',
   phaseWhenNotReady: 'string',
+  evictionApiOutcome: 'string',
+  evictionApiRefusals: 'number',
   endpointReadyAtFault: 'boolean',
   endpointNotReadyAfterSeconds: 'instant',
   endpointTerminatingAfterSeconds: 'instant',

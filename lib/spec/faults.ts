@@ -18,6 +18,18 @@ export type DurationRule = 'required' | 'none' | 'optional';
  */
 export type ClientImpact = 'stopped' | 'paused' | 'serving';
 
+/**
+ * What a network-partition cuts the node off from (`fault.scope`): `node` = everything (kind leaves the Docker
+ * network), `control-plane` = only the traffic between the node and the API server endpoints.
+ */
+export type PartitionScope = 'node' | 'control-plane';
+
+/** A fault scope's own primitives and client impact, replacing the record's. */
+export interface ScopeRecord {
+  readonly primitives: readonly (readonly NodeAction[])[];
+  readonly clients: ClientImpact;
+}
+
 /** One fault type's facts. */
 export interface FaultRecord {
   readonly duration: DurationRule;
@@ -31,6 +43,8 @@ export interface FaultRecord {
   readonly clients: ClientImpact;
   /** A sentence under the workloads table when this fault's client figure reads differently from the usual note. */
   readonly clientNote?: string;
+  /** Scopes other than `node` this type takes (`fault.scope`), each with its own primitives and client impact. */
+  readonly scopes?: Readonly<Partial<Record<Exclude<PartitionScope, 'node'>, ScopeRecord>>>;
 }
 
 /**
@@ -54,7 +68,11 @@ export const FAULTS = {
   },
   'kubelet-restart': { duration: 'none', timedInstead: 'kubelet-stop', primitives: [['restart-kubelet']], clients: 'serving' },
   'runtime-stop': { duration: 'required', primitives: [['stop-runtime']], clients: 'serving' },
-  'network-partition': { duration: 'required', primitives: [['disconnect'], ['stop-heartbeat']], clients: 'paused' },
+  'network-partition': {
+    duration: 'required', primitives: [['disconnect'], ['stop-heartbeat']], clients: 'paused',
+    // Only the API server's traffic is dropped: the kubelet cannot report, the pods keep serving clients and each other.
+    scopes: { 'control-plane': { primitives: [['partition-api-server'], ['stop-heartbeat']], clients: 'serving' } },
+  },
   'node-delete': { duration: 'optional', primitives: [['stop', 'delete-node-object'], ['stop-heartbeat', 'delete-node-object']], clients: 'stopped' },
 } as const satisfies Record<string, FaultRecord>;
 
@@ -85,13 +103,37 @@ export const FAULT_TYPES_WITH_DURATION: readonly FaultType[] = FAULT_TYPES.filte
 /** Fault types that are over as soon as their command returned: no duration, nothing to restore later. */
 export const INSTANT_FAULT_TYPES: readonly FaultType[] = FAULT_TYPES.filter((t) => FAULTS[t].duration === 'none');
 
+/** Fault types that take a `fault.scope` other than `node` (network-partition). */
+export const SCOPED_FAULT_TYPES: readonly FaultType[] = FAULT_TYPES.filter((t) => (FAULTS[t] as FaultRecord).scopes !== undefined);
+
+/** Whether fault `type` takes `scope` (every type takes `node`, the default). */
+export function takesScope(type: FaultType, scope: PartitionScope): boolean {
+  return scope === 'node' || (FAULTS[type] as FaultRecord).scopes?.[scope] !== undefined;
+}
+
+/** The alternatives of `type` of `scope` (its scope record's when it has one, else the type's own). */
+export function primitiveAlternatives(type: FaultType, scope: PartitionScope = 'node'): readonly (readonly NodeAction[])[] {
+  const record: FaultRecord = FAULTS[type];
+  return (scope === 'node' ? undefined : record.scopes?.[scope]?.primitives) ?? record.primitives;
+}
+
 /**
- * The primitives of `type` on a cluster that supports `actions`: the first alternative whose every action is
- * supported, or null when none is.
+ * The primitives of `type` (of `scope`) on a cluster that supports `actions`: the first alternative whose every
+ * action is supported, or null when none is.
  */
-export function primitivesAmong(type: FaultType, actions: ReadonlySet<NodeAction> | readonly NodeAction[]): readonly NodeAction[] | null {
+export function primitivesAmong(type: FaultType, actions: ReadonlySet<NodeAction> | readonly NodeAction[], scope: PartitionScope = 'node'): readonly NodeAction[] | null {
   const has = (a: NodeAction) => (Array.isArray(actions) ? (actions as readonly NodeAction[]).includes(a) : (actions as ReadonlySet<NodeAction>).has(a));
-  return FAULTS[type].primitives.find((alternative) => alternative.every(has)) ?? null;
+  return primitiveAlternatives(type, scope).find((alternative) => alternative.every(has)) ?? null;
+}
+
+/**
+ * What the Service's clients lose under fault `type` of `scope` (the scope's record, else the type's): a
+ * network-partition of scope control-plane keeps serving. Types no record names (a script's node action): `serving`.
+ */
+export function clientImpactOf(type: string | null, scope: PartitionScope | null = null): ClientImpact {
+  const record = faultRecord(type);
+  if (!record) return 'serving';
+  return (scope === null || scope === 'node' ? undefined : record.scopes?.[scope]?.clients) ?? record.clients;
 }
 
 /** The fault types a provider's clusters (with `backend`) can inject, in catalogue order. */

@@ -2,9 +2,8 @@
 // removed or shadowed flags, duplicate names, and the expectation grammar.
 import type { InputIssue } from '../common/errors.js';
 import { parseDurationMs } from '../common/units.js';
-import { cannotInjectMessage, FAULT_TYPES, FAULTS, faultRecord, injectableFaultTypes, isFaultType, type FaultRecord } from './faults.js';
+import { cannotInjectMessage, FAULT_TYPES, FAULTS, faultRecord, injectableFaultTypes, isFaultType, SCOPED_FAULT_TYPES, takesScope, type FaultRecord, type PartitionScope } from './faults.js';
 import { PROVIDERS, type ProviderCapabilities, type ProviderName } from './providers.js';
-import { stepRecord, type StepRecord } from './steps.js';
 import { DEFAULT_TIMEOUT_SETTINGS, heartbeatIntervalMs, statusPostIntervalMs } from './settings.js';
 import {
   NAMED_KUBELET_FIELDS, NAMED_SETTING_FLAGS, REMOVED_FLAGS, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT, isSupportedKubernetesVersion,
@@ -15,6 +14,8 @@ import { parseExpectation } from './expectation.js';
 import { checkExistingCluster, checkManifestWorkloads } from './existing-check.js';
 import { clusterNodeNames } from './node-names.js';
 import { issueAt, type FieldPath, type SourceDocument } from './source.js';
+import { checkSteps } from './step-check.js';
+import { labelKeyProblem, labelValueProblem, PROTECTED_NODE_LABELS } from './label-syntax.js';
 
 type Obj = Record<string, unknown>;
 type Report = (path: FieldPath, message: string, atKey?: boolean) => void;
@@ -62,7 +63,7 @@ function checkSimulated(data: Obj, report: Report): void {
     data.workloads.forEach((w, i) => {
       if (!isObj(w)) return;
       if (w.volume !== undefined) report(['workloads', i, 'volume'], 'simulated nodes (provider kwok) have no disk; remove the volume or use provider kind');
-      for (const probe of ['readinessProbe', 'livenessProbe']) {
+      for (const probe of ['readinessProbe', 'livenessProbe', 'failReadiness', 'failLiveness']) {
         if (w[probe] !== undefined) report(['workloads', i, probe], 'simulated pods (provider kwok) run no container to probe; remove it or use provider kind');
       }
       if (w.dataProbe === true) report(['workloads', i, 'dataProbe'], 'simulated pods (provider kwok) run no container to probe; remove dataProbe or use provider kind');
@@ -78,8 +79,36 @@ function checkSimulated(data: Obj, report: Report): void {
  */
 export const MAX_KIND_WORKERS = 10;
 
+/**
+ * A map of labels (`cluster.workerLabels`, `workloads[].requiredNodeLabels`): every key and value valid; labels put on
+ * nodes (`protect`) never a key the kubelet sets or rebootlab reads.
+ */
+function checkLabelMap(labels: unknown, path: FieldPath, report: Report, protect: boolean): void {
+  if (!isObj(labels)) return;
+  for (const [key, value] of Object.entries(labels)) {
+    const problem = labelKeyProblem(key) ?? (typeof value === 'string' ? labelValueProblem(value) : null);
+    if (problem) report([...path, key], problem, true);
+    else if (protect && PROTECTED_NODE_LABELS.includes(key)) report([...path, key], `${key} is set by the kubelet or read by rebootlab; use a label of your own`, true);
+  }
+}
+
+/**
+ * A failure schedule of the workload server: `every` needs a `for` shorter than it (the server refuses to start
+ * otherwise), and one that fails from the start for ever would keep the pods from ever becoming Ready.
+ */
+function checkFailureSchedule(schedule: unknown, path: FieldPath, report: Report): void {
+  if (!isObj(schedule)) return;
+  const after = durationMs(schedule.after);
+  const forMs = durationMs(schedule.for);
+  const every = durationMs(schedule.every);
+  if (every !== null && (forMs === null || forMs >= every)) report([...path, 'every'], 'needs for: shorter than every (how long each failure lasts)');
+  if (after === 0 && forMs === null) report([...path, 'after'], 'failing from the start for ever, the pods never become Ready and the workloads never deploy; start later (e.g. after: 30s) or give for:');
+  if (forMs === 0 || every === 0) report([...path, forMs === 0 ? 'for' : 'every'], 'must be greater than 0s');
+}
+
 function checkCluster(cluster: Obj, report: Report): void {
   const provider = cluster.provider ?? 'kind';
+  checkLabelMap(cluster.workerLabels, ['cluster', 'workerLabels'], report, true);
   if (provider === 'kind' && cluster.nodes !== undefined) report(['cluster', 'nodes'], 'is for provider kwok; with kind use cluster.workers');
   if (provider === 'kind' && typeof cluster.workers === 'number' && Number.isFinite(cluster.workers) && cluster.workers > MAX_KIND_WORKERS) {
     report(['cluster', 'workers'], `${cluster.workers} kind nodes is more than one machine runs well (each is a container with systemd, containerd and a kubelet); use at most ${MAX_KIND_WORKERS}, or provider kwok for simulated nodes`);
@@ -214,6 +243,9 @@ function checkWorkloads(workloads: unknown, report: Report): void {
       report(at('replicas'), `is not allowed for a ${workload.kind} (${workload.kind === 'Pod' ? 'always one pod' : 'one pod per node'})`);
     }
     if (workload.dataProbe === true && workload.volume === undefined) report(at('dataProbe'), 'needs a volume to write the marker to; add workloads[].volume');
+    checkLabelMap(workload.requiredNodeLabels, at('requiredNodeLabels'), report, false);
+    for (const field of ['failReadiness', 'failLiveness'] as const) checkFailureSchedule(workload[field], at(field), report);
+    if (workload.failLiveness !== undefined && workload.livenessProbe === undefined) report(at('failLiveness'), 'needs a livenessProbe to fail; add workloads[].livenessProbe');
     if (isObj(workload.volume) && workload.volume.type === 'pvc' && workload.kind !== 'StatefulSet' && workload.kind !== 'Pod' && workload.kind !== 'Deployment') {
       report([...at('volume'), 'type'], `pvc is supported for StatefulSet, Deployment and Pod, not ${String(workload.kind)}`);
     }
@@ -300,6 +332,7 @@ function checkFault(fault: Obj, cluster: Obj, report: Report): void {
   if (needsDuration && fault.duration === undefined) report(['fault', 'duration'], `is required for ${type}`);
   if (record?.duration === 'none' && fault.duration !== undefined) report(['fault', 'duration'], `a ${type} is over at once and has no duration; use type ${record.timedInstead} for a timed outage`);
   if (needsDuration && durationMs(fault.duration) === 0) report(['fault', 'duration'], 'must be greater than 0s');
+  if (fault.scope !== undefined && isFaultType(type) && !takesScope(type, fault.scope as PartitionScope)) report(['fault', 'scope'], `is for ${SCOPED_FAULT_TYPES.join(', ')} (what it cuts the node off from), not ${type}`, true);
   const allowControlPlane = fault.allowControlPlane === true;
   const nodes = clusterNodeNames(cluster);
   const target = fault.target;
@@ -336,43 +369,6 @@ function checkObserve(observe: Obj, fault: Obj, report: Report): void {
   if (observeMs !== null && observeMs > timeoutMs) report(['observe', 'duration'], `is longer than observe.timeout (${timeoutMs / 1000}s)`);
   const faultMs = durationMs(fault.duration);
   if (faultMs !== null && faultMs >= timeoutMs) report(['observe', 'timeout'], `must be longer than fault.duration (${faultMs / 1000}s)`);
-}
-
-/**
- * Steps: every one must run while the cluster is observed (before observe.duration with until: duration,
- * before observe.timeout otherwise), `restore` needs a fault that lasts, `uncordon` / `untaint-out-of-service`
- * need an earlier `cordon` / `taint-out-of-service` on the same node, and a named node must be one of the
- * cluster's (kind names: <cluster>-worker, <cluster>-worker2, ...). The schema checks action names and durations.
- */
-function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Obj, report: Report): void {
-  if (!Array.isArray(steps)) return;
-  const until = observe.until ?? 'recovered';
-  const endMs = until === 'duration' ? durationMs(observe.duration) : (durationMs(observe.timeout) ?? 600_000);
-  const nodes = clusterNodeNames(cluster);
-  const timed = steps
-    .map((step, index) => ({ step, index, afterMs: isObj(step) ? durationMs(step.after) : null }))
-    .filter((s): s is { step: Obj; index: number; afterMs: number } => isObj(s.step) && s.afterMs !== null)
-    .sort((a, b) => a.afterMs - b.afterMs || a.index - b.index);
-  const done = new Set<string>();
-  for (const { step, index, afterMs } of timed) {
-    const at = (field: string): FieldPath => ['steps', index, field];
-    const node = typeof step.node === 'string' ? step.node : 'the fault targets';
-    if (endMs !== null && afterMs >= endMs) {
-      report(at('after'), `${afterMs / 1000}s is not before the end of the observation (${until === 'duration' ? 'observe.duration' : 'observe.timeout'} ${endMs / 1000}s); the step would never run`);
-    }
-    if (step.action === 'restore') {
-      if (faultRecord(String(fault.type))?.duration === 'none') report(at('action'), `a ${String(fault.type)} is over at once; restore needs a fault that lasts (${FAULT_TYPES.filter((t) => FAULTS[t].duration !== 'none').join(', ')})`);
-      const faultMs = durationMs(fault.duration);
-      if (faultMs !== null && afterMs >= faultMs) report(at('after'), `${afterMs / 1000}s is not before the end of fault.duration (${faultMs / 1000}s); the fault is restored by then`);
-    }
-    const record: StepRecord | undefined = stepRecord(step.action);
-    const needs = record !== undefined && 'undoes' in record ? record.undoes : undefined;
-    if (needs && !done.has(`${needs} ${node}`)) report(at('action'), `${step.action} needs an earlier ${needs} step on ${node}`);
-    if (typeof step.action === 'string') done.add(`${step.action} ${node}`);
-    if (typeof step.node === 'string' && nodes && !nodes.has(step.node)) {
-      report(at('node'), `no node "${step.node}" in ${nodes.provider} cluster "${nodes.cluster}" (${nodes.workers} workers); its nodes are ${nodes.describe()}`);
-    }
-  }
 }
 
 /**

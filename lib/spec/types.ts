@@ -1,6 +1,6 @@
 // The resolved experiment: what every module after spec/ codes against. Every field is set and
 // every duration is a number of milliseconds (`...Ms`); `null` means "none" where a field is optional.
-import type { FaultType } from './faults.js';
+import type { FaultType, PartitionScope } from './faults.js';
 import type { ProviderName } from './providers.js';
 import type { TimeoutSettings } from './settings.js';
 import type { StepAction } from './steps.js';
@@ -23,6 +23,8 @@ export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 
 export type Placement = 'target' | 'spread' | 'any';
 /** Volume kinds; `emptyDir-memory` is an emptyDir with `medium: Memory`, `pvc` uses the default StorageClass. */
 export type VolumeType = 'emptyDir' | 'emptyDir-memory' | 'hostPath' | 'pvc' | 'local-pv';
+/** What a network-partition cuts the node off from (lib/spec/faults.ts). */
+export type { PartitionScope } from './faults.js';
 /** When observation ends: once every workload recovered (then `settle`), or after a fixed duration. */
 export type ObserveUntil = 'recovered' | 'duration';
 
@@ -60,6 +62,8 @@ export interface ClusterSpec {
   workers: number;
   /** Zone names assigned round-robin to workers as `topology.kubernetes.io/zone`; empty = no zone labels. */
   zones: string[];
+  /** Labels every worker registers with (kind node labels; kwok Node labels); empty = none. */
+  workerLabels: Record<string, string>;
   /** The node-failure timing settings requested (defaults filled in from DEFAULT_TIMEOUT_SETTINGS). */
   settings: TimeoutSettings;
   /** Extra flags per control-plane component (validated: no removed flags, none that a named setting covers). */
@@ -121,6 +125,8 @@ export interface WorkloadSpec {
   image: string;
   /** Tolerations replacing the pod's own; null keeps the apiserver-added defaults (DefaultTolerationSeconds). */
   tolerations: Toleration[] | null;
+  /** Required node affinity: labels (key → value) a node must carry; empty = none. */
+  requiredNodeLabels: Record<string, string>;
   volume: VolumeSpec | null;
   /** Write a marker file to the volume before the fault and check it after. Requires `volume`. */
   dataProbe: boolean;
@@ -131,6 +137,10 @@ export interface WorkloadSpec {
   readinessProbe: ProbeSpec | null;
   /** Liveness probe timing; null = no liveness probe. */
   livenessProbe: ProbeSpec | null;
+  /** When the workload server fails its readiness endpoint (counted from the container's start); null = never. */
+  failReadiness: FailureScheduleSpec | null;
+  /** When it fails its liveness endpoint; null = never. */
+  failLiveness: FailureScheduleSpec | null;
   /** Seconds between SIGTERM and SIGKILL on pod deletion (Kubernetes default 30). */
   terminationGracePeriodSeconds: number;
   /**
@@ -173,13 +183,23 @@ export interface ServiceSpec {
   port: number;
 }
 
-/** An HTTP GET /healthz probe on the workload server; every field in seconds or counts, as in core/v1 Probe. */
+/** A probe on the workload server (HTTP GET, or exec of its client); every other field in seconds or counts, as in core/v1 Probe. */
 export interface ProbeSpec {
+  handler: 'httpGet' | 'exec';
   periodSeconds: number;
   timeoutSeconds: number;
   failureThreshold: number;
   successThreshold: number;
   initialDelaySeconds: number;
+}
+
+/** A failure schedule of the workload server, milliseconds since the container's start. */
+export interface FailureScheduleSpec {
+  afterMs: number;
+  /** How long each failure lasts; null = for ever. */
+  forMs: number | null;
+  /** Period of the repetition; null = once. */
+  everyMs: number | null;
 }
 
 /** Which node(s) the fault hits. Control-plane nodes only if `FaultSpec.allowControlPlane`. */
@@ -198,18 +218,39 @@ export interface FaultSpec {
   durationMs: number | null;
   /** Delay between injecting the fault on successive nodes, milliseconds (0 = all at once). */
   staggerMs: number;
+  /**
+   * What a network-partition cuts: `node` (everything: kind leaves the Docker network) or `control-plane` (only the
+   * traffic between the node and the API server endpoints); `node` for every other fault type.
+   */
+  scope: PartitionScope;
   allowControlPlane: boolean;
   backend: FaultBackend;
 }
 
-/** A timed follow-up action after the fault; what each action does is its record in lib/spec/steps.ts. */
+/**
+ * What a step's node action takes (lib/cluster/provider.ts NodeActionArgs has the same shape): the label of
+ * `label-node` / `unlabel-node`, the pods of `evict-pods` / `drain` and how long their refused evictions are retried.
+ */
+export interface StepArgs {
+  /** `label-node`: key and value to set; `unlabel-node`: the key (value ""). */
+  label?: { key: string; value: string };
+  /** `evict-pods` / `drain`: namespace (null: every namespace) and labels the pods must carry (empty: any). */
+  pods?: { namespace: string | null; matchLabels: Record<string, string> };
+  /** `evict-pods` / `drain`: retry refused evictions this long, milliseconds (0: one attempt). */
+  retryForMs?: number;
+}
+
+/** A timed follow-up action after the fault; what each action does and takes is its record in lib/spec/steps.ts. */
 export interface StepSpec {
   /** Time since time zero, the start of the first fault command (first target), milliseconds. */
   afterMs: number;
   action: StepAction;
   /** Node to act on; null = every fault target. */
   node: string | null;
+  /** The action's arguments; empty for actions that take none. */
+  args: StepArgs;
 }
+
 
 /** How long to observe after the fault. */
 export interface ObserveSpec {

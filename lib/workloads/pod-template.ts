@@ -1,7 +1,7 @@
 // The pod template every workload kind shares: the workload image's HTTP server, labels, placement,
 // tolerations and the /data volume.
 import type { V1Affinity, V1PodSpec, V1PodTemplateSpec, V1Probe, V1TopologySpreadConstraint, V1Volume } from '@kubernetes/client-node';
-import type { ProbeSpec, WorkloadSpec } from '../spec/types.js';
+import type { FailureScheduleSpec, ProbeSpec, WorkloadSpec } from '../spec/types.js';
 
 /** Label naming the workload on every object and pod rebootlab creates. */
 export const WORKLOAD_LABEL = 'rebootlab.dev/workload';
@@ -32,13 +32,22 @@ export interface PlacementInput {
 
 const HOSTNAME = 'kubernetes.io/hostname';
 
+/**
+ * The node affinity of a workload's pods: the labels it requires (`requiredNodeLabels`, each key In its value), and
+ * its placement on the fault targets: a standalone Pod requires its node, controllers' pods prefer it.
+ */
 function affinityFor(spec: WorkloadSpec, input: PlacementInput): V1Affinity | undefined {
-  if (spec.placement !== 'target' || input.targetNodes.length === 0 || spec.kind === 'DaemonSet') return undefined;
+  const required = Object.entries(spec.requiredNodeLabels).map(([key, value]) => ({ key, operator: 'In', values: [value] }));
+  const placed = spec.placement === 'target' && input.targetNodes.length > 0 && spec.kind !== 'DaemonSet';
   const term = { matchExpressions: [{ key: HOSTNAME, operator: 'In', values: [...input.targetNodes] }] };
   // A standalone Pod is never replaced, so it may require its node; controllers only prefer it so
   // replacements can be scheduled elsewhere after eviction.
-  if (spec.kind === 'Pod') return { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term] } } };
-  return { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: term }] } };
+  const requiredTerm = [...required, ...(placed && spec.kind === 'Pod' ? term.matchExpressions : [])];
+  const nodeAffinity = {
+    ...(requiredTerm.length > 0 ? { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: requiredTerm }] } } : {}),
+    ...(placed && spec.kind !== 'Pod' ? { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: term }] } : {}),
+  };
+  return Object.keys(nodeAffinity).length > 0 ? { nodeAffinity } : undefined;
 }
 
 function spreadFor(spec: WorkloadSpec): V1TopologySpreadConstraint[] | undefined {
@@ -76,12 +85,28 @@ export function podVolumeFor(spec: WorkloadSpec): V1Volume | undefined {
 export const WORKLOAD_HTTP_PORT = 8080;
 /** Name of that container port; Services target it by name. */
 export const WORKLOAD_HTTP_PORT_NAME = 'http';
-/** Path every probe requests. */
+/** Path of the readiness endpoint (and of rebootlab's built-in readiness probe). */
 const HEALTH_PATH = '/healthz';
+/** Path of the liveness endpoint; an older workload image answers it with its GET / page (200). */
+const LIVENESS_PATH = '/livez';
+/** Environment variables of the workload server's failure schedules (hack/node-helpers/cmd/rebootlab-workload). */
+const FAIL_READINESS_ENV = 'REBOOTLAB_FAIL_READINESS';
+const FAIL_LIVENESS_ENV = 'REBOOTLAB_FAIL_LIVENESS';
 
-/** A core/v1 HTTP GET probe on the workload server with the given timing (seconds and counts). */
-function httpProbe(probe: ProbeSpec): V1Probe {
-  return { httpGet: { path: HEALTH_PATH, port: WORKLOAD_HTTP_PORT }, ...probe };
+/**
+ * A core/v1 probe on the workload server's `path` with the given timing (seconds and counts): HTTP GET, or exec of
+ * the server's own client against it (runs through the container runtime; exits non-zero unless it answers 200).
+ */
+function workloadProbe(probe: ProbeSpec, path: string): V1Probe {
+  const { handler, ...timing } = probe;
+  return handler === 'exec'
+    ? { exec: { command: ['/rebootlab-workload', 'get', `http://127.0.0.1:${WORKLOAD_HTTP_PORT}${path}`] }, ...timing }
+    : { httpGet: { path, port: WORKLOAD_HTTP_PORT }, ...timing };
+}
+
+/** A failure schedule as the workload server reads it: `after=20000ms[,for=…][,every=…]` (Go durations). */
+export function scheduleEnv(s: FailureScheduleSpec): string {
+  return [`after=${s.afterMs}ms`, ...(s.forMs !== null ? [`for=${s.forMs}ms`] : []), ...(s.everyMs !== null ? [`every=${s.everyMs}ms`] : [])].join(',');
 }
 
 /**
@@ -92,8 +117,9 @@ const BUILT_IN_READINESS: V1Probe = { httpGet: { path: HEALTH_PATH, port: WORKLO
 
 /**
  * The pod template of a workload: container `workload` running `/rebootlab-workload` (static HTTP
- * server on :8080), imagePullPolicy IfNotPresent, the workload's readiness probe (GET /healthz; rebootlab's
- * 1-second probe when it sets none) and liveness probe (none unless set), its terminationGracePeriodSeconds
+ * server on :8080), imagePullPolicy IfNotPresent, the workload's readiness probe (/healthz; rebootlab's
+ * 1-second probe when it sets none) and liveness probe (/livez, none unless set), HTTP GET or exec, the failure
+ * schedules of those endpoints as environment variables, its terminationGracePeriodSeconds
  * (seconds), the volume at /data, tolerations replaced when the spec sets them, and the placement's affinity
  * or topology spread.
  */
@@ -107,8 +133,14 @@ export function renderPodTemplate(spec: WorkloadSpec, input: PlacementInput): V1
       imagePullPolicy: 'IfNotPresent',
       command: ['/rebootlab-workload'],
       ports: [{ name: WORKLOAD_HTTP_PORT_NAME, containerPort: WORKLOAD_HTTP_PORT }],
-      readinessProbe: spec.readinessProbe ? httpProbe(spec.readinessProbe) : { ...BUILT_IN_READINESS },
-      ...(spec.livenessProbe ? { livenessProbe: httpProbe(spec.livenessProbe) } : {}),
+      readinessProbe: spec.readinessProbe ? workloadProbe(spec.readinessProbe, HEALTH_PATH) : { ...BUILT_IN_READINESS },
+      ...(spec.livenessProbe ? { livenessProbe: workloadProbe(spec.livenessProbe, LIVENESS_PATH) } : {}),
+      ...(spec.failReadiness || spec.failLiveness ? {
+        env: [
+          ...(spec.failReadiness ? [{ name: FAIL_READINESS_ENV, value: scheduleEnv(spec.failReadiness) }] : []),
+          ...(spec.failLiveness ? [{ name: FAIL_LIVENESS_ENV, value: scheduleEnv(spec.failLiveness) }] : []),
+        ],
+      } : {}),
       ...(hasVolume ? { volumeMounts: [{ name: 'data', mountPath: DATA_MOUNT_PATH }] } : {}),
     }],
   };

@@ -14,6 +14,7 @@ function faultInstants(ctx: RunContext): FaultInstant[] {
     return {
       node: f.node,
       type: f.type,
+      ...(f.scope ? { scope: f.scope } : {}),
       issuedAtMs: f.issuedAtMs,
       issuedAfterSeconds: secondsSince(ctx.faultMs, f.issuedAtMs),
       effectiveAtMs: f.effectiveAtMs,

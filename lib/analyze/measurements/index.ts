@@ -2,9 +2,11 @@
 // parts provided before it). Reports show their tables in this order. To add a metric: a module here, registered
 // below, plus its fields in lib/spec/expectation.ts if expectations should read it.
 import type { Measurement, MeasurementTable, MeasuredView } from '../measurement.js';
+import { answersMeasurement } from './answers.js';
 import { controlPlaneSignalsMeasurement } from './control-plane-signals.js';
 import { eventsMeasurement } from './events.js';
 import { forecastMeasurement } from './forecast.js';
+import { evictionsMeasurement } from './evictions.js';
 import { faultInstantsMeasurement } from './fault-instants.js';
 import { jobsMeasurement } from './jobs.js';
 import { marksMeasurement } from './marks.js';
@@ -18,6 +20,7 @@ import { workloadsMeasurement } from './workloads.js';
 export const MEASUREMENTS: readonly Measurement[] = [
   nodesMeasurement,
   faultInstantsMeasurement,
+  evictionsMeasurement,
   podsMeasurement,
   workloadsMeasurement,
   jobsMeasurement,
@@ -27,6 +30,7 @@ export const MEASUREMENTS: readonly Measurement[] = [
   forecastMeasurement,
   eventsMeasurement,
   marksMeasurement,
+  answersMeasurement,
 ];
 
 /**

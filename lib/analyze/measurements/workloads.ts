@@ -34,8 +34,8 @@ function workloadsTable(v: MeasuredView): MeasurementTable {
   return {
     name: 'workloads',
     title: 'Workloads',
-    headers: ['Workload', 'Kind', 'Desired', 'Ready at fault', 'Minimum Ready', 'Ready at end', 'Unavailable (clients)', 'Unavailable (API)', 'Unavailable from', 'Recovered after'],
-    rows: v.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, s(w.unavailableSeconds), s(w.apiUnavailableSeconds), s(w.unavailableAfterSeconds), s(w.recoveredAfterSeconds)]),
+    headers: ['Workload', 'Kind', 'Desired', 'Ready at fault', 'Minimum Ready', 'Ready at end', 'Unavailable (clients)', 'Unavailable (API)', 'Unavailable from', 'Recovered after', 'Data probe'],
+    rows: v.workloads.map((w) => [w.name, w.kind, w.desired, w.readyAtFault, w.minimumReady, w.readyAtEnd, s(w.unavailableSeconds), s(w.apiUnavailableSeconds), s(w.unavailableAfterSeconds), s(w.recoveredAfterSeconds), w.dataProbe ?? '—']),
     after: outageNote(v.faultType),
   };
 }

@@ -14,9 +14,12 @@ import type { NodeAction, PlannedAction } from '../provider.js';
 import { PROVIDERS } from '../../spec/providers.js';
 import type { ExistingCluster, NodeBackend } from './cluster.js';
 import { MANAGED_BY, REBOOTLAB_NAMESPACE } from './labels.js';
+import { AGENT_LABEL } from '../agent-label.js';
+import { apiPartitionScript, apiServerEndpoints, API_PARTITION_UNDO, parseHostAddresses, type ApiEndpoint } from '../api-partition.js';
 
-/** Label of agent pods (they are not workloads); value: the target node. */
-export const AGENT_LABEL = 'rebootlab.dev/agent';
+export { AGENT_LABEL } from '../agent-label.js';
+export { parseHostAddresses } from '../api-partition.js';
+
 /** How long the agent's command (two systemd-run calls) may take to answer through exec, milliseconds. */
 const EXEC_TIMEOUT_MS = 60_000;
 /** How long an agent pod may take to run (image pull included), milliseconds. */
@@ -35,9 +38,10 @@ const q = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 /**
  * The host shell commands of `action`: `act` (run once), `undo` (scheduled on the node, or null for an instant
  * action). `peers` are the addresses a partition cuts the node off from: the API server endpoints and the other nodes,
- * IPv4 (iptables) and IPv6 (ip6tables, a chain of the same name, only when there is an IPv6 peer).
+ * IPv4 (iptables) and IPv6 (ip6tables, a chain of the same name, only when there is an IPv6 peer). `endpoints` are
+ * the API server endpoints a control-plane partition (`partition-api-server`, ../api-partition.ts) cuts off.
  */
-export function agentCommands(action: NodeAction, peers: readonly string[]): { act: string; undo: string | null } {
+export function agentCommands(action: NodeAction, peers: readonly string[], endpoints: readonly ApiEndpoint[] = []): { act: string; undo: string | null } {
   switch (action) {
     case 'stop-kubelet':
       return { act: 'systemctl stop kubelet', undo: 'systemctl start kubelet' };
@@ -47,6 +51,8 @@ export function agentCommands(action: NodeAction, peers: readonly string[]): { a
       return { act: 'systemctl stop containerd', undo: 'systemctl start containerd' };
     case 'restart':
       return { act: 'systemctl reboot', undo: null };
+    case 'partition-api-server':
+      return { act: apiPartitionScript(endpoints), undo: API_PARTITION_UNDO };
     case 'disconnect': {
       const families = [{ tool: 'iptables', ips: peers.filter((ip) => !ip.includes(':')) }, { tool: 'ip6tables', ips: peers.filter((ip) => ip.includes(':')) }]
         .filter((f, i) => i === 0 || f.ips.length > 0);
@@ -133,7 +139,10 @@ export function createAgentBackend(backend: Extract<FaultBackend, { kind: 'agent
     async plan(node: V1Node, action: NodeAction): Promise<NodeActionPlan> {
       const name = node.metadata!.name!;
       const peers = action === 'disconnect' ? await partitionPeers(cluster, name) : null;
-      const commands = agentCommands(action, peers?.addresses ?? []);
+      // A control-plane partition cuts the API server endpoints only (default/kubernetes; a kubelet that reaches the
+      // API server through another address, e.g. a load balancer, is not cut off by it).
+      const endpoints = action === 'partition-api-server' ? await apiServerEndpoints(cluster.core) : [];
+      const commands = agentCommands(action, peers?.addresses ?? [], endpoints);
       const healAfterMs = backend.healAfterMs;
       const unit = `${UNIT_PREFIX}-${action}-${Date.now().toString(36)}`;
       let healsAtMs: number | null = null;
@@ -158,15 +167,6 @@ export function createAgentBackend(backend: Extract<FaultBackend, { kind: 'agent
       };
     },
   };
-}
-
-/**
- * Addresses of `getent ahosts` output (`<address> <STREAM|DGRAM|RAW> [name]` per line), without IPv4-mapped IPv6
- * (`::ffff:a.b.c.d`, the IPv4 peer again) and link-local (`fe80::/10`, not routed between machines), sorted, distinct.
- */
-export function parseHostAddresses(getentOutput: string): string[] {
-  const addresses = getentOutput.split('\n').map((line) => line.trim().split(/\s+/)[0] ?? '').filter((a) => /^[0-9a-f.:]+$/i.test(a) && a.length > 0);
-  return [...new Set(addresses.filter((a) => !/^::ffff:/i.test(a) && !/^fe[89ab][0-9a-f]:/i.test(a)))].sort();
 }
 
 /**

@@ -10,7 +10,7 @@ import { actWithUndo, type NodeActionPlan } from '../act-with-undo.js';
 import { apiError, apiErrorCode, coreApiFor } from '../kube-client.js';
 import { isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
 import { PROVIDERS } from '../../spec/providers.js';
-import type { ActHooks, ActionRecord, Cluster, ClusterNode, NodeAction, Undo } from '../provider.js';
+import type { ActHooks, ActionRecord, Cluster, ClusterNode, NodeAction, NodeActionArgs, Undo } from '../provider.js';
 import { CONTROL_PLANE_NODE_LABEL } from './labels.js';
 import { readExistingSettings, type ExistingSettings } from './settings.js';
 
@@ -94,12 +94,12 @@ export class ExistingCluster implements Cluster {
   }
 
   /** See {@link Cluster.act}: API actions here, every other through the fault backend. */
-  async act(node: string, action: NodeAction, hooks: ActHooks = {}): Promise<Undo> {
+  async act(node: string, action: NodeAction, hooks: ActHooks = {}, args: NodeActionArgs = {}): Promise<Undo> {
     if (!this.supportedActions.has(action)) {
       throw new InputError(`${action} cannot be done on existing cluster ${this.name}${this.backend ? ' by this fault backend' : ' without fault.backend'}`);
     }
     const nodeObject = await this.readNode(node);
-    const plan = await this.#plan(nodeObject, action);
+    const plan = await this.#plan(nodeObject, action, args, hooks);
     const record: ActionRecord = {
       node, action, container: '', ipBefore: nodeObject.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? null,
       ipAfter: null, ipAfterUndo: null, restoreCommands: plan.restoreCommands, actedAtMs: null, undoneAtMs: null,
@@ -107,9 +107,9 @@ export class ExistingCluster implements Cluster {
     return actWithUndo(record, plan, hooks, Date.now);
   }
 
-  async #plan(node: V1Node, action: NodeAction): Promise<NodeActionPlan> {
+  async #plan(node: V1Node, action: NodeAction, args: NodeActionArgs, hooks: ActHooks): Promise<NodeActionPlan> {
     const name = node.metadata!.name!;
-    if (isNodeApiAction(action)) return planNodeApiAction(this.core, this.kubeconfigPath, name, action);
+    if (isNodeApiAction(action)) return planNodeApiAction(this.core, this.kubeconfigPath, name, action, args, hooks);
     if (action === 'delete-node-object') {
       // No undo: a Node object comes back when its kubelet registers again (after the fault's own undo).
       return { restoreCommands: [], act: () => this.#deleteNode(name), undo: async () => {} };

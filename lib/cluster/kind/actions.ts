@@ -4,8 +4,9 @@ import { actWithUndo, type NodeActionPlan } from '../act-with-undo.js';
 import { InputError } from '../../common/errors.js';
 import { CommandError } from '../../common/exec.js';
 import type { CoreV1Api } from '@kubernetes/client-node';
-import { describeNodeApiAction, isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
-import type { ActHooks, ActionRecord, NodeAction, PlannedAction, Undo } from '../provider.js';
+import { apiPartitionScript, apiServerEndpoints, API_PARTITION_UNDO, kubeconfigServer, parseHostAddresses } from '../api-partition.js';
+import { describeNodeApiAction, isNodeApiAction, planNodeApiAction, type NodeApiAction } from '../node-api-actions.js';
+import type { ActHooks, ActionRecord, NodeAction, NodeActionArgs, PlannedAction, Undo } from '../provider.js';
 import { PROVIDERS } from '../../spec/providers.js';
 import { assertOwned, containerIP, docker, KIND_NETWORK, toClusterNode } from './docker.js';
 
@@ -80,9 +81,10 @@ interface DockerCommands {
  * The command lines of each node action the kind provider does through Docker, on container `c` of `network` with
  * address `ipBefore`: the ones planFor runs and registers as restore commands, and the ones `rebootlab plan` prints.
  * `delete-node-object` acts through the API server (act null) and is undone by restarting the kubelet, which
- * registers its Node again.
+ * registers its Node again; `partition-api-server` reads the API server's endpoints first (act null: its script is
+ * lib/cluster/api-partition.ts apiPartitionScript of them).
  */
-function dockerCommands(c: string, network: string, ipBefore: string | null): Record<Exclude<NodeAction, 'stop-heartbeat' | 'taint-out-of-service' | 'force-delete-pods' | 'cordon'>, DockerCommands> {
+function dockerCommands(c: string, network: string, ipBefore: string | null): Record<Exclude<NodeAction, 'stop-heartbeat' | NodeApiAction>, DockerCommands> {
   const exec = (...args: string[]) => ['docker', 'exec', c, ...args];
   return {
     pause: { act: ['docker', 'pause', c], undo: ['docker', 'unpause', c] },
@@ -93,6 +95,7 @@ function dockerCommands(c: string, network: string, ipBefore: string | null): Re
       act: ['docker', 'network', 'disconnect', network, c],
       undo: ipBefore ? ['docker', 'network', 'connect', '--ip', ipBefore, network, c] : ['docker', 'network', 'connect', network, c],
     },
+    'partition-api-server': { act: null, undo: exec('sh', '-c', API_PARTITION_UNDO) },
     'stop-kubelet': { act: exec('systemctl', 'stop', 'kubelet'), undo: exec('systemctl', 'start', 'kubelet') },
     // Over when systemctl returns; the kubelet comes back by itself, so there is nothing to undo.
     'restart-kubelet': { act: exec('systemctl', 'restart', 'kubelet'), undo: null },
@@ -112,18 +115,20 @@ export function describeDockerAction(action: NodeAction, kubeconfigPath: string,
   if (isNodeApiAction(action)) return describeNodeApiAction(action, '{node}', kubeconfigPath);
   const commands = dockerCommands('{node}', network, '{IP before}')[action as keyof ReturnType<typeof dockerCommands>];
   return {
-    act: commands.act ? commands.act.join(' ') : 'delete the Node object {node} through the API server',
+    act: commands.act ? commands.act.join(' ')
+      : action === 'partition-api-server' ? 'docker exec {node} iptables/ip6tables: drop TCP between {node} and the API server endpoints (and the API server to the kubelet port); node-to-node traffic flows'
+      : 'delete the Node object {node} through the API server',
     undo: commands.undo ? `${commands.undo.join(' ')}${action === 'delete-node-object' ? ' (unless the node is stopped or registered again)' : ''}` : null,
   };
 }
 
-function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefore: string | null): NodeActionPlan {
+async function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefore: string | null, args: NodeActionArgs, hooks: ActHooks): Promise<NodeActionPlan> {
   const commands = dockerCommands(c, ctx.network, ipBefore);
   /** Runs `command` (a `docker …` line of dockerCommands) through docker(). */
   const runDocker = async (command: string[] | null) => void (await docker(command!.slice(1)));
   if (isNodeApiAction(action)) {
     if (!ctx.nodeApi) throw new InputError(`node action ${action} needs the cluster's API (DockerActionContext.nodeApi)`);
-    return planNodeApiAction(ctx.nodeApi.core(), ctx.nodeApi.kubeconfigPath, c, action);
+    return planNodeApiAction(ctx.nodeApi.core(), ctx.nodeApi.kubeconfigPath, c, action, args, hooks);
   }
   switch (action) {
     case 'pause':
@@ -152,6 +157,25 @@ function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefo
           if ((await containerIP(c, ctx.network)) === null) await reconnect(ctx.network, c, ipBefore);
         },
       };
+    case 'partition-api-server': {
+      if (!ctx.nodeApi) throw new InputError(`node action ${action} needs the cluster's API (DockerActionContext.nodeApi)`);
+      const core = ctx.nodeApi.core();
+      return {
+        restoreCommands: [commands[action].undo!],
+        act: async () => {
+          // The endpoints the API lists, and the host the kubelet's kubeconfig names, resolved on the node: kind's
+          // network is dual-stack, so the kubelet may reach the control plane over IPv6 as well.
+          const endpoints = await apiServerEndpoints(core);
+          const server = kubeconfigServer(await docker(['exec', c, 'cat', '/etc/kubernetes/kubelet.conf']).catch(() => ''));
+          if (server && /^[A-Za-z0-9.:-]+$/.test(server.host)) {
+            const resolved = parseHostAddresses(await docker(['exec', c, 'getent', 'ahosts', server.host]).catch(() => ''));
+            endpoints.push(...resolved.map((ip) => ({ ip, port: server.port })));
+          }
+          await docker(['exec', c, 'sh', '-c', apiPartitionScript(endpoints)]);
+        },
+        undo: () => runDocker(commands[action].undo),
+      };
+    }
     case 'stop-kubelet':
     case 'stop-runtime':
       return {
@@ -188,18 +212,18 @@ function planFor(ctx: DockerActionContext, c: string, action: NodeAction, ipBefo
 }
 
 /**
- * Applies `action` to the node container `node` of `ctx.cluster` and resolves to its undo (idempotent).
+ * Applies `action` (with `args`, see NodeActionArgs) to the node container `node` of `ctx.cluster` and resolves to its undo (idempotent).
  * The undo and its record go to `hooks.beforeAct` before Docker is called; the record's `ipAfter` and
  * `actedAtMs` are set when the command returned, `ipAfterUndo` and `undoneAtMs` when the undo returned.
  * @throws InputError for an unsupported action or a container not labelled for ctx.cluster;
  *   InfraError (CommandError) when Docker fails.
  */
-export async function actOnNodeContainer(ctx: DockerActionContext, node: string, action: NodeAction, hooks: ActHooks = {}): Promise<Undo> {
+export async function actOnNodeContainer(ctx: DockerActionContext, node: string, action: NodeAction, hooks: ActHooks = {}, args: NodeActionArgs = {}): Promise<Undo> {
   if (!DOCKER_NODE_ACTIONS.has(action)) throw new InputError(`node action ${action} is not supported by the kind provider`);
   const now = ctx.now ?? Date.now;
   const inspected = await assertOwned(node, ctx.cluster);
   const ipBefore = toClusterNode(inspected, ctx.network).internalIP;
-  const plan = planFor(ctx, node, action, ipBefore);
+  const plan = await planFor(ctx, node, action, ipBefore, args, hooks);
   const record: ActionRecord = {
     node, action, container: node, ipBefore, ipAfter: null, ipAfterUndo: null,
     restoreCommands: plan.restoreCommands, actedAtMs: null, undoneAtMs: null,

@@ -2,7 +2,7 @@
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { InfraError } from '../../common/errors.js';
 import type { ClusterSpec } from '../../spec/types.js';
-import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, Reconfiguration, Undo } from '../provider.js';
+import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, NodeActionArgs, Reconfiguration, Undo } from '../provider.js';
 import { apiError, apiErrorCode, coreApiFor } from '../kube-client.js';
 import { actOnNodeContainer, DOCKER_NODE_ACTIONS } from './actions.js';
 import { docker, KIND_NETWORK, listNodeContainers } from './docker.js';
@@ -62,7 +62,7 @@ export class KindCluster implements Cluster {
   }
 
   /** See {@link Cluster.act}; Docker primitives in ./actions.ts. */
-  act(node: string, action: NodeAction, hooks?: ActHooks): Promise<Undo> {
+  act(node: string, action: NodeAction, hooks?: ActHooks, args?: NodeActionArgs): Promise<Undo> {
     return actOnNodeContainer(
       {
         cluster: this.name, network: this.network, deleteNodeObject: (n) => this.#deleteNode(n),
@@ -71,6 +71,7 @@ export class KindCluster implements Cluster {
       node,
       action,
       hooks,
+      args,
     );
   }
 

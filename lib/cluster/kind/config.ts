@@ -12,7 +12,8 @@ export interface RenderKindConfigOptions {
 
 /**
  * The kind config for `spec` as YAML: one control-plane node and `spec.workers` workers, worker i
- * labelled `topology.kubernetes.io/zone: zones[i % zones.length]` (the control plane gets no zone label),
+ * labelled `topology.kubernetes.io/zone: zones[i % zones.length]` (the control plane gets no zone label) and with
+ * `spec.workerLabels` (kind passes node labels to kubeadm join, so each kubelet registers with them),
  * and two kubeadmConfigPatches: ClusterConfiguration (kube-controller-manager, kube-apiserver and
  * kube-scheduler flags; extraArgs map for v1beta3, `{name, value}` list for v1beta4) and
  * KubeletConfiguration (durations as Go strings, e.g. `20s`, `1m30s`, `500ms`).
@@ -23,7 +24,8 @@ export function renderKindConfig(spec: ClusterSpec, options: RenderKindConfigOpt
   const nodes: Record<string, unknown>[] = [{ role: 'control-plane' }];
   for (let i = 0; i < spec.workers; i++) {
     const node: Record<string, unknown> = { role: 'worker' };
-    if (spec.zones.length > 0) node['labels'] = { [ZONE_LABEL]: spec.zones[i % spec.zones.length] };
+    const labels = { ...spec.workerLabels, ...(spec.zones.length > 0 ? { [ZONE_LABEL]: spec.zones[i % spec.zones.length] } : {}) };
+    if (Object.keys(labels).length > 0) node['labels'] = labels;
     nodes.push(node);
   }
   const config = {

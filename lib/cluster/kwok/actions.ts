@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { InputError } from '../../common/errors.js';
-import type { ActHooks, ActionRecord, NodeAction, PlannedAction, Undo } from '../provider.js';
+import type { ActHooks, ActionRecord, NodeAction, NodeActionArgs, PlannedAction, Undo } from '../provider.js';
 import { PROVIDERS } from '../../spec/providers.js';
 import { apiError, apiErrorCode } from '../kube-client.js';
 import { describeNodeApiAction, isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
@@ -79,9 +79,9 @@ export function deletedNodesDir(clusterDir: string): string {
   return join(clusterDir, 'deleted-nodes');
 }
 
-function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: NodeAction): NodeActionPlan {
+async function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: NodeAction, args: NodeActionArgs, hooks: ActHooks): Promise<NodeActionPlan> {
   const name = node.metadata!.name!;
-  if (isNodeApiAction(action)) return planNodeApiAction(core, ctx.kubeconfigPath, name, action);
+  if (isNodeApiAction(action)) return planNodeApiAction(core, ctx.kubeconfigPath, name, action, args, hooks);
   const commands = kwokCommands(ctx.kubeconfigPath, name, join(ctx.stateDir, `${name}.yaml`));
   const setLabel = (value: string) => patchNode(core, name, { metadata: { labels: { [KWOK_MANAGED_LABEL]: value } } }, `label ${KWOK_MANAGED_LABEL}=${value}`);
   switch (action) {
@@ -127,7 +127,7 @@ function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, action: 
  * Records carry no IPs (`ipBefore`/`ipAfter`/`ipAfterUndo` null) and `container` is the node name.
  * @throws InputError for an unsupported action or a node that does not exist; InfraError when the API call fails.
  */
-export async function actOnKwokNode(ctx: KwokActionContext, node: string, action: NodeAction, hooks: ActHooks = {}): Promise<Undo> {
+export async function actOnKwokNode(ctx: KwokActionContext, node: string, action: NodeAction, hooks: ActHooks = {}, args: NodeActionArgs = {}): Promise<Undo> {
   if (!KWOK_NODE_ACTIONS.has(action)) {
     throw new InputError(`node action ${action} is not supported by the kwok provider (supported: ${[...KWOK_NODE_ACTIONS].join(', ')})`);
   }
@@ -140,7 +140,7 @@ export async function actOnKwokNode(ctx: KwokActionContext, node: string, action
     if (apiErrorCode(error) === 404) throw new InputError(`no node ${node} in this kwok cluster`, 'Run: rebootlab cluster nodes');
     throw apiError(`read Node ${node}`, error);
   }
-  const plan = planFor(ctx, core, current, action);
+  const plan = await planFor(ctx, core, current, action, args, hooks);
   const record: ActionRecord = {
     node, action, container: node, ipBefore: null, ipAfter: null, ipAfterUndo: null,
     restoreCommands: plan.restoreCommands, actedAtMs: null, undoneAtMs: null,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { formatGoDuration } from '../../common/units.js';
-import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, Undo } from '../provider.js';
+import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, NodeActionArgs, Undo } from '../provider.js';
 import { apiError, loadKubeConfig } from '../kube-client.js';
 import { toEffectiveSettings } from '../effective-settings.js';
 import { actOnKwokNode, deletedNodesDir, KWOK_NODE_ACTIONS } from './actions.js';
@@ -84,8 +84,8 @@ export class KwokCluster implements Cluster {
   }
 
   /** See {@link Cluster.act}: `stop-heartbeat`, `delete-node-object` and the API-server actions (actions.ts). */
-  act(node: string, action: NodeAction, hooks?: ActHooks): Promise<Undo> {
-    return actOnKwokNode(this.#context(), node, action, hooks);
+  act(node: string, action: NodeAction, hooks?: ActHooks, args?: NodeActionArgs): Promise<Undo> {
+    return actOnKwokNode(this.#context(), node, action, hooks, args);
   }
 
   #context() {

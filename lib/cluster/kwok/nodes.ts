@@ -60,7 +60,7 @@ export function renderNodes(spec: ClusterSpec): V1Node[] {
   });
   const nodes = [node(names.controlPlane, 0, { [CONTROL_PLANE_LABEL]: '' }, true)];
   names.workers.forEach((name, i) => {
-    const zone: Record<string, string> = spec.zones.length > 0 ? { [ZONE_LABEL]: spec.zones[i % spec.zones.length]! } : {};
+    const zone: Record<string, string> = { ...spec.workerLabels, ...(spec.zones.length > 0 ? { [ZONE_LABEL]: spec.zones[i % spec.zones.length]! } : {}) };
     nodes.push(node(name, i + 1, zone, false));
   });
   return nodes;

@@ -40,6 +40,9 @@ export function renderHtmlReport(result: Result): string {
   const p = result.predictions;
   const body = html`<main>
     ${heading(result)}
+    ${(result.answers ?? []).length > 0
+      ? html`<h2>What happened</h2><ul class="answers">${(result.answers ?? []).map((a) => html`<li data-answer=${a.workload}>${a.sentence}</li>`)}</ul>`
+      : null}
     <h2>Timeline</h2>
     ${legend()}
     ${renderTimeline(timelineModel(result))}

@@ -37,6 +37,8 @@ export function renderSummary(r: Result): string {
   const parts: string[] = [];
   const m = r.metadata;
   parts.push(`# ${m.experiment}${m.variant ? ` (${m.variant})` : ''}: ${r.status}`);
+  // The plain-words answer first: what happened to each workload and why (decided by the analysis).
+  if ((r.answers ?? []).length > 0) parts.push('## What happened', (r.answers ?? []).map((a) => `- ${a.sentence}`).join('\n'));
   parts.push(
     `Fault **${r.spec.fault.type}** on ${r.spec.fault.nodes.join(', ') || '(no target)'} at ${m.faultInjectedAt}; ` +
       `restored ${seconds(r.summary.faultRestoredAfterSeconds)} after it; observed until ${seconds(r.summary.endAfterSeconds)}. ` +

@@ -142,6 +142,12 @@ export interface Cluster {
   nodes?: number;
   /** Zone names, assigned round-robin to workers as `topology.kubernetes.io/zone`. */
   zones?: DnsLabel[];
+  /**
+   * Labels every worker gets when it registers (kind: node labels of the kind config; kwok: on each simulated Node),
+   * e.g. `{rebootlab.dev/pool: blue}` for workloads' `requiredNodeLabels`. The kubelet sets them only at registration:
+   * a step that removes one is not undone by a kubelet restart.
+   */
+  workerLabels?: { [key: string]: string };
   controllerManager?: ControllerManager;
   apiServer?: ApiServer;
   kubelet?: Kubelet;
@@ -293,6 +299,13 @@ export interface Workload {
   image?: string;
   /** Tolerations replacing the defaults the apiserver adds. */
   tolerations?: Toleration[];
+  /**
+   * Labels a node must carry for the pods to run there: required node affinity
+   * (`requiredDuringSchedulingIgnoredDuringExecution`, each key `In` its value). Checked by the scheduler, and by a
+   * kubelet when it admits the pod, again after a restart (a pod whose node lost the label is then rejected, reason
+   * NodeAffinity).
+   */
+  requiredNodeLabels?: { [key: string]: string };
   volume?: Volume;
   /** Write a marker file to the volume before the fault, check it after. Needs `volume`. */
   dataProbe?: boolean;
@@ -300,12 +313,21 @@ export interface Workload {
   /** A ClusterIP Service named after the workload, selecting its pods; none by default. */
   service?: Service;
   /**
-   * HTTP GET /healthz on the workload server (port 8080). Unset: rebootlab's own probe (every 1 s, one failure
-   * marks the pod not ready), so readiness follows the container closely. Set: unset fields take the Kubernetes defaults.
+   * HTTP GET /healthz on the workload server (port 8080), or an exec probe asking it (`handler: exec`). Unset:
+   * rebootlab's own probe (every 1 s, one failure marks the pod not ready), so readiness follows the container
+   * closely. Set: unset fields take the Kubernetes defaults.
    */
   readinessProbe?: Probe;
-  /** HTTP GET /healthz on the workload server (port 8080); none by default. Unset fields take the Kubernetes defaults. */
+  /** HTTP GET /livez on the workload server (port 8080), or an exec probe; none by default. Unset fields take the Kubernetes defaults. */
   livenessProbe?: Probe;
+  /**
+   * Make the workload server fail its readiness endpoint on a schedule counted from the container's start: from
+   * `after` on, for `for` (for ever when unset), again every `every`. The pod then turns not ready on a Ready node,
+   * e.g. to see what a kubelet restart does to a pod that was not ready (case C19).
+   */
+  failReadiness?: FailureSchedule;
+  /** The same for the liveness endpoint (needs `livenessProbe`): the kubelet restarts the container, whose schedule starts again. */
+  failLiveness?: FailureSchedule;
   /**
    * Seconds between SIGTERM and SIGKILL when a pod is deleted, default 30 (the Kubernetes default,
    * https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#lifecycle). An int64.
@@ -375,11 +397,25 @@ export interface Service {
   port: number;
 }
 
+/** When the workload server fails a probe endpoint, counted from the container's start. */
+export interface FailureSchedule {
+  /** From this long after the container started, e.g. `30s`. */
+  after: Duration;
+  /** For this long; unset: for ever. */
+  for?: Duration;
+  /** Again every this long (needs `for`, shorter than it), e.g. `for: 5s, every: 30s`. */
+  every?: Duration;
+}
+
 /**
- * An HTTP GET probe on the workload server. Defaults are those of the Kubernetes API (core/v1 Probe,
- * https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Probe); its fields are int32.
+ * A probe on the workload server: HTTP GET (default), or `handler: exec`, a command in the container that asks the
+ * server the same (`/rebootlab-workload get http://127.0.0.1:8080/healthz`); an exec probe runs through the container
+ * runtime (CRI ExecSync), so it fails while the runtime is down even though the server answers. Defaults are those of
+ * the Kubernetes API (core/v1 Probe, https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Probe); its timing fields are int32.
  */
 export interface Probe {
+  /** `httpGet` (default) or `exec`. */
+  handler?: 'httpGet' | 'exec';
   /**
    * Seconds between probes, default 10.
    * @minimum 1
@@ -462,6 +498,12 @@ export interface Fault {
   count?: number;
   /** How long the fault lasts; required for power-off, freeze, kubelet-stop, runtime-stop, network-partition. */
   duration?: Duration;
+  /**
+   * network-partition only. `node` (default): the node is cut off from everything (kind: it leaves the Docker
+   * network). `control-plane`: only the traffic between the node and the API server endpoints is dropped, inside the
+   * node's network namespace (iptables): its kubelet cannot report, while its pods keep serving clients and each other.
+   */
+  scope?: 'node' | 'control-plane';
   /** Delay between successive nodes, default 0s. */
   stagger?: Duration;
   /**
@@ -502,15 +544,36 @@ export interface CommandBackend {
  *   shutdown, KEP-2268); `untaint-out-of-service` removes it again (needs an earlier taint-out-of-service);
  * - `force-delete-pods`: delete every pod bound to the node with grace period 0 (`kubectl delete --force`);
  * - `cordon` / `uncordon` (needs an earlier cordon): mark the node unschedulable / schedulable;
- * - `restore`: end the fault now (e.g. start the powered-off node) instead of after `fault.duration`.
- * Whatever a step leaves behind (taint, cordon) is undone at the end of the run.
+ * - `restore`: end the fault now (e.g. start the powered-off node) instead of after `fault.duration`;
+ * - `label-node` (`label: key=value`) / `unlabel-node` (`label: key`): set / remove a node label (a pod's required
+ *   node affinity is only checked again when its kubelet restarts and re-admits it);
+ * - `evict-pods`: the Eviction API for the pods on the node (`selector`, `namespace` optional), which honours
+ *   PodDisruptionBudgets: a refusal (HTTP 429) is retried for `timeout` (default 0s: one attempt), journaled and
+ *   reported, never an error of the run;
+ * - `drain`: cordon, then evict-pods (`timeout` default 60s), as `kubectl drain --ignore-daemonsets` without waiting
+ *   for the pods to terminate; DaemonSet and mirror pods are never evicted;
+ * - `restart-kubelet`: `systemctl restart kubelet` on the node (containers keep running).
+ * Whatever a step leaves behind (taint, cordon, label) is undone at the end of the run.
  */
 export interface Step {
   /** Time since time zero, the start of the first fault command (on the first target), e.g. `60s`. */
   after: Duration;
-  action: 'delete-node-object' | 'taint-out-of-service' | 'untaint-out-of-service' | 'force-delete-pods' | 'cordon' | 'uncordon' | 'restore';
+  action:
+    | 'delete-node-object' | 'taint-out-of-service' | 'untaint-out-of-service' | 'force-delete-pods' | 'cordon' | 'uncordon' | 'restore'
+    | 'label-node' | 'unlabel-node' | 'evict-pods' | 'drain' | 'restart-kubelet';
   /** Node name; default: every fault target. */
   node?: string;
+  /** `label-node`: the label to set, `key=value` (e.g. `rebootlab.dev/pool=blue`); `unlabel-node`: the key to remove. */
+  label?: string;
+  /** `evict-pods` / `drain`: only pods with these labels, equality-based `k=v,k2=v2`; default every pod on the node. */
+  selector?: string;
+  /** `evict-pods` / `drain`: only pods of this namespace; default every namespace. */
+  namespace?: DnsLabel;
+  /**
+   * `evict-pods` / `drain`: how long an eviction a PodDisruptionBudget refuses is retried (every 5 s, as kubectl
+   * drain); default 0s for evict-pods (one attempt), 60s for drain. The steps after it wait.
+   */
+  timeout?: Duration;
 }
 
 /** Nodes chosen by label selector. */

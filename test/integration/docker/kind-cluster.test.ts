@@ -27,7 +27,7 @@ describe('kind provider on a real cluster (integration)', function () {
   let dir: string;
   const spec: ClusterSpec = {
     provider: 'kind', name: `rebootlab-it-${process.pid}`, kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: NODE_IMAGE, workers: 1,
-    zones: ['zone-a'], settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
+    zones: ['zone-a'], workerLabels: {}, settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS),
     extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: ['nodeLeaseDurationSeconds', 'nodeStatusUpdateFrequency'], existing: null,
   };
   spec.settings.controllerManager.nodeMonitorGracePeriodMs = 20_000;
@@ -124,9 +124,9 @@ describe('kind provider on a real cluster (integration)', function () {
     const w = await import('../../../lib/workloads/index.js');
     const kc = loadKubeConfig(cluster!.kubeconfigPath);
     const workload = {
-      name: 'db', kind: 'StatefulSet' as const, replicas: 1, placement: 'target' as const, image, tolerations: null,
+      name: 'db', kind: 'StatefulSet' as const, replicas: 1, placement: 'target' as const, image, tolerations: null, requiredNodeLabels: {},
       volume: { type: 'hostPath' as const, size: '16Mi' }, dataProbe: true, podDisruptionBudget: null,
-      service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 5, manifest: null, job: null, selected: null,
+      service: null, readinessProbe: null, livenessProbe: null, failReadiness: null, failLiveness: null, terminationGracePeriodSeconds: 5, manifest: null, job: null, selected: null,
     };
     await w.applyWorkloads(kc, [workload], { targetNodes: [worker] });
     await w.waitForWorkloadsReady(kc, [workload], { timeoutMs: 180_000 });

@@ -24,7 +24,7 @@ function largeZoneSpec(): ClusterSpec {
   settings.controllerManager.nodeMonitorGracePeriodMs = 20_000;
   settings.kubelet.nodeLeaseDurationSeconds = 20;
   return {
-    provider: 'kwok', name: 'kwok-rate', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: WORKERS, zones: ['zone-a'],
+    provider: 'kwok', name: 'kwok-rate', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: WORKERS, zones: ['zone-a'], workerLabels: {},
     settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
 }

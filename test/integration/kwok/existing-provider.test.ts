@@ -20,7 +20,7 @@ describe('provider existing on a kwok cluster, through its kubeconfig only (issu
   const dir = mkdtempSync(join(tmpdir(), 'rebootlab-existing-it-'));
   const kwok = createKwokProvider({ clusterDir: dir });
   const kwokSpec: ClusterSpec = {
-    provider: 'kwok', name: 'existing-it', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: 2, zones: [],
+    provider: 'kwok', name: 'existing-it', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: 2, zones: [], workerLabels: {},
     settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS), extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
   let kubeconfig = '';

@@ -27,7 +27,7 @@ function tunedSpec(): ClusterSpec {
   settings.apiServer.defaultUnreachableTolerationSeconds = 30;
   settings.kubelet.nodeLeaseDurationSeconds = 20;
   return {
-    provider: 'kwok', name: 'kwok-it', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: 4, zones: ['zone-a'],
+    provider: 'kwok', name: 'kwok-it', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: 4, zones: ['zone-a'], workerLabels: {},
     settings, extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
 }

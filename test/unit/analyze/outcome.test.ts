@@ -7,6 +7,7 @@ import type { PodOutcome, Replacement } from '../../../lib/analyze/types.js';
 const base = {
   evictedAfterSeconds: null,
   deletedAfterSeconds: null,
+  terminatedAfterSeconds: null,
   ownerKind: 'ReplicaSet',
   phaseAtEnd: 'Running',
   readyAfterFault: true,
@@ -14,7 +15,7 @@ const base = {
   readyAtEnd: true,
 } as unknown as PodFacts;
 const replacement = (o: Partial<Replacement>): Replacement =>
-  ({ name: 'r', uid: 'u', createdAfterSeconds: 1, scheduledAfterSeconds: 1, readyAfterSeconds: null, node: 'w2', podIP: null, pendingReason: null, ...o });
+  ({ name: 'r', uid: 'u', createdAfterSeconds: 1, scheduledAfterSeconds: 1, readyAfterSeconds: null, node: 'w2', podIP: null, containerIDs: [], pendingReason: null, ...o });
 
 const ROWS: { name: string; facts: Partial<PodFacts>; replacement?: Replacement; nodeReady?: boolean; outcome: PodOutcome }[] = [
   { name: 'evicted, replacement Ready', facts: { evictedAfterSeconds: 52 }, replacement: replacement({ readyAfterSeconds: 55 }), outcome: 'evicted-replaced' },
@@ -23,6 +24,9 @@ const ROWS: { name: string; facts: Partial<PodFacts>; replacement?: Replacement;
   { name: 'standalone pod Terminating on a down node', facts: { evictedAfterSeconds: 52, ownerKind: null }, nodeReady: false, outcome: 'evicted-lost' },
   { name: 'controller pod deleted, nothing replaced it', facts: { evictedAfterSeconds: 52, deletedAfterSeconds: 60 }, outcome: 'evicted-lost' },
   { name: 'same pod, restartCount +1', facts: { restartCountDelta: 1 }, outcome: 'restarted-in-place' },
+  // Case C17: a restarted kubelet rejects a pod whose node lost its required label (phase Failed, reason NodeAffinity).
+  { name: 'rejected at admission (Failed), replacement Ready', facts: { terminatedAfterSeconds: 20, phaseAtEnd: 'Failed', readyAtEnd: false }, replacement: replacement({ readyAfterSeconds: 23 }), outcome: 'terminated-replaced' },
+  { name: 'Failed, no replacement (a standalone Pod)', facts: { terminatedAfterSeconds: 20, ownerKind: null, phaseAtEnd: 'Failed', readyAtEnd: false }, outcome: 'terminated-lost' },
   { name: 'DaemonSet pod on a node still down', facts: { readyAtEnd: false }, nodeReady: false, outcome: 'not-evicted' },
   { name: 'pod Ready on a Ready node', facts: {}, outcome: 'unaffected' },
   { name: 'pod never scheduled', facts: { phaseAtEnd: 'Pending', readyAfterFault: false, readyAtEnd: false }, outcome: 'pending-unschedulable' },

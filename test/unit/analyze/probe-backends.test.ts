@@ -59,7 +59,7 @@ describe('analyze/probe-backends: a pod not ready on a Ready node (kubelet resta
   const req = (atMs: number): ProbeObservation => ({ seq: seq++, type: 'probe', probe: 'web', sentAtMs: FAULT_MS + atMs, latencyMs: 1, receivedAtMs: FAULT_MS + atMs + 1, outcome: 'refused' });
   const journal = [slice(-5_000, true), slice(1_000, false), slice(3_000, true)];
   const failed = [req(1_500), req(2_000), req(2_500)];
-  const input = { faultMs: FAULT_MS, endMs: FAULT_MS + 10_000, faults: [{ node: 'n1', type: 'kubelet-restart', issuedAtMs: FAULT_MS, effectiveAtMs: FAULT_MS + 100, restoringAtMs: FAULT_MS, restoredAtMs: FAULT_MS + 100 }], nodes: [] };
+  const input = { faultMs: FAULT_MS, endMs: FAULT_MS + 10_000, faults: [{ node: 'n1', type: 'kubelet-restart', scope: null as 'control-plane' | null, issuedAtMs: FAULT_MS, effectiveAtMs: FAULT_MS + 100, restoringAtMs: FAULT_MS, restoredAtMs: FAULT_MS + 100 }], nodes: [] };
 
   it('blames no ready endpoint, the pod not ready on a Ready node: a kubelet restart stops no container, so the node is not down', () => {
     const groups = buildFailingBackends(failed, 'web', [...journal, ...failed], input);
@@ -72,6 +72,11 @@ describe('analyze/probe-backends: a pod not ready on a Ready node (kubelet resta
     const groups = buildFailingBackends(failed, 'web', [...journal, ...failed], { ...input, faults: [{ ...input.faults[0]!, type: 'power-off', restoredAtMs: null }] });
     // Until 1 s + PROXY_LAG_MS the endpoint ready before 1 s may still be routed to; the request at 2.5 s finds none.
     expect(groups.map((g) => [g.cause, g.failed])).to.deep.equal([['endpoint-ready-on-down-node', 3]]);
+  });
+
+  it('a network-partition of scope control-plane leaves the node serving: the same failures are no ready endpoint, not a down node', () => {
+    const groups = buildFailingBackends(failed, 'web', [...journal, ...failed], { ...input, faults: [{ ...input.faults[0]!, type: 'network-partition', scope: 'control-plane', restoredAtMs: null }] });
+    expect(groups.map((g) => [g.cause, g.failed])).to.deep.equal([['no-ready-endpoint', 3]]);
   });
 
   it('a flap of a few milliseconds still leaves clients without an endpoint for the proxy lag (the recorded kubelet restart: not ready at 5.625 s, ready at 5.639 s, failures until 6.865 s)', () => {

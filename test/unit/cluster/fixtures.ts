@@ -18,7 +18,7 @@ export function tunedSpec(overrides: Partial<ClusterSpec> = {}): ClusterSpec {
     kubernetesVersion: 'v1.34.4',
     nodeImage: null,
     workers: 3,
-    zones: ['zone-a', 'zone-b'],
+    zones: ['zone-a', 'zone-b'], workerLabels: {},
     settings,
     extraArgs: { controllerManager: { v: '2' }, apiServer: { 'audit-log-maxage': '1' }, scheduler: { 'bind-timeout-seconds': '10' } },
     kubeletExtraConfig: { maxPods: 50 },

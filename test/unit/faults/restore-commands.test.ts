@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RestoreTargets } from '../../../lib/cluster/restore-targets.js';
+import { API_PARTITION_UNDO } from '../../../lib/cluster/api-partition.js';
 import { checkRestoreCommand, declareUserUndos, parseRestoreCommand } from '../../../lib/faults/restore-commands.js';
 import { fillPlaceholders } from '../../../lib/cluster/existing/placeholders.js';
 import { findPendingRestoreDirs, lastOutFile, rememberOutDir, restoreSearchDirs } from '../../../lib/faults/restore-file.js';
@@ -19,10 +20,15 @@ describe('faults/restore-commands: parseRestoreCommand', () => {
     [['docker', 'exec', 'lab-worker', 'systemctl', 'start', 'kubelet'], 'start-kubelet'],
     [['docker', 'exec', 'lab-worker', 'systemctl', 'restart', 'kubelet'], 'restart-kubelet'],
     [['docker', 'exec', 'lab-worker', 'systemctl', 'start', 'containerd'], 'start-containerd'],
+    [['docker', 'exec', 'lab-worker', 'sh', '-c', API_PARTITION_UNDO], 'remove-api-partition'],
     [['kubectl', '--kubeconfig', KUBECONFIG, 'uncordon', 'lab-worker'], 'uncordon'],
     [['kubectl', '--kubeconfig', KUBECONFIG, 'taint', 'node', 'lab-worker', 'node.kubernetes.io/out-of-service:NoExecute-'], 'untaint-out-of-service'],
     [['kubectl', '--kubeconfig', '/c/kwok-clusters/k/kubeconfig', 'label', 'node', 'k-worker', 'rebootlab.dev/kwok-heartbeat=on', '--overwrite'], 'relabel-kwok-managed'],
     [['kubectl', '--kubeconfig', '/c/kwok-clusters/k/kubeconfig', 'create', '-f', '/c/kwok-clusters/k/deleted-nodes/k-worker.yaml'], 'recreate-node'],
+    // A label a label-node / unlabel-node step changed, put back (its value before, or removed when it had none).
+    [['kubectl', '--kubeconfig', KUBECONFIG, 'label', 'node', 'lab-worker', 'rebootlab.dev/pool=blue', '--overwrite'], 'restore-label'],
+    [['kubectl', '--kubeconfig', KUBECONFIG, 'label', 'node', 'lab-worker', 'disk=', '--overwrite'], 'restore-label'],
+    [['kubectl', '--kubeconfig', KUBECONFIG, 'label', 'node', 'lab-worker', 'rebootlab.dev/pool-'], 'restore-label'],
   ];
   for (const [argv, undo] of accepted) {
     it(`accepts ${argv.join(' ')}`, () => {
@@ -40,6 +46,8 @@ describe('faults/restore-commands: parseRestoreCommand', () => {
     ['docker', 'unpause', '--help'],
     ['docker', 'unpause', 'lab-worker;rm'],
     ['docker', 'exec', 'lab-worker', 'sh', '-c', 'systemctl start kubelet'],
+    ['docker', 'exec', 'lab-worker', 'sh', '-c', `${API_PARTITION_UNDO}; rm -rf /`],
+    ['docker', 'exec', 'lab-worker;x', 'sh', '-c', API_PARTITION_UNDO],
     ['docker', 'exec', 'lab-worker', 'systemctl', 'stop', 'kubelet'],
     ['docker', 'network', 'connect', '--ip', '999.1.1.1', 'kind', 'lab-worker'],
     ['docker', 'network', 'connect', '--alias', 'x', 'kind', 'lab-worker'],
@@ -48,6 +56,11 @@ describe('faults/restore-commands: parseRestoreCommand', () => {
     ['kubectl', 'uncordon', 'lab-worker'],
     ['kubectl', '--kubeconfig', KUBECONFIG, 'taint', 'node', 'lab-worker', 'node-role.kubernetes.io/control-plane:NoSchedule-'],
     ['kubectl', '--kubeconfig', KUBECONFIG, 'create', '-f', 'https://example.com/x.yaml'],
+    ['kubectl', '--kubeconfig', KUBECONFIG, 'label', 'node', 'lab-worker', 'kubernetes.io/hostname=other', '--overwrite'],
+    ['kubectl', '--kubeconfig', KUBECONFIG, 'label', 'node', 'lab-worker', 'node-role.kubernetes.io/control-plane-'],
+    ['kubectl', '--kubeconfig', KUBECONFIG, 'label', 'node', 'lab-worker', 'pool=a;b', '--overwrite'],
+    ['kubectl', '--kubeconfig', KUBECONFIG, 'label', 'node', 'lab-worker', '--all=x', '--overwrite'],
+    ['kubectl', '--kubeconfig', KUBECONFIG, 'label', 'node', 'lab-worker', 'pool=blue'],
     'docker unpause lab-worker',
     [],
     [['docker'], ['unpause']],

@@ -18,7 +18,7 @@ function simulatedTime(cluster: FakeCluster, startMs: number) {
   return { sleep, now: () => nowMs };
 }
 
-const step = (afterMs: number, action: StepSpec['action'], node: string | null = null): StepSpec => ({ afterMs, action, node });
+const step = (afterMs: number, action: StepSpec['action'], node: string | null = null): StepSpec => ({ afterMs, action, node, args: {} });
 
 describe('runSteps', () => {
   it('acts on every fault target at injection + after, registering each undo with the guard first', async () => {

@@ -44,12 +44,43 @@ describe('script/lab: node actions of steps are journaled as steps', () => {
 
     // The same detail keys as lib/faults/steps.ts writes for a YAML step.
     const yaml: StepDetail[] = [];
-    await runSteps(new FakeCluster(), [{ afterMs: 0, action: 'force-delete-pods', node: null }], ['w1'], {
+    await runSteps(new FakeCluster(), [{ afterMs: 0, action: 'force-delete-pods', node: null, args: {} }], ['w1'], {
       guard: new FaultGuard({ runDir: null }), injectedAtMs: 0, faults: () => [], onPhase: (_p, info) => yaml.push(info.detail), sleep: async () => {}, now: () => 0,
     });
     expect(Object.keys(steps[0]!.detail!).sort()).to.deep.equal(Object.keys(yaml[0]!).sort());
     // And the analysis takes them as the run's steps.
     expect(buildContext(readJournal(journalPath)).steps.map((p) => p.detail?.action)).to.deep.equal(['force-delete-pods', 'cordon', 'uncordon']);
+  });
+
+  it('after a fault, lab.act of a step with arguments (drain, label-node) writes the YAML step\'s fields and eviction records', async () => {
+    const journalPath = join(dir, 'observations.jsonl');
+    const journal = openJournal(journalPath);
+    const lab = new Lab({
+      experiment: {} as Experiment, cluster: new FakeCluster(), kc: new KubeConfig(), journal, guard: new FaultGuard({ runDir: null }), settings: DEFAULT_TIMEOUT_SETTINGS, runDir: dir, signal: new AbortController().signal,
+    });
+    await lab.inject('power-off', 'w1');
+    await lab.act('w1', 'drain', { selector: 'app=web', timeout: '20s' });
+    await lab.act('w1', 'label-node', { label: 'rebootlab.dev/pool=blue' });
+    await lab.restoreAll();
+    journal.close();
+    const records = readJournal(journalPath).filter((r): r is PhaseObservation => r.type === 'phase');
+    const scripted = records.filter((p) => p.phase === 'step').map((p) => p.detail as StepDetail);
+    expect(records.filter((p) => p.phase === 'eviction').map((p) => [p.detail?.pod, p.detail?.outcome, p.detail?.step])).to.deep.equal([['web-0', 'evicted', 0]]);
+
+    const yaml: StepDetail[] = [];
+    const evictions: unknown[] = [];
+    await runSteps(new FakeCluster(), [
+      { afterMs: 0, action: 'drain', node: null, args: { pods: { namespace: null, matchLabels: { app: 'web' } }, retryForMs: 20_000 } },
+      { afterMs: 0, action: 'label-node', node: null, args: { label: { key: 'rebootlab.dev/pool', value: 'blue' } } },
+    ], ['w1'], {
+      guard: new FaultGuard({ runDir: null }), injectedAtMs: 0, faults: () => [], onPhase: (_p, info) => yaml.push(info.detail), sleep: async () => {}, now: () => 0,
+      onEviction: (attempt) => evictions.push([attempt.pod, attempt.outcome, attempt.step]),
+    });
+    expect(evictions).to.deep.equal([['web-0', 'evicted', 0]]);
+    const fields = ({ startedAfterSeconds: _s, actedAfterSeconds: _a, afterSeconds: _f, ...rest }: StepDetail) => rest;
+    expect(scripted.map(fields)).to.deep.equal(yaml.map(fields));
+    expect(scripted[0]).to.include({ action: 'drain', retrySeconds: 20 });
+    expect(scripted[1]).to.include({ action: 'label-node', label: 'rebootlab.dev/pool=blue', labelBefore: null });
   });
 
   it('before any fault, lab.act keeps making the act the fault (time zero), as before', async () => {

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { ExitCode, InputError } from '../../../lib/common/errors.js';
 import { durationMs, resolveScriptExperiment, type Duration, type ScriptExperiment } from '../../../lib/script/index.js';
 import { scriptError } from '../../../lib/script/run-file.js';
+import { nodeActionArgs } from '../../../lib/script/lab.js';
 import { InfraError } from '../../../lib/common/errors.js';
 
 describe('scripted experiments: runtime checks', function () {
@@ -52,6 +53,18 @@ describe('scripted experiments: runtime checks', function () {
       .to.throw(InputError, 'experiments/x.ts: probes[0].ratePerSecond: must be > 0, got 0');
     expect(() => resolveScriptExperiment({ name: 'x', workloads, probes: [{ name: 'db', service: 'db' }] }, 'experiments/x.ts'))
       .to.throw(InputError, 'probes[0].service: no workload "db" with a Service in this experiment');
+  });
+
+  it('lab.act takes the fields of a YAML step (label, selector, namespace, timeout) and refuses bad ones in one line', function () {
+    expect(nodeActionArgs('label-node', { label: 'rebootlab.dev/pool=blue' })).to.deep.equal({ label: { key: 'rebootlab.dev/pool', value: 'blue' } });
+    expect(nodeActionArgs('unlabel-node', { label: 'rebootlab.dev/pool' })).to.deep.equal({ label: { key: 'rebootlab.dev/pool', value: '' } });
+    expect(nodeActionArgs('drain', { timeout: '30s' })).to.deep.equal({ pods: { namespace: null, matchLabels: {} }, retryForMs: 30_000 });
+    expect(nodeActionArgs('evict-pods', { selector: 'app=web', namespace: 'shop' })).to.deep.equal({ pods: { namespace: 'shop', matchLabels: { app: 'web' } }, retryForMs: 0 });
+    expect(nodeActionArgs('cordon', {})).to.deep.equal({});
+    expect(() => nodeActionArgs('label-node', {})).to.throw(InputError, "lab.act(label-node): needs { label: 'key=value' }");
+    expect(() => nodeActionArgs('label-node', { label: 'pool' })).to.throw(InputError, 'lab.act(label-node).label: "pool": write key=value');
+    expect(() => nodeActionArgs('unlabel-node', { label: 'kubernetes.io/hostname' })).to.throw(InputError, 'lab.act(unlabel-node).label: kubernetes.io/hostname is read by the scheduler or by rebootlab itself');
+    expect(() => nodeActionArgs('drain', { timeout: '30' as Duration })).to.throw(InputError, 'lab.act(drain).timeout: "30" is not a duration with a unit; write "30s"');
   });
 
   it("a script's own throw is one line of bad input naming the script (issue 27 item 8), rebootlab's errors stay as they are", function () {

@@ -11,7 +11,7 @@ describe('spec/defaults', () => {
     const { experiment } = await loadExperiment(`${DIR}/valid-minimal.yaml`);
     expect(experiment.cluster).to.deep.include({ provider: 'kind', name: 'rebootlab', kubernetesVersion: 'v1.37.2', nodeImage: null, workers: 2, zones: [] });
     expect(experiment.cluster.settings).to.deep.equal(DEFAULT_TIMEOUT_SETTINGS);
-    expect(experiment.fault).to.deep.equal({ type: 'reboot', target: { kind: 'worker-with-most-pods' }, count: 1, durationMs: null, staggerMs: 0, allowControlPlane: false, backend: { kind: 'provider' } });
+    expect(experiment.fault).to.deep.equal({ type: 'reboot', target: { kind: 'worker-with-most-pods' }, count: 1, durationMs: null, staggerMs: 0, scope: 'node', allowControlPlane: false, backend: { kind: 'provider' } });
     expect(experiment.observe).to.deep.equal({ until: 'recovered', durationMs: null, timeoutMs: 600_000, settleMs: 5_000 });
     expect(experiment.workloads).to.deep.equal([]);
     expect(experiment.expect).to.deep.equal([]);
@@ -42,7 +42,7 @@ describe('spec/defaults', () => {
     });
     expect(experiment.fault).to.deep.equal({
       type: 'network-partition', target: { kind: 'selector', selector: { 'topology.kubernetes.io/zone': 'zone-a' } },
-      count: 2, durationMs: 90_000, staggerMs: 500, allowControlPlane: false, backend: { kind: 'provider' },
+      count: 2, durationMs: 90_000, staggerMs: 500, scope: 'node', allowControlPlane: false, backend: { kind: 'provider' },
     });
     expect(experiment.observe).to.deep.equal({ until: 'duration', durationMs: 180_000, timeoutMs: 300_000, settleMs: 10_000 });
     expect(experiment.cluster.extraArgs.controllerManager).to.deep.equal({ v: '2' });
@@ -121,10 +121,10 @@ describe('spec/defaults', () => {
       '    terminationGracePeriodSeconds: 0',
     ].join('\n');
     const [plain, web] = loadExperimentText('e.yaml', doc).experiment.workloads;
-    expect(plain).to.deep.include({ service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 30 });
+    expect(plain).to.deep.include({ service: null, readinessProbe: null, livenessProbe: null, failReadiness: null, failLiveness: null, terminationGracePeriodSeconds: 30 });
     expect(web!.service).to.deep.equal({ port: 80 });
-    expect(web!.readinessProbe).to.deep.equal({ periodSeconds: 2, timeoutSeconds: 1, failureThreshold: 3, successThreshold: 1, initialDelaySeconds: 0 });
-    expect(web!.livenessProbe).to.deep.equal({ periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 5, successThreshold: 1, initialDelaySeconds: 3 });
+    expect(web!.readinessProbe).to.deep.equal({ handler: 'httpGet', periodSeconds: 2, timeoutSeconds: 1, failureThreshold: 3, successThreshold: 1, initialDelaySeconds: 0 });
+    expect(web!.livenessProbe).to.deep.equal({ handler: 'httpGet', periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 5, successThreshold: 1, initialDelaySeconds: 3 });
     expect(web!.terminationGracePeriodSeconds).to.equal(0);
   });
 });

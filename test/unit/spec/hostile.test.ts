@@ -197,7 +197,7 @@ describe('spec: hostile input (issue 27)', () => {
         'e.yaml (--set nosuch.path=1): nosuch: unknown field; allowed: apiVersion, cluster, expect, fault, kind, matrix, metadata, observe, probes, repeat, steps, workloads',
       ]);
       expect(issuesOf(`${HEAD}fault: {type: reboot}\n`, ['fault.nosuch.deeper=1'])).to.deep.equal([
-        'e.yaml (--set fault.nosuch.deeper=1): fault.nosuch: unknown field; allowed: allowControlPlane, backend, count, duration, stagger, target, type',
+        'e.yaml (--set fault.nosuch.deeper=1): fault.nosuch: unknown field; allowed: allowControlPlane, backend, count, duration, scope, stagger, target, type',
       ]);
     });
 

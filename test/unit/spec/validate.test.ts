@@ -125,7 +125,7 @@ describe('spec/validate', () => {
     expect(issuesOf(text)).to.deep.equal([
       'e.yaml:7:21: workloads[0].service.port: must be ≥ 1, got 0',
       'e.yaml:8:37: workloads[0].readinessProbe.periodSeconds: must be ≥ 1, got 0',
-      'e.yaml:8:40: workloads[0].readinessProbe.bogus: unknown field; allowed: failureThreshold, initialDelaySeconds, periodSeconds, successThreshold, timeoutSeconds',
+      'e.yaml:8:40: workloads[0].readinessProbe.bogus: unknown field; allowed: failureThreshold, handler, initialDelaySeconds, periodSeconds, successThreshold, timeoutSeconds',
       'e.yaml:9:39: workloads[0].livenessProbe.successThreshold: must be 1 for a liveness probe (Kubernetes API rule), got 2',
       'e.yaml:10:36: workloads[0].terminationGracePeriodSeconds: must be ≥ 0, got -1',
       'e.yaml:13:14: workloads[1].service.port: missing required field',

@@ -7,8 +7,8 @@ import type { WorkloadSpec } from '../../../lib/spec/types.js';
 function workload(overrides: Partial<WorkloadSpec> = {}): WorkloadSpec {
   return {
     name: 'web', kind: 'Deployment', replicas: 3, placement: 'any', image: 'rebootlab/workload:v1',
-    tolerations: null, volume: null, dataProbe: false, podDisruptionBudget: null,
-    service: null, readinessProbe: null, livenessProbe: null, terminationGracePeriodSeconds: 30, manifest: null, job: null, selected: null, ...overrides,
+    tolerations: null, requiredNodeLabels: {}, volume: null, dataProbe: false, podDisruptionBudget: null,
+    service: null, readinessProbe: null, livenessProbe: null, failReadiness: null, failLiveness: null, terminationGracePeriodSeconds: 30, manifest: null, job: null, selected: null, ...overrides,
   };
 }
 const TARGET = { targetNodes: ['kind-worker2'] };
@@ -149,14 +149,29 @@ describe('isWorkloadReady', () => {
     expect(find(objects, 'StatefulSet').spec.serviceName).to.equal('web');
   });
 
-  it('renders the probes as HTTP GET /healthz on 8080 with every timing field, and the grace period', () => {
-    const readinessProbe = { periodSeconds: 2, timeoutSeconds: 1, failureThreshold: 1, successThreshold: 2, initialDelaySeconds: 0 };
-    const livenessProbe = { periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 3, successThreshold: 1, initialDelaySeconds: 5 };
+  it('renders the probes as HTTP GET /healthz (readiness) and /livez (liveness) on 8080 with every timing field, and the grace period', () => {
+    const timing = { periodSeconds: 2, timeoutSeconds: 1, failureThreshold: 1, successThreshold: 2, initialDelaySeconds: 0 };
+    const liveTiming = { periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 3, successThreshold: 1, initialDelaySeconds: 5 };
     for (const kind of ['Deployment', 'StatefulSet', 'DaemonSet', 'Pod'] as const) {
-      const spec = podSpec(renderWorkload(workload({ kind, readinessProbe, livenessProbe, terminationGracePeriodSeconds: 7 }), TARGET), kind);
+      const spec = podSpec(renderWorkload(workload({ kind, readinessProbe: { handler: 'httpGet', ...timing }, livenessProbe: { handler: 'httpGet', ...liveTiming }, terminationGracePeriodSeconds: 7 }), TARGET), kind);
       expect(spec.terminationGracePeriodSeconds, kind).to.equal(7);
-      expect(spec.containers[0].readinessProbe, kind).to.deep.equal({ httpGet: { path: '/healthz', port: 8080 }, ...readinessProbe });
-      expect(spec.containers[0].livenessProbe, kind).to.deep.equal({ httpGet: { path: '/healthz', port: 8080 }, ...livenessProbe });
+      expect(spec.containers[0].readinessProbe, kind).to.deep.equal({ httpGet: { path: '/healthz', port: 8080 }, ...timing });
+      expect(spec.containers[0].livenessProbe, kind).to.deep.equal({ httpGet: { path: '/livez', port: 8080 }, ...liveTiming });
+      expect(spec.containers[0].env, kind).to.equal(undefined);
     }
+  });
+
+  it('renders exec probes as the workload client against its own endpoints, and failure schedules as environment variables', () => {
+    const timing = { periodSeconds: 2, timeoutSeconds: 1, failureThreshold: 1, successThreshold: 1, initialDelaySeconds: 0 };
+    const spec = podSpec(renderWorkload(workload({
+      readinessProbe: { handler: 'exec', ...timing }, livenessProbe: { handler: 'exec', ...timing },
+      failReadiness: { afterMs: 30_000, forMs: null, everyMs: null }, failLiveness: { afterMs: 0, forMs: 5_000, everyMs: 60_000 },
+    }), TARGET), 'Deployment');
+    expect(spec.containers[0].readinessProbe).to.deep.equal({ exec: { command: ['/rebootlab-workload', 'get', 'http://127.0.0.1:8080/healthz'] }, ...timing });
+    expect(spec.containers[0].livenessProbe).to.deep.equal({ exec: { command: ['/rebootlab-workload', 'get', 'http://127.0.0.1:8080/livez'] }, ...timing });
+    expect(spec.containers[0].env).to.deep.equal([
+      { name: 'REBOOTLAB_FAIL_READINESS', value: 'after=30000ms' },
+      { name: 'REBOOTLAB_FAIL_LIVENESS', value: 'after=0ms,for=5000ms,every=60000ms' },
+    ]);
   });
 });

@@ -18,7 +18,7 @@ export function kwokSpec(overrides: Partial<ClusterSpec> = {}): ClusterSpec {
     kubernetesVersion: 'v1.34.4',
     nodeImage: null,
     workers: 5,
-    zones: ['zone-a', 'zone-b'],
+    zones: ['zone-a', 'zone-b'], workerLabels: {},
     settings,
     extraArgs: { controllerManager: { v: '2' }, apiServer: {}, scheduler: {} },
     kubeletExtraConfig: {}, kubeletFieldsSet: ['nodeStatusReportFrequency'], existing: null,

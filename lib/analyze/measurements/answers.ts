@@ -1,0 +1,19 @@
+// Measurement: the plain-words answer per workload (lib/analyze/answers.ts), read from the parts measured before it.
+import { answerWorkloads } from '../answers.js';
+import { secondsSince } from '../clock.js';
+import { part, type Measurement } from '../measurement.js';
+
+/** One sentence per workload: what happened to its pods, when and why, and the data probe. Reports show it first. */
+export const answersMeasurement: Measurement = {
+  name: 'answers',
+  describes: 'per workload, one sentence of what happened to its pods and why (timelines, DisruptionTarget conditions, steps, data probe)',
+  needs: ['faults', 'steps', 'nodes', 'pods', 'workloads', 'events'],
+  provides: ['answers'],
+  measure: ({ ctx, options }, earlier) => ({
+    answers: answerWorkloads({
+      faults: part(earlier, 'faults'), steps: part(earlier, 'steps'), nodes: part(earlier, 'nodes'), pods: part(earlier, 'pods'),
+      workloads: part(earlier, 'workloads'), events: part(earlier, 'events'), refs: options.workloads, dataProbes: ctx.dataProbes,
+      endAfterSeconds: secondsSince(ctx.faultMs, ctx.endMs),
+    }),
+  }),
+};
