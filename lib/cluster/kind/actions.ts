@@ -110,15 +110,23 @@ function dockerCommands(c: string, network: string, ipBefore: string | null): Re
  * `{IP before}` for its address: the command lines of {@link dockerCommands}, or those of the API-server actions.
  * @throws InputError for an action the kind provider does not support.
  */
+/**
+ * `argv` as one shell line: words with anything but plain characters single-quoted (a `sh -c` script reads as one
+ * word); a placeholder such as `{IP before}` stays as it is.
+ */
+function shellLine(argv: readonly string[]): string {
+  return argv.map((w) => (/^([A-Za-z0-9_./:=@{}+-]+|\{[^{}']*\})$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
 export function describeDockerAction(action: NodeAction, kubeconfigPath: string, network = KIND_NETWORK): PlannedAction {
   if (!DOCKER_NODE_ACTIONS.has(action)) throw new InputError(`node action ${action} is not supported by the kind provider`);
   if (isNodeApiAction(action)) return describeNodeApiAction(action, '{node}', kubeconfigPath);
   const commands = dockerCommands('{node}', network, '{IP before}')[action as keyof ReturnType<typeof dockerCommands>];
   return {
-    act: commands.act ? commands.act.join(' ')
+    act: commands.act ? shellLine(commands.act)
       : action === 'partition-api-server' ? 'docker exec {node} iptables/ip6tables: drop TCP between {node} and the API server endpoints (and the API server to the kubelet port); node-to-node traffic flows'
       : 'delete the Node object {node} through the API server',
-    undo: commands.undo ? `${commands.undo.join(' ')}${action === 'delete-node-object' ? ' (unless the node is stopped or registered again)' : ''}` : null,
+    undo: commands.undo ? `${shellLine(commands.undo)}${action === 'delete-node-object' ? ' (unless the node is stopped or registered again)' : ''}` : null,
   };
 }
 
