@@ -7,7 +7,7 @@ import { InfraError } from '../common/errors.js';
 export type ObjectsByKey<T> = ReadonlyMap<string, T>;
 
 /** Kinds {@link collectionOf} knows the list call and path of. */
-export type CollectionKind = 'Node' | 'Pod' | 'Namespace' | 'PersistentVolume' | 'Deployment' | 'Lease' | 'PodDisruptionBudget';
+export type CollectionKind = 'Node' | 'Pod' | 'Namespace' | 'PersistentVolume' | 'Deployment' | 'Lease' | 'PodDisruptionBudget' | 'CSINode';
 
 /** A watchable collection: its API path and the typed list call of the same objects. */
 export interface Collection<T extends k8s.KubernetesObject = k8s.KubernetesObject> {
@@ -119,6 +119,7 @@ export function collectionOf(kc: k8s.KubeConfig, kind: 'PersistentVolume', scope
 export function collectionOf(kc: k8s.KubeConfig, kind: 'Deployment', scope?: CollectionScope): Collection<k8s.V1Deployment>;
 export function collectionOf(kc: k8s.KubeConfig, kind: 'Lease', scope?: CollectionScope): Collection<k8s.V1Lease>;
 export function collectionOf(kc: k8s.KubeConfig, kind: 'PodDisruptionBudget', scope?: CollectionScope): Collection<k8s.V1PodDisruptionBudget>;
+export function collectionOf(kc: k8s.KubeConfig, kind: 'CSINode', scope?: CollectionScope): Collection<k8s.V1CSINode>;
 export function collectionOf(kc: k8s.KubeConfig, kind: CollectionKind, scope?: CollectionScope): Collection;
 export function collectionOf(kc: k8s.KubeConfig, kind: CollectionKind, scope: CollectionScope = {}): Collection {
   const { namespace, labelSelector, fieldSelector } = scope;
@@ -133,6 +134,8 @@ export function collectionOf(kc: k8s.KubeConfig, kind: CollectionKind, scope: Co
       return make('/api/v1/namespaces', () => core().listNamespace(selectors));
     case 'PersistentVolume':
       return make('/api/v1/persistentvolumes', () => core().listPersistentVolume(selectors));
+    case 'CSINode':
+      return make('/apis/storage.k8s.io/v1/csinodes', () => kc.makeApiClient(k8s.StorageV1Api).listCSINode(selectors));
     case 'Pod':
       return make(ns('/api/v1', 'pods'), () => (namespace ? core().listNamespacedPod({ namespace, ...selectors }) : core().listPodForAllNamespaces(selectors)));
     case 'Deployment': {

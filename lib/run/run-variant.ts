@@ -11,7 +11,7 @@ import type { Result, RunInfo } from '../report/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Variant } from '../spec/types.js';
 import {
-  applyObjects, applyWorkloads, readDataMarker, renderNamespace, resolveSelectedWorkloads, waitForWorkloadsReady, writeDataMarker,
+  applyObjects, applyWorkloads, deployAttachableDriver, readDataMarker, renderNamespace, resolveSelectedWorkloads, usesAttachableVolumes, waitForWorkloadsReady, writeDataMarker,
 } from '../workloads/index.js';
 import { loadKubeConfig, readServerVersion } from '../cluster/kube-client.js';
 import { describeTarget, workloadRefs } from './run-info.js';
@@ -95,6 +95,10 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     const before = await loadTargetCandidates(cluster, selectors);
     const placedOn = resolveTargets(experiment.fault, before.nodes, before.pods);
     await applyObjects(kc, [renderNamespace()]);
+    if (usesAttachableVolumes(experiment.workloads)) {
+      progress.phase('deploying rebootlab\'s attachable CSI driver');
+      await deployAttachableDriver(kc, { signal });
+    }
     await applyWorkloads(kc, experiment.workloads, { targetNodes: placedOn });
     await waitForWorkloadsReady(kc, experiment.workloads, { signal });
     // worker-with-most-pods means what it says once the pods run: placement only prefers the node chosen

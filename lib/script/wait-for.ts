@@ -65,7 +65,7 @@ export interface WaitFor {
 /** The client-node type of each collection kind. */
 export type KindObject<K extends CollectionKind> = {
   Node: k8s.V1Node; Pod: k8s.V1Pod; Namespace: k8s.V1Namespace; PersistentVolume: k8s.V1PersistentVolume;
-  Deployment: k8s.V1Deployment; Lease: k8s.V1Lease; PodDisruptionBudget: k8s.V1PodDisruptionBudget;
+  Deployment: k8s.V1Deployment; Lease: k8s.V1Lease; PodDisruptionBudget: k8s.V1PodDisruptionBudget; CSINode: k8s.V1CSINode;
 }[K];
 
 /** Builds the waits of one cluster; `signal` (the run's) ends every wait early. */

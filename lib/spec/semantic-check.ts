@@ -27,7 +27,7 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
   if (!isObj(data)) return issues;
   const cluster = isObj(data.cluster) ? data.cluster : {};
   checkCluster(cluster, report);
-  checkWorkloads(data.workloads, report);
+  checkWorkloads(data.workloads, String(cluster.provider ?? 'kind'), report);
   if (isObj(data.fault)) checkFault(data.fault, cluster, report);
   if (isObj(data.observe)) checkObserve(data.observe, isObj(data.fault) ? data.fault : {}, report);
   checkSteps(data.steps, isObj(data.fault) ? data.fault : {}, isObj(data.observe) ? data.observe : {}, cluster, report);
@@ -228,7 +228,7 @@ function checkHeartbeat(cm: Obj, kl: Obj, report: Report): void {
   report(path, `nodeMonitorGracePeriod (${seconds(graceMs)}) must be longer than the longest silence between two heartbeats of a healthy node (${from}) plus nodeMonitorPeriod (${seconds(monitorMs)}), ${seconds(heartbeatMs + monitorMs)} in all, or healthy nodes are marked NotReady between heartbeats; raise the grace period or lower nodeLeaseDurationSeconds`);
 }
 
-function checkWorkloads(workloads: unknown, report: Report): void {
+function checkWorkloads(workloads: unknown, provider: string, report: Report): void {
   if (!Array.isArray(workloads)) return;
   const seen = new Map<string, number>();
   workloads.forEach((workload, index) => {
@@ -246,8 +246,14 @@ function checkWorkloads(workloads: unknown, report: Report): void {
     checkLabelMap(workload.requiredNodeLabels, at('requiredNodeLabels'), report, false);
     for (const field of ['failReadiness', 'failLiveness'] as const) checkFailureSchedule(workload[field], at(field), report);
     if (workload.failLiveness !== undefined && workload.livenessProbe === undefined) report(at('failLiveness'), 'needs a livenessProbe to fail; add workloads[].livenessProbe');
-    if (isObj(workload.volume) && workload.volume.type === 'pvc' && workload.kind !== 'StatefulSet' && workload.kind !== 'Pod' && workload.kind !== 'Deployment') {
-      report([...at('volume'), 'type'], `pvc is supported for StatefulSet, Deployment and Pod, not ${String(workload.kind)}`);
+    const volumeType = isObj(workload.volume) ? workload.volume.type : undefined;
+    if ((volumeType === 'pvc' || volumeType === 'attachable') && workload.kind !== 'StatefulSet' && workload.kind !== 'Pod' && workload.kind !== 'Deployment') {
+      report([...at('volume'), 'type'], `${volumeType} is supported for StatefulSet, Deployment and Pod, not ${String(workload.kind)}`);
+    }
+    // rebootlab deploys its CSI driver (an image of its node image) only into kind clusters it builds; kwok nodes have
+    // no disk at all (checkSimulated says so).
+    if (volumeType === 'attachable' && provider === 'existing') {
+      report([...at('volume'), 'type'], 'attachable volumes come from rebootlab\'s own CSI driver, which it deploys only on kind clusters it creates; use provider kind, or a workload manifest with your cluster\'s own StorageClass');
     }
     const liveness = workload.livenessProbe;
     if (isObj(liveness) && liveness.successThreshold !== undefined && liveness.successThreshold !== 1) {

@@ -21,8 +21,14 @@ export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Pod' | 
  * replacements can still be scheduled elsewhere; `spread` = topology spread across workers; `any` = scheduler's choice.
  */
 export type Placement = 'target' | 'spread' | 'any';
-/** Volume kinds; `emptyDir-memory` is an emptyDir with `medium: Memory`, `pvc` uses the default StorageClass. */
-export type VolumeType = 'emptyDir' | 'emptyDir-memory' | 'hostPath' | 'pvc' | 'local-pv';
+/**
+ * Volume kinds; `emptyDir-memory` is an emptyDir with `medium: Memory`, `pvc` uses the default StorageClass,
+ * `attachable` a claim of rebootlab's CSI driver whose volumes need a VolumeAttachment (lib/workloads/csi-driver.ts).
+ */
+export type VolumeType = 'emptyDir' | 'emptyDir-memory' | 'hostPath' | 'pvc' | 'local-pv' | 'attachable';
+
+/** Volume types backed by a PersistentVolumeClaim (a volumeClaimTemplate for a StatefulSet, `<workload>-data` otherwise). */
+export const CLAIMED_VOLUME_TYPES: readonly VolumeType[] = ['pvc', 'local-pv', 'attachable'];
 /** What a network-partition cuts the node off from (lib/spec/faults.ts). */
 export type { PartitionScope } from './faults.js';
 /** When observation ends: once every workload recovered (then `settle`), or after a fixed duration. */

@@ -13,3 +13,5 @@ export { writeDataMarker, readDataMarker, MARKER_PATH, type DataProbeOutcome, ty
 export {
   applyDnsNodePortService, deleteDnsNodePortService, listClusterDnsPods, renderDnsNodePortService, CLUSTER_DNS_SERVICE, DNS_NODE_PORT_SERVICE, type DnsNodePort,
 } from './cluster-dns.js';
+export { renderAttachableDriver, usesAttachableVolumes, ATTACHABLE_DRIVER, ATTACHABLE_STORAGE_CLASS, CSI_NAMESPACE, CSI_IMAGE } from './csi-driver.js';
+export { deployAttachableDriver } from './deploy-csi-driver.js';

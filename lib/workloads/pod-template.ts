@@ -76,6 +76,7 @@ export function podVolumeFor(spec: WorkloadSpec): V1Volume | undefined {
       return { name: 'data', hostPath: { path: `${HOST_PATH_ROOT}/${spec.name}`, type: 'DirectoryOrCreate' } };
     case 'pvc':
     case 'local-pv':
+    case 'attachable':
       // StatefulSets get a volumeClaimTemplate instead (see render.ts).
       return spec.kind === 'StatefulSet' ? undefined : { name: 'data', persistentVolumeClaim: { claimName: `${spec.name}-data` } };
   }

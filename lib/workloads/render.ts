@@ -1,7 +1,8 @@
 // Renders one workload spec into the Kubernetes objects to apply: the workload, its claims or
 // node-bound volumes, and its PodDisruptionBudget.
 import { InputError } from '../common/errors.js';
-import type { WorkloadSpec } from '../spec/types.js';
+import { CLAIMED_VOLUME_TYPES, type WorkloadSpec } from '../spec/types.js';
+import { ATTACHABLE_STORAGE_CLASS } from './csi-driver.js';
 import { renderManifestWorkload } from './manifest.js';
 import {
   HOST_PATH_ROOT, KIND_STORAGE_CLASS, LOCAL_STORAGE_CLASS, renderPodTemplate, WORKLOAD_LABEL, WORKLOAD_NAMESPACE,
@@ -14,8 +15,14 @@ function meta(name: string, workload: string, namespaced = true) {
 }
 
 function claimSpec(spec: WorkloadSpec) {
-  const storageClassName = spec.volume?.type === 'local-pv' ? LOCAL_STORAGE_CLASS : KIND_STORAGE_CLASS;
+  const type = spec.volume?.type;
+  const storageClassName = type === 'local-pv' ? LOCAL_STORAGE_CLASS : type === 'attachable' ? ATTACHABLE_STORAGE_CLASS : KIND_STORAGE_CLASS;
   return { accessModes: ['ReadWriteOnce'], storageClassName, resources: { requests: { storage: spec.volume!.size } } };
+}
+
+/** Whether the workload's volume is a PersistentVolumeClaim (pvc, local-pv, attachable). */
+function isClaimed(spec: WorkloadSpec): boolean {
+  return spec.volume !== null && CLAIMED_VOLUME_TYPES.includes(spec.volume.type);
 }
 
 /** Number of pods a local-pv workload needs volumes for. */
@@ -57,7 +64,7 @@ function renderController(spec: WorkloadSpec, input: PlacementInput): RenderedOb
     case 'Deployment':
       return { apiVersion: 'apps/v1', kind: 'Deployment', ...base, spec: { replicas: spec.replicas ?? 1, selector, template } };
     case 'StatefulSet': {
-      const claims = spec.volume?.type === 'pvc' || spec.volume?.type === 'local-pv'
+      const claims = isClaimed(spec)
         ? [{ metadata: { name: 'data', labels: workloadLabels(spec.name) }, spec: claimSpec(spec) }]
         : undefined;
       return {
@@ -114,7 +121,7 @@ export function renderService(spec: WorkloadSpec): RenderedObject | null {
 
 /**
  * Every object of one workload, in apply order: cluster-scoped volumes (local-pv), a standalone
- * PersistentVolumeClaim `<name>-data` (pvc/local-pv on kinds other than StatefulSet), its Service
+ * PersistentVolumeClaim `<name>-data` (pvc/local-pv/attachable on kinds other than StatefulSet), its Service
  * (see renderService), the workload itself, and its PodDisruptionBudget. All in namespace
  * `rebootlab`, labelled `rebootlab.dev/workload=<name>` and `app.kubernetes.io/managed-by=rebootlab`.
  * @throws InputError for a local-pv workload without target nodes.
@@ -124,7 +131,7 @@ export function renderWorkload(spec: WorkloadSpec, input: PlacementInput): Rende
   // Pods already running: rebootlab creates nothing for them (lib/workloads/selected.ts reads them).
   if (spec.selected) return [];
   const objects: RenderedObject[] = [];
-  const claimed = spec.volume?.type === 'pvc' || spec.volume?.type === 'local-pv';
+  const claimed = isClaimed(spec);
   if (spec.volume?.type === 'local-pv') objects.push(...renderLocalVolumes(spec, input));
   if (claimed && spec.kind !== 'StatefulSet') {
     objects.push({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: meta(`${spec.name}-data`, spec.name), spec: claimSpec(spec) });

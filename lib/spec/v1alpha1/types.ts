@@ -468,9 +468,15 @@ export interface Toleration {
   tolerationSeconds?: number;
 }
 
-/** A volume mounted at /data. */
+/**
+ * A volume mounted at /data: `emptyDir`, `emptyDir-memory`, `hostPath` (a directory of the node), `pvc` (a claim of the
+ * default StorageClass), `local-pv` (a PersistentVolume bound to the fault target node), or `attachable` (provider kind
+ * only): a claim of rebootlab's own CSI driver whose volumes must be attached (CSIDriver `attachRequired: true`), so
+ * kube-controller-manager's attach/detach controller creates a VolumeAttachment per node and applies its Multi-Attach
+ * and force-detach rules (`maxWaitForUnmountDuration`, 6 min); the data lives on the node that mounted it.
+ */
 export interface Volume {
-  type: 'emptyDir' | 'emptyDir-memory' | 'hostPath' | 'pvc' | 'local-pv';
+  type: 'emptyDir' | 'emptyDir-memory' | 'hostPath' | 'pvc' | 'local-pv' | 'attachable';
   /**
    * Kubernetes quantity, default `64Mi`.
    * @pattern ^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$
