@@ -2,6 +2,7 @@
 // `group`, before the group returns), and reads it back.
 import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { InfraError } from '../common/errors.js';
+import { WATCHED_KINDS } from './types.js';
 import type {
   ForecastObservation,
   GapObservation,

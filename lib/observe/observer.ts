@@ -17,6 +17,8 @@ export interface ObserverOptions {
   journal: Journal;
   /** Namespaces whose Events and EndpointSlices are watched (Pods are watched in all namespaces). */
   namespaces: readonly string[];
+  /** Also watch VolumeAttachments and PersistentVolumes (SourceOptions.volumes); default false. */
+  volumes?: boolean;
   /** Receives warnings (dropped watches, restarts). Default: discard. */
   log?: LogFn;
   /** Replaces the collections to watch; for tests. */
@@ -76,7 +78,7 @@ export async function startObserver(options: ObserverOptions): Promise<Observer>
   } catch (err) {
     throw new InfraError(`cannot load kubeconfig ${options.kubeconfigPath}: ${(err as Error).message}`, 'recreate the cluster', { cause: err });
   }
-  const sources = options.sources ?? makeSources(kc, options.namespaces);
+  const sources = options.sources ?? makeSources(kc, options.namespaces, { volumes: options.volumes ?? false });
   const makeInformer = options.makeInformer ?? listWatchFactory(kc, options.journal);
   const watches = sources.map((source) =>
     watchSource(source, { journal: options.journal, makeInformer, log, delayFn: options.delayFn }),

@@ -37,8 +37,20 @@ function metadata(obj: RawObject): Obj {
  */
 const CONTAINER_STATUS_KEYS = ['name', 'ready', 'started', 'restartCount', 'state', 'containerID'] as const;
 
+/** A pod's volumes that name a PersistentVolumeClaim, as `{name, persistentVolumeClaim: {claimName}}` (the claim joins it to its PersistentVolume). */
+function claimVolumes(spec: unknown): Obj[] | undefined {
+  if (!isObj(spec) || !Array.isArray(spec.volumes)) return undefined;
+  const claims = spec.volumes.flatMap((v) => {
+    const claim = isObj(v) && isObj(v.persistentVolumeClaim) ? v.persistentVolumeClaim.claimName : undefined;
+    return typeof claim === 'string' ? [{ name: v.name, persistentVolumeClaim: { claimName: claim } }] : [];
+  });
+  return claims.length > 0 ? claims : undefined;
+}
+
 function projectPod(obj: RawObject): RawObject {
   const spec = pick(obj.spec, ['nodeName', 'tolerations']);
+  const volumes = claimVolumes(obj.spec);
+  if (spec && volumes) spec.volumes = volumes;
   const status = pick(obj.status, ['phase', 'podIP', 'conditions', 'containerStatuses', 'reason', 'message']);
   if (status && Array.isArray(status.containerStatuses)) status.containerStatuses = status.containerStatuses.map((c) => pick(c, CONTAINER_STATUS_KEYS));
   return { metadata: metadata(obj), ...(spec ? { spec } : {}), ...(status ? { status } : {}) };
@@ -46,7 +58,7 @@ function projectPod(obj: RawObject): RawObject {
 
 function projectNode(obj: RawObject): RawObject {
   const spec = pick(obj.spec, ['taints', 'unschedulable']);
-  const status = pick(obj.status, ['conditions', 'addresses']);
+  const status = pick(obj.status, ['conditions', 'addresses', 'volumesInUse', 'volumesAttached']);
   // The kubelet's version chooses its mechanisms (lib/analyze/mechanisms.ts); a node of an existing cluster may lag the API server's.
   const nodeInfo = isObj(obj.status) ? pick(obj.status.nodeInfo, ['kubeletVersion']) : undefined;
   if (status && nodeInfo && nodeInfo.kubeletVersion !== undefined) status.nodeInfo = nodeInfo;
@@ -69,10 +81,12 @@ export function withoutManagedFields(obj: RawObject): RawObject {
 
 /**
  * The part of a watched object rebootlab journals. Node: metadata (identity, labels, deletion), spec.taints and
- * unschedulable, status.conditions, addresses and nodeInfo.kubeletVersion. Pod: metadata (identity, labels, ownerReferences, deletion),
- * spec.nodeName and tolerations, status phase/podIP/conditions/reason/message and per container name, ready,
- * started, restartCount, state and containerID. Job: metadata, spec parallelism/completions/backoffLimit/podReplacementPolicy/
- * podFailurePolicy/completionMode/suspend, and its status. Lease, Event, EndpointSlice: the whole object without managedFields.
+ * unschedulable, status.conditions, addresses, nodeInfo.kubeletVersion, volumesInUse (the kubelet's mounted volumes)
+ * and volumesAttached (the attach/detach controller's). Pod: metadata (identity, labels, ownerReferences, deletion),
+ * spec.nodeName, tolerations and the volumes naming a claim, status phase/podIP/conditions/reason/message and per
+ * container name, ready, started, restartCount, state and containerID. Job: metadata, spec parallelism/completions/
+ * backoffLimit/podReplacementPolicy/podFailurePolicy/completionMode/suspend, and its status. Lease, Event,
+ * EndpointSlice, VolumeAttachment, PersistentVolume: the whole object without managedFields.
  * Pure; returns a new object (shares nested values with `obj`).
  */
 export function projectObject(kind: WatchedKind, obj: RawObject): RawObject {

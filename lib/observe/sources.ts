@@ -21,14 +21,25 @@ export interface WatchSource {
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 
+/** What {@link makeSources} adds to the collections every run watches. */
+export interface SourceOptions {
+  /**
+   * Also watch VolumeAttachments and PersistentVolumes (both cluster-scoped): the attach/detach controller's work on
+   * attachable volumes, joined to pods through each PersistentVolume's claimRef. Off unless the run uses attachable
+   * volumes: on a cluster of someone else's, listing them may not be allowed.
+   */
+  volumes?: boolean;
+}
+
 /**
  * The collections rebootlab watches: Nodes, Leases in kube-node-lease, the kube-controller-manager leader Lease
  * (kube-system, renewed every 2 s by default), Pods in all namespaces, and core/v1
  * Events, EndpointSlices and batch/v1 Jobs in each of `namespaces` (plus `default`, where the node lifecycle controller
- * records NodeNotReady events). Duplicated namespaces are watched once. Each list is raw JSON in pages
+ * records NodeNotReady events), and with `options.volumes` VolumeAttachments and PersistentVolumes. Duplicated
+ * namespaces are watched once. Each list is raw JSON in pages
  * (lib/observe/list.ts), every object projected (lib/observe/project.ts) as it arrives.
  */
-export function makeSources(kc: KubeConfig, namespaces: readonly string[]): WatchSource[] {
+export function makeSources(kc: KubeConfig, namespaces: readonly string[], options: SourceOptions = {}): WatchSource[] {
   const source = (kind: WatchedKind, path: string, label: string, fieldSelector?: string): WatchSource => ({
     kind,
     path,
@@ -47,6 +58,10 @@ export function makeSources(kc: KubeConfig, namespaces: readonly string[]): Watc
     ),
     source('Pod', '/api/v1/pods', 'Pod (all namespaces)'),
   ];
+  if (options.volumes) {
+    sources.push(source('VolumeAttachment', '/apis/storage.k8s.io/v1/volumeattachments', 'VolumeAttachment'));
+    sources.push(source('PersistentVolume', '/api/v1/persistentvolumes', 'PersistentVolume'));
+  }
   for (const namespace of [...new Set(['default', ...namespaces])].sort()) {
     sources.push(source('Event', `/api/v1/namespaces/${namespace}/events`, `Event (${namespace})`));
     sources.push(source('EndpointSlice', `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, `EndpointSlice (${namespace})`));

@@ -1,8 +1,8 @@
 // The journal's record types: what the observer appends to observations.jsonl, one JSON object per line.
 // Analysis and reports read only these records (plus run metadata), never the cluster.
 
-/** Kubernetes kinds the observer watches. */
-export const WATCHED_KINDS = ['Node', 'Lease', 'Pod', 'Event', 'EndpointSlice', 'Job'] as const;
+/** Kubernetes kinds the observer watches (VolumeAttachment and PersistentVolume only in runs with attachable volumes). */
+export const WATCHED_KINDS = ['Node', 'Lease', 'Pod', 'Event', 'EndpointSlice', 'Job', 'VolumeAttachment', 'PersistentVolume'] as const;
 /** One of {@link WATCHED_KINDS}. */
 export type WatchedKind = (typeof WATCHED_KINDS)[number];
 

@@ -141,7 +141,8 @@ export class RunSession {
     journal.mark('run-started', { detail: input.startedDetail });
     journal.mark('cluster-ready', { detail: { cluster: cluster.name, provider: cluster.provider, settings } });
     const observer = await startObserver({
-      kubeconfigPath: cluster.kubeconfigPath, journal, namespaces: [WORKLOAD_NAMESPACE, 'kube-system', ...info.workloads.flatMap((w) => (w.selector ? [w.selector.namespace] : []))], log: (level, message) => progress.log(level, message),
+      kubeconfigPath: cluster.kubeconfigPath, journal, namespaces: [WORKLOAD_NAMESPACE, 'kube-system', ...info.workloads.flatMap((w) => (w.selector ? [w.selector.namespace] : []))],
+      volumes: info.resolved?.workloads.some((w) => w.volume?.type === 'attachable') ?? false, log: (level, message) => progress.log(level, message),
     });
     const restores: (() => Promise<unknown[]>)[] = [];
     const stops: (() => Promise<void>)[] = [];
