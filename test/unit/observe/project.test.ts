@@ -80,6 +80,12 @@ describe('observe/project', () => {
     expect(projectObject('Node', versioned).status).to.deep.equal({ conditions: node.status.conditions, addresses: node.status.addresses, nodeInfo: { kubeletVersion: 'v1.35.4' } });
     const job = { metadata: { name: 'j', uid: 'u', labels: { 'rebootlab.dev/workload': 'j' } }, spec: { parallelism: 3, completions: 3, backoffLimit: 2, podReplacementPolicy: 'Failed', podFailurePolicy: { rules: [] }, template: { spec: {} }, selector: {} }, status: { active: 3, failed: 0, conditions: [] } };
     expect(projectObject('Job', job)).to.deep.equal({ metadata: job.metadata, spec: { parallelism: 3, completions: 3, backoffLimit: 2, podReplacementPolicy: 'Failed', podFailurePolicy: { rules: [] } }, status: job.status });
+    // Attachable volumes: a pod's claims (the join to its PersistentVolume) and the volumes a node's kubelet reports in use.
+    const claimed = { ...pod, spec: { ...pod.spec, volumes: [{ name: 'cfg', configMap: { name: 'c' } }, { name: 'data', persistentVolumeClaim: { claimName: 'data-db-0' } }] } };
+    expect((projectObject('Pod', claimed).spec as Record<string, unknown>).volumes).to.deep.equal([{ name: 'data', persistentVolumeClaim: { claimName: 'data-db-0' } }]);
+    const inUse = ['kubernetes.io/csi/attachable.csi.rebootlab.dev^pvc-1'];
+    const mounting = { ...node, status: { ...node.status, volumesInUse: inUse, volumesAttached: [{ name: inUse[0], devicePath: '' }] } };
+    expect(projectObject('Node', mounting).status).to.deep.equal({ conditions: node.status.conditions, addresses: node.status.addresses, volumesInUse: inUse, volumesAttached: mounting.status.volumesAttached });
     const lease = { metadata: { name: 'w1', managedFields: [{}] }, spec: { renewTime: 't', holderIdentity: 'w1' } };
     expect(projectObject('Lease', lease)).to.deep.equal({ metadata: { name: 'w1' }, spec: lease.spec });
   });

@@ -37,6 +37,12 @@ describe('spec: provider existing and fault.backend', () => {
     expect(loaded.experiment.fault.backend).to.deep.equal({ kind: 'agent', image: 'debian:bookworm-slim', healAfterMs: 10_000 });
   });
 
+  it('refuses an attachable volume: rebootlab deploys its CSI driver only on kind clusters it creates (case C18)', () => {
+    expect(issuesOf([cluster, 'workloads: [{name: db, kind: StatefulSet, volume: {type: attachable}}]', 'fault: {type: power-off, duration: 30s, backend: {command: {off: a, on: b}}}'])).to.deep.equal([
+      'dir/e.yaml:5:58: workloads[0].volume.type: attachable volumes come from rebootlab\'s own CSI driver, which it deploys only on kind clusters it creates; use provider kind, or a workload manifest with your cluster\'s own StorageClass',
+    ]);
+  });
+
   it('a command backend without on: one line naming the field', () => {
     expect(issuesOf([cluster, 'fault: {type: power-off, duration: 30s, backend: {command: {off: "virsh destroy {node}"}}}'])).to.deep.equal([
       'dir/e.yaml:5:51: fault.backend.command: on is required: the command that brings the node back, registered as the undo before off runs',

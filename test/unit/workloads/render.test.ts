@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { renderWorkload } from '../../../lib/workloads/render.js';
 import type { RenderedObject } from '../../../lib/workloads/types.js';
+import { ATTACHABLE_DRIVER, renderAttachableDriver, usesAttachableVolumes } from '../../../lib/workloads/csi-driver.js';
 import { isWorkloadReady } from '../../../lib/workloads/readiness.js';
 import type { WorkloadSpec } from '../../../lib/spec/types.js';
 
@@ -81,6 +82,33 @@ describe('renderWorkload', () => {
     const pv = find(objects, 'PersistentVolume');
     expect(pv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values).to.deep.equal(['kind-worker2']);
     expect(find(objects, 'StatefulSet').spec.volumeClaimTemplates[0].spec.storageClassName).to.equal('rebootlab-local');
+  });
+
+  it('attachable: a claim of rebootlab\'s CSI driver (a volumeClaimTemplate, or <name>-data for a Deployment), no node-bound volume', () => {
+    const objects = renderWorkload(workload({ kind: 'StatefulSet', replicas: 1, volume: { type: 'attachable', size: '64Mi' } }), TARGET);
+    expect(objects.map((o) => o.kind)).to.deep.equal(['Service', 'StatefulSet']);
+    expect(find(objects, 'StatefulSet').spec.volumeClaimTemplates[0].spec).to.deep.equal({ accessModes: ['ReadWriteOnce'], storageClassName: 'rebootlab-attachable', resources: { requests: { storage: '64Mi' } } });
+    const deployment = renderWorkload(workload({ volume: { type: 'attachable', size: '64Mi' } }), TARGET);
+    expect(find(deployment, 'PersistentVolumeClaim').spec.storageClassName).to.equal('rebootlab-attachable');
+    expect(podSpec(deployment, 'Deployment').volumes[0]).to.deep.equal({ name: 'data', persistentVolumeClaim: { claimName: 'web-data' } });
+    expect(usesAttachableVolumes([workload(), workload({ volume: { type: 'attachable', size: '1Gi' } })])).to.equal(true);
+    expect(usesAttachableVolumes([workload({ volume: { type: 'pvc', size: '1Gi' } })])).to.equal(false);
+  });
+
+  it('the attachable driver: CSIDriver with attachRequired, its StorageClass, a node plugin on every node and the controller on the control plane', () => {
+    const objects = renderAttachableDriver();
+    expect(objects.map((o) => o.kind)).to.deep.equal(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'CSIDriver', 'StorageClass', 'DaemonSet', 'Deployment']);
+    expect(find(objects, 'CSIDriver').metadata.name).to.equal(ATTACHABLE_DRIVER);
+    expect(find(objects, 'CSIDriver').spec.attachRequired).to.equal(true);
+    expect(find(objects, 'StorageClass')).to.deep.include({ provisioner: ATTACHABLE_DRIVER, volumeBindingMode: 'WaitForFirstConsumer' });
+    const node = find(objects, 'DaemonSet').spec.template.spec;
+    expect(node.tolerations).to.deep.equal([{ operator: 'Exists' }]);
+    expect(node.containers[0].securityContext.privileged).to.equal(true);
+    expect(node.containers[0].volumeMounts[0]).to.deep.equal({ name: 'kubelet', mountPath: '/var/lib/kubelet', mountPropagation: 'Bidirectional' });
+    const controller = find(objects, 'Deployment').spec.template.spec;
+    expect(controller.nodeSelector).to.deep.equal({ 'node-role.kubernetes.io/control-plane': '' });
+    const rules = find(objects, 'ClusterRole').rules as { resources: string[]; verbs: string[] }[];
+    expect(rules.find((r) => r.resources.includes('volumeattachments/status'))!.verbs).to.include('update');
   });
 
   it('local-pv without a target node is bad input', () => {
