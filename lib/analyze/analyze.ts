@@ -49,6 +49,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     ...(measured.forecast ? { forecast: measured.forecast } : {}),
     ...(measured.jobs ? { jobs: measured.jobs } : {}),
     ...(measured.evictions ? { evictions: measured.evictions } : {}),
+    ...(measured.volumes ? { volumes: measured.volumes } : {}),
   };
   const expectations = evaluateTexts(run, options.expectations ?? []);
   const finished = observations.some((r) => r.type === 'phase' && r.phase === 'run-finished');

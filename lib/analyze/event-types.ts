@@ -24,7 +24,14 @@ export type PredictedEvent =
   /** Pod removed from the API (client receive time): pod garbage collection or a force-delete step. */
   | 'pod-deleted'
   /** Replacement pod created (first seen, client receive time). */
-  | 'replacement-created';
+  | 'replacement-created'
+  /** The attach/detach controller starts detaching a volume from the old node: its VolumeAttachment gets a deletionTimestamp (client receive time). */
+  | 'volume-detach'
+  /** The volume attached to the replacement's node: its VolumeAttachment status.attached (client receive time). */
+  | 'volume-attach'
+  /** A Multi-Attach error (FailedAttachVolume Event) on the replacement (client receive time). */
+  | 'multi-attach-error';
+
 
 /**
  * Where a mechanism lives upstream and what it does on the Kubernetes version it was taken for (lib/analyze/mechanisms.ts,

@@ -12,12 +12,15 @@ import type { EventRecord } from './types.js';
  * - kubelet: `NodeReady`, `NodeNotReady` (the kubelet reporting its own node not ready), `Rebooted`,
  *   `Killing` (container stopped), `Unhealthy` (readiness or liveness probe failed; the message says which);
  * - taint eviction controller (`taint-eviction-controller`): `TaintManagerEviction`, "Marking for deletion Pod …"
- *   and "Cancelling deletion of Pod …".
+ *   and "Cancelling deletion of Pod …";
+ * - attach/detach controller (`attachdetach-controller`): `FailedAttachVolume` (e.g. "Multi-Attach error for volume …")
+ *   and `SuccessfulAttachVolume` on the pod.
  * The pod garbage collector (PodGC) records no Event: it sets the pod condition DisruptionTarget (reason
  * DeletionByPodGC) and force-deletes; see disruptionConditions.
  */
 export const EVENT_REASONS: ReadonlySet<string> = new Set([
   'NodeNotReady', 'NodeReady', 'RegisteredNode', 'RemovingNode', 'Rebooted', 'TaintManagerEviction', 'Killing', 'Unhealthy',
+  'FailedAttachVolume', 'SuccessfulAttachVolume',
 ]);
 
 /**

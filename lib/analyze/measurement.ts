@@ -28,7 +28,7 @@ export interface AnalyzeOptions {
 }
 
 /** The parts measurements compute: RunAnalysis's parts plus intermediate ones that only other measurements read. */
-export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes' | 'pods' | 'workloads' | 'predictions' | 'events' | 'marks' | 'probes' | 'forecast' | 'jobs' | 'answers' | 'evictions'> {
+export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes' | 'pods' | 'workloads' | 'predictions' | 'events' | 'marks' | 'probes' | 'forecast' | 'jobs' | 'answers' | 'evictions' | 'volumes'> {
   /** Each Job as the Job controller acts on it (lib/analyze/jobs.ts), for the predictions. */
   jobFacts: JobFacts[];
   /** Per workload with a Service, its endpoint figures (read by the workloads measurement). */
@@ -71,7 +71,7 @@ export interface MeasurementTable {
 }
 
 /** The parts of a result.json a measurement's tables read (a Result and a RunAnalysis both have them). */
-export type MeasuredView = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'events' | 'predictions' | 'marks' | 'probes' | 'forecast' | 'jobs' | 'evictions'> & {
+export type MeasuredView = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'events' | 'predictions' | 'marks' | 'probes' | 'forecast' | 'jobs' | 'evictions' | 'volumes'> & {
   /** The experiment's fault type (run.json), e.g. `power-off`. */
   faultType: string;
 };

@@ -115,6 +115,14 @@ export const MECHANISMS = {
       { since: 'v1.35', what: 'pod events pass a pod queue (pod → Services) before the Service queue (podQueueWorker, v1.35.4): one more queue hop, milliseconds' },
     ],
   },
+  'attach-detach': {
+    file: 'pkg/controller/volume/attachdetach/reconciler/reconciler.go, pkg/volume/csi/csi_attacher.go, pkg/kubelet/volumemanager/reconciler, pkg/util/goroutinemap/exponentialbackoff',
+    function: 'reconcile (maxWaitForUnmountDuration 6 min, hasOutOfServiceTaint), attachDesiredVolumes and reportMultiAttachError, waitForVolumeAttachDetachStatusWithLister; the kubelet\'s VerifyControllerAttachedVolume retried 0.5 s doubling to 2m2s',
+    behaviours: [
+      { since: 'v1.28', what: 'a volume still reported in use by an unhealthy node is force-detached maxWaitForUnmountDuration (6 min) after its pod left the desired state, at once with the out-of-service taint; a pod desired elsewhere meanwhile gets a FailedAttachVolume "Multi-Attach error" Event' },
+      { since: 'v1.37', what: 'the Multi-Attach FailedAttachVolume Event reads "Waiting for detach" (reportMultiAttachError, reconciler.go v1.37.2 line 396); timing unchanged' },
+    ],
+  },
   'node-delete': {
     file: 'rebootlab lib/faults (node-delete: stop the node, delete its Node object)', function: 'runFault',
     behaviours: base('any', 'rebootlab stops the node and deletes its Node object'),

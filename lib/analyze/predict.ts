@@ -13,9 +13,10 @@ import { predictJobReplacements } from './predict-jobs.js';
 import type { JobFacts } from './jobs.js';
 import { predictPods } from './predict-pods.js';
 import { predictReadyAgain } from './predict-ready-again.js';
+import { predictVolumes } from './predict-volumes.js';
 import { blindChoices, observedChoices, predictNoExecuteTaints, SAME_PASS_SECONDS } from './predict-zones.js';
 import { mechanismFor, mechanismKey, unsupportedVersionWarning, type MechanismId, type MechanismKey } from './mechanisms.js';
-import type { FaultInstant, MechanismRef, NodeTimeline, PodTimeline, PredictionItem, Predictions, StepInstant } from './types.js';
+import type { FaultInstant, MechanismRef, NodeTimeline, PodTimeline, PredictionItem, Predictions, StepInstant, VolumeAnalysis } from './types.js';
 
 export { leaseRenewIntervalSeconds } from './predict-detection.js';
 
@@ -52,11 +53,16 @@ export interface PredictInput {
   kubernetesVersion?: string | null;
   /** Per node name, its kubeletVersion as journaled: its kubelet mechanisms (the API server's version for a node not listed). */
   kubeletVersions?: ReadonlyMap<string, string>;
+  /** Attachable volumes through the fault (lib/analyze/volume-timeline.ts); absent when the run had none. */
+  volumes?: VolumeAnalysis;
+  /** Whether kube-controller-manager force-detaches after maxWaitForUnmountDuration (no --disable-force-detach-on-timeout); default true. */
+  forceDetachOnTimeout?: boolean;
 }
 
 /**
  * Predict and judge: detection and NoSchedule per target node (and per node seen NotReady), NoExecute taints from the
- * zone replay, then pod evictions, deletions and replacements. Items are sorted by cause time (then node, pod);
+ * zone replay, then pod evictions, deletions and replacements, and attachable volumes' detach, Multi-Attach and attach
+ * (lib/analyze/predict-volumes.ts). Items are sorted by cause time (then node, pod);
  * `missed` lists those with `held === false`. Pure.
  */
 export function predict(settings: TimeoutSettings, input: PredictInput): Predictions {
@@ -75,6 +81,10 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
   const blind = predictNoExecuteTaints(settings, input.nodes, input.endSeconds, input.leaderChanges, input.pods, blindChoices);
   drafts.push(...detections.map((d) => afterMasterDisruption(settings, d, zones.leftMasterDisruptionAtSeconds)));
   drafts.push(...markChosenByObservation(zones.items, blind.items));
+  if (input.volumes) {
+    const readyAgainSeconds = new Map(input.nodes.flatMap((n) => (n.readyAgainAfterSeconds === null ? [] : [[n.name, n.readyAgainAfterSeconds] as const])));
+    drafts.push(...predictVolumes({ volumes: input.volumes, forceDetachOnTimeout: input.forceDetachOnTimeout ?? true, readyAgainSeconds }));
+  }
   const jobPods = new Set((input.jobs ?? []).flatMap((j) => j.pods.map((p) => p.uid)));
   drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges, apiEvictions: input.apiEvictions ?? new Map(), jobPods }));
   drafts.push(...predictJobReplacements(input.jobs ?? [], input.pods));
@@ -128,6 +138,9 @@ function mechanismIdOf(item: ItemDraft, ownerKinds: ReadonlyMap<string, string |
     case 'no-execute-taint': return 'no-execute-taint';
     case 'pod-eviction': return 'taint-eviction';
     case 'pod-deleted': return item.cause?.event.startsWith('force-delete-pods step') ? 'step' : 'pod-gc';
+    case 'volume-detach':
+    case 'volume-attach':
+    case 'multi-attach-error': return 'attach-detach';
     case 'replacement-created': {
       const owner = item.pod === null ? null : ownerKinds.get(item.pod) ?? null;
       return owner === 'StatefulSet' ? 'statefulset' : owner === 'Job' ? 'job' : owner === null ? 'standalone-pod' : 'replicaset';

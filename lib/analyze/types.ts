@@ -633,4 +633,92 @@ export interface RunAnalysis {
   jobs?: JobTimeline[];
   /** Every Eviction API request outcome of evict-pods / drain steps and scripts, in journal order; absent when none. */
   evictions?: EvictionApiRecord[];
+  /** Attachable volumes (VolumeAttachments) through the fault (lib/analyze/volume-timeline.ts); absent when none were journaled. */
+  volumes?: VolumeAnalysis;
+}
+
+/** One VolumeAttachment as journaled (attachable volumes only); instants are client receive times, seconds since time zero. */
+export interface AttachmentTimeline {
+  name: string;
+  /** The PersistentVolume it attaches (spec.source.persistentVolumeName). */
+  volume: string;
+  node: string;
+  /** The CSI driver (spec.attacher). */
+  attacher: string;
+  /** First record (negative: it existed before the fault). */
+  firstSeenAfterSeconds: number;
+  /** First seen with status.attached true (the attacher acknowledged); null if never. */
+  attachedAfterSeconds: number | null;
+  /** First seen with a deletionTimestamp: the attach/detach controller started the detach; null if never. */
+  detachStartedAfterSeconds: number | null;
+  /** Removed from the API (the attacher released its finalizer): detached; null if never. */
+  detachedAfterSeconds: number | null;
+}
+
+/** The Multi-Attach error the attach/detach controller recorded on a pod (FailedAttachVolume Events). */
+export interface MultiAttachError {
+  /** First such Event received, seconds since time zero. */
+  firstAfterSeconds: number;
+  /** The Event's count (the recorder aggregates repeats). */
+  count: number;
+  message: string;
+}
+
+/**
+ * What the attach/detach controller did with the attachable volume of one pod that existed at the fault: the old pod
+ * released, the detach from its node, the Multi-Attach error on its replacement and the attach to the replacement's
+ * node. Instants are client receive times, seconds since time zero.
+ */
+export interface PodVolume {
+  /** `namespace/name` of the pod at the fault. */
+  pod: string;
+  uid: string;
+  workload: string | null;
+  claim: string;
+  /** The PersistentVolume bound to the claim. */
+  volume: string;
+  /** The pod's node at the fault. */
+  node: string | null;
+  /** The pod left the controller's desired state (Failed, terminated, or deleted); null if it never did. */
+  releasedAfterSeconds: number | null;
+  /** Whether its node was Ready then (a Node deleted is not). */
+  nodeReadyWhenReleased: boolean | null;
+  /** Whether its node still reported the volume in status.volumesInUse then (the controller's MountedByNode). */
+  mountedWhenReleased: boolean | null;
+  /** Whether its node carried the out-of-service taint then. */
+  outOfServiceWhenReleased: boolean | null;
+  /** First Node record carrying `node.kubernetes.io/out-of-service` after the fault; null if none. */
+  outOfServiceTaintReceivedAfterSeconds: number | null;
+  /** Its node's VolumeAttachment got a deletionTimestamp (detach started); null if not. */
+  detachStartedAfterSeconds: number | null;
+  /** That VolumeAttachment removed (detached); null if not. */
+  detachedAfterSeconds: number | null;
+  /** detachStarted − released, seconds: how long the controller kept the volume attached to the old node. */
+  detachWaitSeconds: number | null;
+  /** Whether the old node still reported the volume in use when the detach started. */
+  mountedWhenDetached: boolean | null;
+  /**
+   * How the detach of a volume still in use went ahead (reconciler.go, forced detach metrics' reasons): `timeout` (the
+   * node unhealthy and maxWaitForUnmountDuration expired), `out-of-service` (the node carried the taint); null when the
+   * volume was no longer in use (a normal detach) or not detached.
+   */
+  forcedDetach: 'timeout' | 'out-of-service' | null;
+  /** The pod that took its place, and the volume's attach to its node; null without one. */
+  replacement: {
+    pod: string;
+    uid: string;
+    node: string | null;
+    scheduledAfterSeconds: number | null;
+    /** Multi-Attach error recorded on it; null if none. */
+    multiAttach: MultiAttachError | null;
+    /** The volume's VolumeAttachment on its node first attached; null if never. */
+    attachedAfterSeconds: number | null;
+    readyAfterSeconds: number | null;
+  } | null;
+}
+
+/** Attachable volumes through the fault; present in the analysis only when VolumeAttachments were journaled. */
+export interface VolumeAnalysis {
+  attachments: AttachmentTimeline[];
+  pods: PodVolume[];
 }

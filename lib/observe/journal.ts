@@ -12,7 +12,6 @@ import type {
   PhaseObservation,
   ProbeObservation,
 } from './types.js';
-import { WATCHED_KINDS } from './types.js';
 
 /** A record before the journal stamps it: the journal sets `seq` and `type`; `receivedAtMs` defaults to now. */
 export type NewObservation<T extends Observation> = Omit<T, 'seq' | 'type' | 'receivedAtMs'> & { receivedAtMs?: number };

@@ -1,7 +1,7 @@
 // The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
 import type { ProbeSummary } from '../analyze/probe-types.js';
 import type {
-  EventRecord, EvictionApiRecord, ExpectationResult, FaultInstant, GapSpan, JobTimeline, NodeTimeline, PodOutcome, PodTimeline, Predictions, RunStatus, ScriptMark, StepInstant, WorkloadAnswer, WorkloadRef, WorkloadTimeline,
+  EventRecord, EvictionApiRecord, ExpectationResult, FaultInstant, GapSpan, JobTimeline, NodeTimeline, PodOutcome, PodTimeline, Predictions, RunStatus, ScriptMark, StepInstant, VolumeAnalysis, WorkloadAnswer, WorkloadRef, WorkloadTimeline,
 } from '../analyze/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Experiment } from '../spec/types.js';
@@ -133,4 +133,6 @@ export interface Result {
   jobs?: JobTimeline[];
   /** The Eviction API's answers to evict-pods / drain steps and scripts, per pod; absent when none asked. */
   evictions?: EvictionApiRecord[];
+  /** Attachable volumes through the fault: VolumeAttachments, and per pod the detach, Multi-Attach and attach; absent when the run had none. */
+  volumes?: VolumeAnalysis;
 }

@@ -64,5 +64,6 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
     ...(analysis.forecast ? { forecast: analysis.forecast } : {}),
     ...(analysis.jobs ? { jobs: analysis.jobs } : {}),
     ...(analysis.evictions ? { evictions: analysis.evictions } : {}),
+    ...(analysis.volumes ? { volumes: analysis.volumes } : {}),
   };
 }

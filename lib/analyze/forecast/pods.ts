@@ -5,6 +5,7 @@ import type { Experiment, StepSpec, WorkloadSpec } from '../../spec/types.js';
 import { msToSeconds } from '../clock.js';
 import { OUT_OF_SERVICE_TAINT, secondsText } from '../predict-common.js';
 import { PODGC_PERIOD_SECONDS, PODGC_QUARANTINE_SECONDS, REPLACEMENT_SECONDS } from '../predict-pods.js';
+import { attachableReplacementReadyWindow, lostNodeDetachWindow } from '../predict-volumes.js';
 import type { Window } from '../types.js';
 import { evictionWindow, OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
 import { hull, item } from './items.js';
@@ -190,6 +191,25 @@ function removalOf(input: PodsForecastInput, target: TargetNodeForecast, pod: Pr
   return null;
 }
 
+/**
+ * The Ready of a replacement (created in `created.window`) whose attachable volume must first be detached from the
+ * lost target: after the old pod's removal (its deletion outcomes), at once with an out-of-service taint step on the
+ * node, else after maxWaitForUnmountDuration (lib/analyze/predict-volumes.ts); never while the old pod stays.
+ */
+function attachableReady(input: PodsForecastInput, target: TargetNodeForecast, fate: PodFate, created: ForecastOutcome & { window: Window }, readySeconds: number): ForecastOutcome {
+  const removals = fate.deleted.flatMap((o) => (o.window ? [o.window] : []));
+  if (removals.length === 0) return never(`the old pod is never removed: its volume stays attached to ${target.name} and the replacement waits with a Multi-Attach error`);
+  const removal = hull(removals)!;
+  const taint = stepsOn(input.experiment.steps, 'taint-out-of-service', target.name)[0];
+  let detach = lostNodeDetachWindow(removal, taint ? msToSeconds(taint.afterMs) : null);
+  // The node back first: its kubelet reports the volume unmounted and the detach follows (not before the removal).
+  const back = target.readyAgain;
+  if (back !== null && back.fromSeconds < detach.fromSeconds) detach = windowOf(removal.fromSeconds, detach.toSeconds);
+  const window = attachableReplacementReadyWindow({ created: created.window, detach, statusUpdateSeconds: input.settings.kubelet.nodeStatusUpdateFrequencyMs / 1000, readySeconds });
+  const how = taint ? `the out-of-service taint at ${secondsText(msToSeconds(taint.afterMs))} lets the attach/detach controller detach without waiting` : 'the attach/detach controller force-detaches maxWaitForUnmountDuration (6 min) after the old pod\'s removal';
+  return { window, when: `${created.when}; ${how}, then attaches to the replacement's node and its kubelet mounts at its next retry` };
+}
+
 /** Outcomes with the same window (or both never) merged, their conditions joined. */
 export function mergeOutcomes(outcomes: readonly ForecastOutcome[]): ForecastOutcome[] {
   const merged: ForecastOutcome[] = [];
@@ -236,12 +256,22 @@ function replacement(input: PodsForecastInput, target: TargetNodeForecast, pod: 
       if (back === null) return never('no worker is left to schedule it on: every worker is a fault target and the control plane is tainted NoSchedule');
       return { window: windowOf(Math.max(o.window.fromSeconds, back.fromSeconds), Math.max(o.window.toSeconds, back.toSeconds) + REPLACEMENT_READY_SECONDS + extra), when: `${o.when}, scheduled once a target is Ready again (every worker is a target)` };
     }
+    if (workload?.volume?.type === 'attachable') return attachableReady(input, target, fate, { window: o.window, when: o.when }, REPLACEMENT_READY_SECONDS + extra);
     return { window: windowOf(o.window.fromSeconds, o.window.toSeconds + REPLACEMENT_READY_SECONDS + extra), when: o.when };
   });
   fate.replacementReady = ready;
   if (happens === 'never') return;
   const readyHappens = ready.every((o) => o.window !== null) ? 'always' : ready.every((o) => o.window === null) ? 'never' : 'maybe';
   const readyMerged = mergeOutcomes(ready);
+  if (workload?.volume?.type === 'attachable') {
+    items.push(item({
+      ...base, event: 'replacement-ready', happens: readyHappens, window: hull(readyMerged.flatMap((o) => (o.window ? [o.window] : []))), outcomes: readyMerged,
+      mechanism: 'attach-detach', setting: `maxWaitForUnmountDuration 6 min (kube-controller-manager, no flag), kubelet nodeStatusUpdateFrequency ${input.settings.kubelet.nodeStatusUpdateFrequencyMs / 1000} s`,
+      assumption: `the old node's kubelet never reports the volume unmounted (it is down); the kubelet of the new node reports the volume in use at its next status update, retries the mount with its backoff (at most 122 s), then Ready within ${REPLACEMENT_READY_SECONDS} s${extra > 0 ? ` + ${extra} s of its readiness probe` : ''}`,
+      because: 'its volume must be detached from the lost node (forced after maxWaitForUnmountDuration, at once with an out-of-service taint) and attached to the new node before the kubelet can mount it',
+    }));
+    return;
+  }
   items.push(item({
     ...base, event: 'replacement-ready', happens: readyHappens, window: hull(readyMerged.flatMap((o) => (o.window ? [o.window] : []))), outcomes: readyMerged,
     mechanism: 'pod-start', setting: probe ? `readinessProbe initialDelaySeconds ${probe.initialDelaySeconds}, periodSeconds ${probe.periodSeconds}` : 'built-in readiness probe (every 1 s)',

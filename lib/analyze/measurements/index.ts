@@ -14,6 +14,7 @@ import { nodesMeasurement } from './nodes.js';
 import { podsMeasurement } from './pods.js';
 import { predictionsMeasurement } from './predictions.js';
 import { probesMeasurement } from './probes.js';
+import { volumesMeasurement } from './volumes.js';
 import { workloadsMeasurement } from './workloads.js';
 
 /** Every measurement, in computation order. */
@@ -25,6 +26,7 @@ export const MEASUREMENTS: readonly Measurement[] = [
   workloadsMeasurement,
   jobsMeasurement,
   controlPlaneSignalsMeasurement,
+  volumesMeasurement,
   predictionsMeasurement,
   probesMeasurement,
   forecastMeasurement,

@@ -6,6 +6,7 @@ import { part, type Measurement } from '../measurement.js';
 import { get } from '../objects.js';
 import { predict, versionWarning } from '../predict.js';
 import type { Observation } from '../../observe/types.js';
+import type { Experiment } from '../../spec/types.js';
 import type { PredictionItem } from '../types.js';
 
 const PREDICTION_LISTS: Record<PredictionField, (items: PredictionItem[]) => PredictionItem[]> = {
@@ -17,13 +18,22 @@ const PREDICTION_LISTS: Record<PredictionField, (items: PredictionItem[]) => Pre
 };
 
 /**
+ * Whether the experiment's kube-controller-manager force-detaches after maxWaitForUnmountDuration: not with
+ * `--disable-force-detach-on-timeout` (a flag of v1.30 and later) among its extra args. Unknown experiment: the default, true.
+ */
+function forceDetachOnTimeout(experiment: Experiment | undefined): boolean {
+  const value = experiment?.cluster.extraArgs.controllerManager['disable-force-detach-on-timeout'];
+  return value === undefined || value === 'false';
+}
+
+/**
  * The causal model (lib/analyze/predict*.ts) over the observed nodes, pods, faults, steps, Lease renewals and leader
  * changes. Its tables are drawn by the reporters themselves (missed first, each row's cause on hover).
  */
 export const predictionsMeasurement: Measurement = {
   name: 'predictions',
   describes: 'detection, taints, evictions, PodGC and replacements predicted from their observed cause, each held or missed',
-  needs: ['nodes', 'pods', 'faults', 'steps', 'leaseRenewals', 'statusPosts', 'leaderChanges', 'observerLag', 'jobFacts'],
+  needs: ['nodes', 'pods', 'faults', 'steps', 'leaseRenewals', 'statusPosts', 'leaderChanges', 'observerLag', 'jobFacts', 'volumes'],
   provides: ['predictions'],
   measure: ({ observations, ctx, options, warn }, earlier) => {
     const kubernetesVersion = options.kubernetesVersion ?? options.experiment?.cluster.kubernetesVersion ?? null;
@@ -43,6 +53,7 @@ export const predictionsMeasurement: Measurement = {
       endSeconds: secondsSince(ctx.faultMs, ctx.endMs),
       kubernetesVersion,
       kubeletVersions,
+      ...(earlier.volumes ? { volumes: earlier.volumes, forceDetachOnTimeout: forceDetachOnTimeout(options.experiment) } : {}),
     }) };
   },
   expectations: {
