@@ -1,7 +1,7 @@
 // The objects of rebootlab's attachable CSI driver (hack/node-helpers/cmd/rebootlab-csi), deployed before the
 // workloads of an experiment that uses `volume: {type: attachable}` (lib/workloads/deploy-csi-driver.ts).
 import type { WorkloadSpec } from '../spec/types.js';
-import type { RenderedObject } from './render.js';
+import type { RenderedObject } from './types.js';
 import { MANAGED_BY_LABEL } from './pod-template.js';
 
 /** The CSI driver name: the CSIDriver object, the StorageClass's provisioner and every VolumeAttachment's spec.attacher. */
