@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds every Go binary the offline toolchain needs, from the Go module proxy, cached by version:
 # kind, Kubernetes components, etcd, CoreDNS, local-path-provisioner, kwok, and rebootlab's own
-# node helpers (pause, CNI agent). Output: $REBOOTLAB_CACHE/bin/<name>-<version>/<binary>.
-# Usage: hack/build-binaries.sh [kind|kubernetes|etcd|coredns|local-path|kwok|helpers ...]  (default: all)
+# node helpers (pause, CNI agent) and CSI driver. Output: $REBOOTLAB_CACHE/bin/<name>-<version>/<binary>.
+# Usage: hack/build-binaries.sh [kind|kubernetes|etcd|coredns|local-path|kwok|helpers|csi ...]  (default: all)
 # The Kubernetes version is $KUBERNETES_VERSION (default: the newest in versions.json); etcd and CoreDNS are the
 # versions that Kubernetes version's kubeadm deploys (hack/lib.sh resolve_kubeadm_pins).
 set -euo pipefail
@@ -115,8 +115,24 @@ build_helpers() {
   ln -sfn "$out" "$BIN_ROOT/node-helpers"
 }
 
+# rebootlab's attachable CSI driver (hack/csi-driver): a Go module of its own, so its client-go and grpc
+# dependencies neither enlarge the node helpers nor change their hash, which keys every offline node image.
+# Output: $REBOOTLAB_CACHE/bin/rebootlab-csi-<source hash>/rebootlab-csi (printed on stdout).
+build_csi() {
+  local src="$HACK_DIR/csi-driver" key out
+  key="$(cd "$src" && find . -type f | sort | xargs cat | sha256sum | cut -c1-12)"
+  out="$BIN_ROOT/rebootlab-csi-$key"
+  if stamp_ok "$out/.done" "$key"; then log "rebootlab-csi: cached"; else
+    log "rebootlab-csi: building (cold builds take a minute)"
+    mkdir -p "$out"
+    (cd "$src" && go build -trimpath -ldflags "-s -w" -o "$out/rebootlab-csi" .)
+    printf '%s' "$key" > "$out/.done"
+  fi
+  printf '%s\n' "$out/rebootlab-csi"
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(kind kubernetes etcd coredns local-path helpers)
+[ ${#targets[@]} -gt 0 ] || targets=(kind kubernetes etcd coredns local-path helpers csi)
 for t in "${targets[@]}"; do
   case "$t" in
     kind) build_kind ;;
@@ -126,6 +142,7 @@ for t in "${targets[@]}"; do
     local-path) build_local_path ;;
     kwok) build_kwok ;;
     helpers) build_helpers ;;
-    *) die "unknown build target '$t' (expected kind, kubernetes, etcd, coredns, local-path, kwok, helpers)" ;;
+    csi) build_csi ;;
+    *) die "unknown build target '$t' (expected kind, kubernetes, etcd, coredns, local-path, kwok, helpers, csi)" ;;
   esac
 done

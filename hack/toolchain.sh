@@ -2,7 +2,8 @@
 # `npm run toolchain [-- --kubernetes VERSION ...]`: everything rebootlab needs to create real kind (and kwok)
 # clusters of one or more supported Kubernetes versions on this machine, idempotent and cached by version (a warm
 # run does nothing but checks):
-#   Docker engine (hack/docker.sh) → kind, kwok, and per version the Kubernetes binaries and the etcd that
+#   Docker engine (hack/docker.sh) → kind, kwok, rebootlab's CSI driver image rebootlab/csi:v1
+#   (hack/build-csi-image.sh), and per version the Kubernetes binaries and the etcd that
 #   version's kubeadm deploys, from the Go module proxy (hack/build-binaries.sh) → per version the node image
 #   rebootlab/node:<version>: kindest/node:<version> when it can be pulled, else built offline
 #   (hack/build-rootfs.sh + hack/build-node-image.sh) → per version $REBOOTLAB_CACHE/toolchain/<version>.env.
@@ -38,6 +39,9 @@ command -v go >/dev/null || die "Go not found (needed to build kind and Kubernet
 
 bash "$HACK_DIR/docker.sh"
 bash "$HACK_DIR/build-binaries.sh" kind kwok
+# One image for every Kubernetes version (client-go v0.34 talks to v1.34 to v1.37 API servers), loaded into a
+# cluster only when an experiment uses attachable volumes.
+bash "$HACK_DIR/build-csi-image.sh"
 
 # build_version VERSION: binaries, node image and env file of one Kubernetes version (run in a subshell).
 build_version() {

@@ -179,6 +179,13 @@ export interface Cluster {
    */
   reconfigure?(spec: ClusterSpec, previous: ClusterSpec | null): Promise<Reconfiguration>;
   /**
+   * Load images built on this machine (`docker image ls`) into every node's container runtime, e.g. rebootlab/csi:v1
+   * before rebootlab's attachable CSI driver is deployed. Absent when the provider has no node runtime of its own to
+   * load into (kwok: simulated nodes; existing clusters pull from their registries).
+   * @throws InfraError naming an image that is not built here (hint: `npm run toolchain`), or when loading fails.
+   */
+  loadImages?(images: readonly string[]): Promise<void>;
+  /**
    * This cluster acting on nodes through a fault backend (`fault.backend`: an agent pod, the user's commands).
    * Absent when the provider acts on its nodes itself (kind, kwok). @throws InputError for a backend it cannot use.
    */

@@ -11,7 +11,7 @@ import type { Result, RunInfo } from '../report/index.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Variant } from '../spec/types.js';
 import {
-  applyObjects, applyWorkloads, deployAttachableDriver, readDataMarker, renderNamespace, resolveSelectedWorkloads, usesAttachableVolumes, waitForWorkloadsReady, writeDataMarker,
+  applyObjects, applyWorkloads, CSI_IMAGE, deployAttachableDriver, readDataMarker, renderNamespace, resolveSelectedWorkloads, usesAttachableVolumes, waitForWorkloadsReady, writeDataMarker,
 } from '../workloads/index.js';
 import { loadKubeConfig, readServerVersion } from '../cluster/kube-client.js';
 import { describeTarget, workloadRefs } from './run-info.js';
@@ -97,6 +97,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     await applyObjects(kc, [renderNamespace()]);
     if (usesAttachableVolumes(experiment.workloads)) {
       progress.phase('deploying rebootlab\'s attachable CSI driver');
+      await cluster.loadImages?.([CSI_IMAGE]);
       await deployAttachableDriver(kc, { signal });
     }
     await applyWorkloads(kc, experiment.workloads, { targetNodes: placedOn });

@@ -17,7 +17,7 @@ import type { TimeoutSettings } from '../spec/settings.js';
 import { FAULTS, FAULT_TYPES, isFaultType, SCOPED_FAULT_TYPES, takesScope, type PartitionScope } from '../spec/faults.js';
 import { stepApplying, stepArgsRule, stepUndoing } from '../spec/steps.js';
 import type { Experiment, FaultType, StepAction, StepArgs } from '../spec/types.js';
-import { applyWorkloads, deployAttachableDriver, usesAttachableVolumes, waitForWorkloadsReady, WORKLOAD_NAMESPACE } from '../workloads/index.js';
+import { applyWorkloads, CSI_IMAGE, deployAttachableDriver, usesAttachableVolumes, waitForWorkloadsReady, WORKLOAD_NAMESPACE } from '../workloads/index.js';
 import { durationMs } from './durations.js';
 import type { Duration } from './types.js';
 import { makeWaitFor, type WaitFor } from './wait-for.js';
@@ -147,7 +147,10 @@ export class Lab {
    */
   async deploy(options: { placeOn?: string[] } = {}): Promise<void> {
     this.#throwIfInterrupted();
-    if (usesAttachableVolumes(this.#ctx.experiment.workloads)) await deployAttachableDriver(this.#ctx.kc, { signal: this.#ctx.signal });
+    if (usesAttachableVolumes(this.#ctx.experiment.workloads)) {
+      await this.#ctx.cluster.loadImages?.([CSI_IMAGE]);
+      await deployAttachableDriver(this.#ctx.kc, { signal: this.#ctx.signal });
+    }
     await applyWorkloads(this.#ctx.kc, this.#ctx.experiment.workloads, { targetNodes: options.placeOn ?? [] });
     await waitForWorkloadsReady(this.#ctx.kc, this.#ctx.experiment.workloads, { signal: this.#ctx.signal });
     this.#ctx.journal.mark('workloads-ready', { nodes: options.placeOn ?? [] });

@@ -1,4 +1,4 @@
-// The objects of rebootlab's attachable CSI driver (hack/node-helpers/cmd/rebootlab-csi), deployed before the
+// The objects of rebootlab's attachable CSI driver (hack/csi-driver), deployed before the
 // workloads of an experiment that uses `volume: {type: attachable}` (lib/workloads/deploy-csi-driver.ts).
 import type { WorkloadSpec } from '../spec/types.js';
 import type { RenderedObject } from './types.js';

@@ -1,6 +1,7 @@
 // A running kind cluster: its nodes (Docker containers), the settings in effect, and node actions.
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { InfraError } from '../../common/errors.js';
+import { run } from '../../common/exec.js';
 import type { ClusterSpec } from '../../spec/types.js';
 import type { ActHooks, Cluster, ClusterNode, EffectiveSettings, NodeAction, NodeActionArgs, Reconfiguration, Undo } from '../provider.js';
 import { apiError, apiErrorCode, coreApiFor } from '../kube-client.js';
@@ -8,6 +9,7 @@ import { actOnNodeContainer, DOCKER_NODE_ACTIONS } from './actions.js';
 import { docker, KIND_NETWORK, listNodeContainers } from './docker.js';
 import { parseConfigz, parseStaticPodFlags, toEffectiveSettings } from '../effective-settings.js';
 import { reconfigureKindCluster } from './reconfigure.js';
+import { imageExists, kindBinary, TOOLCHAIN_HINT } from './tools.js';
 
 const MANIFESTS = '/etc/kubernetes/manifests';
 
@@ -76,6 +78,18 @@ export class KindCluster implements Cluster {
   }
 
   /** See {@link Cluster.reconfigure}: static pod manifests and kubelet config files rewritten in place (./reconfigure.ts). */
+  /**
+   * `kind load docker-image` of each image into every node's containerd (kind skips a node whose runtime has the
+   * image's ID already, so a reused cluster costs a check). Takes a few seconds for rebootlab/csi:v1 (43 MB).
+   * @throws InfraError naming an image missing from the local Docker engine (hint: npm run toolchain), or kind's error.
+   */
+  async loadImages(images: readonly string[]): Promise<void> {
+    for (const image of images) {
+      if (!(await imageExists(image))) throw new InfraError(`image ${image} is not built here, so it cannot be loaded into kind cluster ${this.name}`, TOOLCHAIN_HINT);
+      await run(kindBinary(), ['load', 'docker-image', image, '--name', this.name], { timeoutMs: 300_000, hint: TOOLCHAIN_HINT });
+    }
+  }
+
   reconfigure(spec: ClusterSpec, previous: ClusterSpec | null): Promise<Reconfiguration> {
     return reconfigureKindCluster(this.name, spec, previous);
   }
