@@ -21,7 +21,7 @@ export const MAX_WAIT_FOR_UNMOUNT_SECONDS = 360;
  */
 export const CSI_DETACH_POLL_SECONDS = 0.578;
 /**
- * rebootlab's attacher (hack/node-helpers/cmd/rebootlab-csi, one worker on a watch) adds its finalizer and sets
+ * rebootlab's attacher (hack/csi-driver, one worker on a watch) adds its finalizer and sets
  * status.attached within this long of a VolumeAttachment's creation, seconds (the external-attacher's
  * ControllerPublishVolume would take the storage system's time instead).
  */

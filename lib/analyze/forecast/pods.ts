@@ -83,9 +83,34 @@ function podFate(input: PodsForecastInput, target: TargetNodeForecast, pod: PreF
   const nodeDeleted: Window | null = target.deleted ?? (deleteStep ? windowOf(msToSeconds(deleteStep.afterMs), msToSeconds(deleteStep.afterMs) + STEP_ACTION_SECONDS) : null);
 
   // Eviction: an out-of-service taint not tolerated evicts at once; else the node's own NoExecute taint after tolerationSeconds.
+  // The taint eviction controller evicts at whichever comes first (pkg/controller/tainteviction/taint_eviction.go
+  // processPodOnNode: the smallest tolerationSeconds among the node's NoExecute taints), so the node's own taint wins
+  // when its toleration runs out before the step even starts.
   let eviction: { outcomes: ForecastOutcome[]; seenFrom: number | null } | null = null;
   const oosTolerated = oos ? tolerationSecondsOf(pod.tolerations, [{ key: OUT_OF_SERVICE_TAINT, value: 'nodeshutdown', effect: 'NoExecute' }]) : null;
-  if (oos && oosTolerated === 'untolerated') {
+  const oosAt = oos ? msToSeconds(oos.afterMs) : null;
+  const ownTaintItems: ForecastItem[] = [];
+  const ownTaint = oos && oosTolerated === 'untolerated' && target.deleted === null ? taintEviction(input, target, pod, base, ownTaintItems, nodeDeleted) : null;
+  const ownTaintFirst = ownTaint !== null && oosAt !== null && ownTaint.outcomes.length > 0 && ownTaint.outcomes.every((o) => o.window !== null && o.window.toSeconds < oosAt - 0.1);
+  const ownTaintMayBeFirst = ownTaint !== null && oosAt !== null && ownTaint.outcomes.some((o) => o.window !== null && o.window.fromSeconds < oosAt + STEP_ACTION_SECONDS + 1 + OBSERVATION_LATENCY_SECONDS);
+  if (ownTaintFirst) {
+    eviction = ownTaint;
+    items.push(...ownTaintItems);
+  } else if (ownTaintMayBeFirst && oos && oosAt !== null) {
+    // Either may come first: each outcome of the node's own taint, bounded by the step's window.
+    const step = windowOf(oosAt - 0.1, oosAt + STEP_ACTION_SECONDS + 1 + OBSERVATION_LATENCY_SECONDS);
+    const outcomes = ownTaint!.outcomes.map((o): ForecastOutcome => (o.window === null
+      ? { window: step, when: `the ${OUT_OF_SERVICE_TAINT} taint step at ${secondsText(oosAt)}` }
+      : { window: windowOf(Math.min(o.window.fromSeconds, step.fromSeconds), Math.min(o.window.toSeconds, step.toSeconds)), when: `${o.when}, or the ${OUT_OF_SERVICE_TAINT} taint step at ${secondsText(oosAt)} if it comes first` }));
+    const own = ownTaintItems.find((i) => i.event === 'pod-eviction')!;
+    eviction = { outcomes, seenFrom: null };
+    items.push(item({
+      ...base, event: 'pod-eviction', taintKey: null, happens: 'always', window: hull(outcomes.flatMap((o) => (o.window ? [o.window] : []))), outcomes: mergeOutcomes(outcomes),
+      mechanism: 'taint-eviction', setting: `${own.setting}; step taint-out-of-service at ${secondsText(oosAt)}`,
+      assumption: `${own.assumption}; the step's taint is written within ${STEP_ACTION_SECONDS} s of its start`,
+      because: `evicted by whichever NoExecute taint runs out first: ${own.because}, or ${OUT_OF_SERVICE_TAINT}:NoExecute (not tolerated) at the step`,
+    }));
+  } else if (oos && oosTolerated === 'untolerated') {
     const at = msToSeconds(oos.afterMs);
     eviction = { outcomes: [{ window: windowOf(at - 0.1, at + STEP_ACTION_SECONDS + 1 + OBSERVATION_LATENCY_SECONDS), when: `the ${OUT_OF_SERVICE_TAINT} taint step at ${secondsText(at)}` }], seenFrom: at };
     items.push(item({
