@@ -165,6 +165,26 @@ describe('scenario catalog on kind (issue 6)', function () {
       // The last failure comes before kube-proxy has applied the endpoint's removal (detection + its sync lag).
       expect(dns.lastErrorAfterSeconds! - node.notReadyReceivedAfterSeconds!).to.be.within(-2, 2);
     });
+
+    it('C18 StatefulSet on an attachable volume, out-of-service taint at 60 s: detached at once, no Multi-Attach error, attached to the other worker within seconds', async function () {
+      const [r] = await run('attachable-out-of-service', SHARED);
+      const [v] = r.volumes!.pods;
+      expect(v.node).to.equal(r.spec.fault.nodes[0]);
+      expect(v.forcedDetach).to.equal('out-of-service');
+      expect(v.detachWaitSeconds!, 'detach after the release, seconds').to.be.within(0, 1);
+      expect(v.replacement!.node).to.not.equal(v.node);
+      expect(v.replacement!.multiAttach).to.equal(null);
+      expect(v.replacement!.attachedAfterSeconds! - v.detachedAfterSeconds!, 'attach after the detach, seconds').to.be.within(0, 3);
+    });
+
+    (slow ? it : it.skip)('slow: C18 StatefulSet on an attachable volume, force delete at 60 s: Multi-Attach error until the forced detach maxWaitForUnmountDuration (6 min) after the removal', async function () {
+      const [r] = await run('attachable-force-delete', SHARED);
+      const [v] = r.volumes!.pods;
+      expect(v.forcedDetach).to.equal('timeout');
+      expect(v.detachWaitSeconds!, 'detach after the release, seconds').to.be.within(360, 361);
+      expect(v.replacement!.multiAttach!.firstAfterSeconds - v.replacement!.scheduledAfterSeconds!, 'Multi-Attach after the replacement was scheduled, seconds').to.be.within(0, 2);
+      expect(v.replacement!.attachedAfterSeconds! - v.detachedAfterSeconds!, 'attach after the detach, seconds').to.be.within(0, 3);
+    });
   });
 
   describe('issue 28 steps and probes on the shared shape: 1 control plane + 2 workers, grace 20 s, lease 20 s, tolerations 30 s', function () {
