@@ -13,7 +13,7 @@ import type { EventRecord } from './types.js';
  *   `Killing` (container stopped), `Unhealthy` (readiness or liveness probe failed; the message says which);
  * - taint eviction controller (`taint-eviction-controller`): `TaintManagerEviction`, "Marking for deletion Pod …"
  *   and "Cancelling deletion of Pod …";
- * - attach/detach controller (`attachdetach-controller`): `FailedAttachVolume` (e.g. "Multi-Attach error for volume …")
+ * - attach/detach controller (`attachdetach-controller`): `FailedAttachVolume` (e.g. "Multi-Attach error for volume …", from v1.37 "Waiting for detach for volume …")
  *   and `SuccessfulAttachVolume` on the pod.
  * The pod garbage collector (PodGC) records no Event: it sets the pod condition DisruptionTarget (reason
  * DeletionByPodGC) and force-deletes; see disruptionConditions.

@@ -19,7 +19,7 @@ export { buildProbeSummaries } from './probe-timeline.js';
 export { buildFailingBackends, PROXY_LAG_MS, QUIET_SPLIT_MS } from './probe-backends.js';
 export type { FailingBackend, LatencySummary, ProbeBackend, ProbeFailureCause, ProbeSummary } from './probe-types.js';
 export { NODE_FAILURE_TAINT_KEYS } from './node-timeline.js';
-export { buildVolumeAnalysis, buildAttachmentTimelines, FAILED_ATTACH_REASON, MULTI_ATTACH_PREFIX } from './volume-timeline.js';
+export { buildVolumeAnalysis, buildAttachmentTimelines, FAILED_ATTACH_REASON, MULTI_ATTACH_PREFIXES } from './volume-timeline.js';
 export { predictVolumes, MAX_WAIT_FOR_UNMOUNT_SECONDS, RECONCILER_LOOP_SECONDS, CSI_DETACH_POLL_SECONDS, ATTACHER_ACK_SECONDS, type VolumesPredictInput } from './predict-volumes.js';
 export { secondsSince, serverSecondsSince, msToSeconds } from './clock.js';
 export { MECHANISMS, behaviourFor, mechanismFor, unsupportedVersionWarning, type MechanismId, type MechanismKey } from './mechanisms.js';

@@ -12,8 +12,12 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ?
 
 /** Event reason the attach/detach controller records on a pod whose volume it cannot attach (pkg/kubelet/events FailedAttachVolume). */
 export const FAILED_ATTACH_REASON = 'FailedAttachVolume';
-/** How that Event's message starts when the volume is exclusively attached elsewhere (reconciler.go reportMultiAttachError). */
-export const MULTI_ATTACH_PREFIX = 'Multi-Attach error';
+/**
+ * How that Event's message starts when the volume is exclusively attached elsewhere (reconciler.go
+ * reportMultiAttachError): `Multi-Attach error` up to v1.36 (v1.34.4 to v1.36.3), `Waiting for detach` from v1.37
+ * (v1.37.2), the same report reworded.
+ */
+export const MULTI_ATTACH_PREFIXES: readonly string[] = ['Multi-Attach error', 'Waiting for detach'];
 
 function objects(observations: readonly Observation[], kind: ObjectObservation['kind']): ObjectObservation[] {
   return observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === kind).sort((a, b) => a.seq - b.seq);
@@ -111,7 +115,7 @@ function multiAttachOf(events: readonly ObjectObservation[], faultMs: number, po
   for (const e of events) {
     if (e.receivedAtMs < faultMs || e.object.reason !== FAILED_ATTACH_REASON) continue;
     const msg = text(e.object.message) ?? '';
-    if (!msg.startsWith(MULTI_ATTACH_PREFIX)) continue;
+    if (!MULTI_ATTACH_PREFIXES.some((prefix) => msg.startsWith(prefix))) continue;
     const involved = e.object.involvedObject;
     const uid = text(get(involved, 'uid'));
     if (uid !== null ? uid !== pod.uid : text(get(involved, 'name')) !== pod.name || (e.namespace ?? '') !== pod.namespace) continue;
