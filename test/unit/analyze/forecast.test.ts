@@ -25,7 +25,16 @@ const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
   .sort();
 
 /** Recorded runs whose journal carries the forecast frozen before the fault (runs since the journal kept forecast records). */
-const FROZEN = new Set(['kind-dns-coredns-node-recorded']);
+const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded']);
+/**
+ * What a frozen forecast missed, as the code that froze it forecast it; a journal's forecast is never rewritten.
+ * - attachable-force-delete (kind v1.37.2): the unreachable NoExecute taint came one token later (30.745 s), the
+ *   informer-cache race the causal model explains by reading the run; the forecast names that race in its assumption
+ *   but gives only the window of the detection's own token.
+ */
+const FROZEN_MISSED: Record<string, string[]> = {
+  'kind-attachable-force-delete-recorded': ['no-execute-taint rl-cat-e2e-worker: observed 30.745, window {"fromSeconds":18.341,"toSeconds":29.441}'],
+};
 
 const forecastOf = (observations: readonly Observation[], info: RunInfo): Forecast | null => {
   const preFault = preFaultStateOfJournal(observations, info.workloads);
@@ -35,14 +44,14 @@ const find = (f: Forecast, event: string, subject: string): ForecastItem | undef
 
 describe('analyze/forecast', () => {
   describe('on every recorded journal of a YAML experiment', () => {
-    it('there are recorded runs to check (18 with a resolved experiment)', () => expect(RECORDED.length).to.equal(18));
+    it('there are recorded runs to check (20 with a resolved experiment)', () => expect(RECORDED.length).to.equal(20));
     for (const name of RECORDED) {
       describe(name, () => {
         const run = loadFixtureRun(name);
-        it('the forecast of the records before the fault held: 0 missed, and most items judged', () => {
+        it(`the forecast of the records before the fault held: ${FROZEN_MISSED[name]?.length ?? 0} missed, and most items judged`, () => {
           const f = run.analysis.forecast!;
           expect(f.frozen).to.equal(FROZEN.has(name) ? 'journal' : 'recomputed');
-          expect(f.missed.map((i) => `${i.event} ${i.pod ?? i.workload ?? i.node}: observed ${i.observedSeconds}, window ${JSON.stringify(i.window)}`)).to.deep.equal([]);
+          expect(f.missed.map((i) => `${i.event} ${i.pod ?? i.workload ?? i.node}: observed ${i.observedSeconds}, window ${JSON.stringify(i.window)}`)).to.deep.equal(FROZEN_MISSED[name] ?? []);
           expect(f.heldCount).to.be.at.least(Math.ceil(f.items.length / 2));
         });
         it('is computed without reading any record after the fault: the journal truncated at its fault marker gives the same forecast', () => {
