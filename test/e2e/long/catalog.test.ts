@@ -43,7 +43,7 @@ describe('scenario catalog on kind (issue 6)', function () {
   }
 
   after(async function () {
-    for (const name of [SHARED, `${SHARED}-zone`, `${SHARED}-zone08`, `${SHARED}-gs`, `${SHARED}-labels`, `${SHARED}-clients`]) await deleteCluster(name);
+    for (const name of [SHARED, `${SHARED}-zone`, `${SHARED}-zone08`, `${SHARED}-gs`, `${SHARED}-labels`, `${SHARED}-clients`, `${SHARED}-sts3`]) await deleteCluster(name);
     if (!process.env.REBOOTLAB_KEEP_REPORTS) rmSync(out, { recursive: true, force: true });
   });
 
@@ -213,6 +213,99 @@ describe('scenario catalog on kind (issue 6)', function () {
       const evicted = [...podsOf(r, 'web'), ...podsOf(r, 'api')].filter((p) => p.evictionApi!.outcome === 'evicted').map((p) => p.name);
       console.log(`      not-ready-pod-kubelet-restart: evicted through the budget after the restart: ${evicted.join(', ') || 'none'}`);
     });
+  });
+
+  describe('issue 24 on the shared shape: 1 control plane + 2 workers (status-update-frequency reconfigures it last)', function () {
+    before(() => deleteCluster(SHARED));
+    after(() => deleteCluster(SHARED));
+
+    it('issue 24 C11 Jobs on a deleted node: the plain Job fails (BackoffLimitExceeded), the tolerant one replaces its pods after the pod failure backoff', async function () {
+      const [r] = await run('jobs-node-lost', SHARED);
+      const plain = r.jobs!.find((j) => j.name === 'plain')!;
+      const tolerant = r.jobs!.find((j) => j.name === 'tolerant')!;
+      // PodGC marks the 3 pods Failed (DisruptionTarget): 3 failures > backoffLimit 2.
+      expect(plain.conditions.find((c) => c.type === 'Failed')).to.deep.include({ status: 'True', reason: 'BackoffLimitExceeded' });
+      expect([plain.failed, plain.active]).to.deep.equal([3, 0]);
+      for (const p of podsOf(r, 'plain')) {
+        expect(p.outcome, p.name).to.equal('evicted-lost');
+        expect(p.replacement, p.name).to.equal(null);
+      }
+      // Ignored by the podFailurePolicy: no failure counted, no Failed condition, 3 replacements active.
+      expect(tolerant.conditions.some((c) => c.type === 'Failed' && c.status === 'True')).to.equal(false);
+      expect([tolerant.failed, tolerant.active]).to.deep.equal([0, 3]);
+      // The ignored failures still feed the pod failure backoff (newBackoffRecord): 3 at once → 10 s × 2² = 40 s
+      // from the last failure's finish time (the deletionTimestamp PodGC set, whole seconds: up to 1 s earlier).
+      const old = podsOf(r, 'tolerant');
+      expect(old).to.have.length(3);
+      const lastFailure = Math.max(...old.map((p) => p.evictedAfterSeconds!));
+      for (const p of old) {
+        expect(p.outcome, p.name).to.equal('evicted-replaced');
+        expect(p.replacement!.createdAfterSeconds! - lastFailure, `${p.name}: replacement after the last failure, seconds`).to.be.within(39, 45);
+      }
+      expect(tolerant.backoffSeconds!).to.be.within(39, 45);
+      console.log(`      jobs-node-lost: pods Failed at ${old.map((p) => p.evictedAfterSeconds).join(', ')} s; plain Failed at ${plain.conditions.find((c) => c.type === 'Failed')!.afterSeconds} s; tolerant replacements at ${old.map((p) => p.replacement!.createdAfterSeconds).join(', ')} s, backoff ${tolerant.backoffSeconds} s`);
+    });
+
+    it('issue 24 probed runtime-stop: 10 s without containerd costs the probed Service nothing; warm-up requests reported apart', async function () {
+      const [r] = await run('probed-runtime-stop', SHARED);
+      const probe = r.probes!.find((p) => p.name === 'web')!;
+      expect(probe.errors).to.equal(0);
+      expect(probe.errorSeconds).to.equal(0);
+      expect(probe.lostRecords).to.equal(0);
+      expect(probe.sent, 'requests from the baseline on').to.be.above(0);
+      // The steady baseline came before the fault; what was sent before it is counted apart.
+      expect(probe.warmUp, 'warm-up reported').to.not.equal(undefined);
+      expect(probe.warmUp!.untilAfterSeconds).to.be.at.most(0);
+      const [web] = podsOf(r, 'web');
+      expect(web.outcome).to.equal('unaffected');
+      expect(web.restartCountDelta).to.equal(0);
+      expect(web.containerIDsAfter).to.deep.equal(web.containerIDsBefore);
+      console.log(`      probed-runtime-stop: ${probe.sent} requests, ${probe.errors} errors; warm-up ${probe.warmUp!.sent} requests (${probe.warmUp!.errors} errors) until ${probe.warmUp!.untilAfterSeconds} s`);
+    });
+
+    it('issue 24 status-update-frequency 4 s: Ready=Unknown counted from the last heartbeat, a status post, not only the last Lease renewal', async function () {
+      const [r] = await run('status-update-frequency', SHARED);
+      const node = r.nodes.find((n) => n.faultTarget)!;
+      const item = r.predictions.items.find((i) => i.event === 'node-not-ready' && i.node === node.name)!;
+      expect(item.held).to.equal(true);
+      expect(item.observedSeconds).to.equal(node.notReadyAfterSeconds);
+      const lease = node.lastLeaseRenewBeforeDetection!.afterSeconds;
+      const beat = item.cause!.atSeconds;
+      // The controller counts from the later of both heartbeats; the posts come every 4 s (+4 % jitter), so the last
+      // is at most one interval and its whole-second truncation before the fault.
+      expect(beat, 'the last heartbeat is never older than the last Lease renewal').to.be.at.least(lease);
+      expect(beat, 'a heartbeat within one status interval of the fault').to.be.within(-(4 * 1.04 + 1), 0);
+      if (beat > lease) expect(item.cause!.event).to.match(/status post/);
+      // Grace 20 s, monitor period 2 s: [beat + G − 1, beat + G + 2M + 1].
+      expect(node.notReadyAfterSeconds! - beat).to.be.within(19, 25);
+      expect(node.notReadyStatus).to.equal('Unknown');
+      for (const web of podsOf(r, 'web')) expect(web.outcome, web.name).to.equal('evicted-replaced');
+      console.log(`      status-update-frequency: last Lease renewal ${lease} s, last heartbeat ${beat} s (${item.cause!.event}); Unknown ${node.notReadyAfterSeconds} s in [${item.window!.fromSeconds}, ${item.window!.toSeconds}]`);
+    });
+  });
+
+  it('issue 24 sts-two-nodes-deleted: both pods on the deleted Nodes force-deleted by PodGC, then replaced; not recovered before that', async function () {
+    const cluster = `${SHARED}-sts3`; // 1 control plane + 3 workers, default tolerations: a cluster of its own
+    await deleteCluster(cluster);
+    const [r] = await run('sts-two-nodes-deleted', cluster);
+    await deleteCluster(cluster);
+    expect(r.spec.fault.nodes).to.have.length(2);
+    const moved = podsOf(r, 'db').filter((p) => onTarget(r, p));
+    expect(moved, 'one db pod on each deleted node').to.have.length(2);
+    for (const p of moved) {
+      expect(p.outcome, p.name).to.equal('evicted-replaced');
+      // PodGC: 40 s quarantine of the orphaned pod, checked every 20 s (plus the Node deletion after docker stop).
+      expect(p.deletedAfterSeconds!, p.name).to.be.within(40, 85);
+      expect(p.replacement!.createdAfterSeconds!, `${p.name}: replaced only after its deletion`).to.be.at.least(p.deletedAfterSeconds! - 0.5);
+      expect(r.spec.fault.nodes).to.not.include(p.replacement!.node);
+    }
+    const db = r.workloads.find((w) => w.name === 'db')!;
+    const lastDeletion = Math.max(...moved.map((p) => p.deletedAfterSeconds!));
+    expect(db.recovered).to.equal(true);
+    expect(db.recoveredAfterSeconds!, 'recovered only once both replacements are Ready').to.be.above(lastDeletion);
+    expect(r.summary.recovered).to.equal(true);
+    expect(r.summary.endAfterSeconds, 'the run watched past the PodGC deletions').to.be.above(lastDeletion);
+    console.log(`      sts-two-nodes-deleted: deleted at ${moved.map((p) => p.deletedAfterSeconds).join(', ')} s; replacements Ready at ${moved.map((p) => p.replacement!.readyAfterSeconds).join(', ')} s; db recovered at ${db.recoveredAfterSeconds} s; end ${r.summary.endAfterSeconds} s`);
   });
 
   it('C17 a required label removed, then a kubelet restart: the pod is rejected (NodeAffinity) and replaced on the labelled worker', async function () {
