@@ -262,7 +262,6 @@ describe('scenario catalog on kind (issue 6)', function () {
       expect(web.containerIDsAfter).to.deep.equal(web.containerIDsBefore);
       console.log(`      probed-runtime-stop: ${probe.sent} requests, ${probe.errors} errors; warm-up ${probe.warmUp!.sent} requests (${probe.warmUp!.errors} errors) until ${probe.warmUp!.untilAfterSeconds} s`);
     });
-
   });
 
   it('issue 24 status-update-frequency 4 s: Ready=Unknown counted from the last heartbeat, a status post, not only the last Lease renewal', async function () {
