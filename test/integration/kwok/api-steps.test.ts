@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKwokProvider } from '../../../lib/cluster/kwok/index.js';
 import type { ActionRecord, Cluster, EvictionAttempt, Undo } from '../../../lib/cluster/provider.js';
+import { DEFAULT_KUBERNETES_VERSION } from '../../../lib/common/versions.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import type { ClusterSpec } from '../../../lib/spec/types.js';
 
@@ -19,8 +20,8 @@ describe('API steps on a kwok cluster: labels, the Eviction API and PodDisruptio
   const dir = mkdtempSync(join(tmpdir(), 'rebootlab-api-steps-'));
   const kwok = createKwokProvider({ clusterDir: dir });
   const spec: ClusterSpec = {
-    provider: 'kwok', name: 'api-steps', kubernetesVersion: 'v1.34.4', nodeImage: null, workers: 2, zones: [], workerLabels: { 'rebootlab.dev/pool': 'blue' },
-    settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS), extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, existing: null,
+    provider: 'kwok', name: 'api-steps', kubernetesVersion: DEFAULT_KUBERNETES_VERSION, nodeImage: null, workers: 2, zones: [], workerLabels: { 'rebootlab.dev/pool': 'blue' },
+    settings: structuredClone(DEFAULT_TIMEOUT_SETTINGS), extraArgs: { controllerManager: {}, apiServer: {}, scheduler: {} }, kubeletExtraConfig: {}, kubeletFieldsSet: [], existing: null,
   };
   let cluster: Cluster;
   let core: k8s.CoreV1Api;
