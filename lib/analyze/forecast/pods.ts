@@ -3,6 +3,7 @@
 import type { TimeoutSettings } from '../../spec/settings.js';
 import type { Experiment, StepSpec, WorkloadSpec } from '../../spec/types.js';
 import { msToSeconds } from '../clock.js';
+import { jobPodFailureBackoffSeconds, JOB_SYNC_BATCH_SECONDS, podFailureAction } from '../jobs.js';
 import { OUT_OF_SERVICE_TAINT, secondsText } from '../predict-common.js';
 import { PODGC_PERIOD_SECONDS, PODGC_QUARANTINE_SECONDS, REPLACEMENT_SECONDS } from '../predict-pods.js';
 import { attachableReplacementReadyWindow, lostNodeDetachWindow } from '../predict-volumes.js';
@@ -257,14 +258,32 @@ function replacement(input: PodsForecastInput, target: TargetNodeForecast, pod: 
     return;
   }
   const controller = pod.ownerKind === 'StatefulSet' ? 'statefulset' : pod.ownerKind === 'Job' ? 'job' : 'replicaset';
-  const outcomes: ForecastOutcome[] = trigger.map((o) => (o.window === null ? never(o.when) : { window: windowOf(o.window.fromSeconds - 0.1, o.window.toSeconds + REPLACEMENT_SECONDS), when: o.when }));
+  const job = pod.ownerKind === 'Job' && workload?.job ? jobLoss(input, target, workload, fate) : null;
+  if (job !== null && job.jobFailed !== null) {
+    // The Job fails instead of replacing: no replacement, nothing Ready (fate.replacementReady never).
+    const because = `Job ${workload!.name} fails instead of replacing: ${job.jobFailed}`;
+    fate.replacementReady = [never(because)];
+    items.push(item({ ...base, event: 'replacement-created', happens: 'never', window: null, outcomes: [never(because)], mechanism: 'job', setting: job.setting, assumption: job.assumption, because }));
+    items.push(item({ ...base, event: 'replacement-ready', happens: 'never', window: null, outcomes: [never(because)], mechanism: 'job', setting: job.setting, assumption: job.assumption, because }));
+    return;
+  }
+  const jobTrigger = job !== null ? job.trigger : trigger;
+  const outcomes: ForecastOutcome[] = jobTrigger.map((o) => {
+    if (o.window === null) return never(o.when);
+    if (job === null) return { window: windowOf(o.window.fromSeconds - 0.1, o.window.toSeconds + REPLACEMENT_SECONDS), when: o.when };
+    // The pod failure backoff from the last failure's finish time (getRemainingTimeForFailuresCount), not before it can be replaced.
+    const from = job.finish === null ? o.window.fromSeconds : Math.max(o.window.fromSeconds, job.finish.fromSeconds + job.backoffSeconds);
+    const to = job.finish === null ? o.window.toSeconds + JOB_SYNC_BATCH_SECONDS : Math.max(o.window.toSeconds + JOB_SYNC_BATCH_SECONDS, job.finish.toSeconds + job.backoffSeconds);
+    return { window: windowOf(from - 0.1, to + REPLACEMENT_SECONDS), when: `${o.when}, then the pod failure backoff ${secondsText(job.backoffSeconds)}` };
+  });
   if (outcomes.length === 0) outcomes.push(never(pod.ownerKind === 'StatefulSet' ? 'the old pod is never deleted' : 'the old pod keeps counting'));
   const happens = outcomes.every((o) => o.window !== null) ? 'always' : outcomes.every((o) => o.window === null) ? 'never' : 'maybe';
   const merged = mergeOutcomes(outcomes);
   items.push(item({
     ...base, event: 'replacement-created', happens, window: hull(merged.flatMap((o) => (o.window ? [o.window] : []))), outcomes: merged,
-    mechanism: controller, setting: 'none', assumption: `the controller creates it within ${REPLACEMENT_SECONDS} s of the old pod ${pod.ownerKind === 'StatefulSet' ? 'being deleted' : 'getting a deletionTimestamp or Failed'}`,
-    because: pod.ownerKind === 'StatefulSet' ? 'the StatefulSet controller recreates a pod only once the old one is deleted (one pod per identity)' : `the ${pod.ownerKind} controller replaces a pod once it has a deletionTimestamp or is Failed`,
+    mechanism: controller, setting: job?.setting ?? 'none',
+    assumption: job !== null ? `${job.assumption}; the controller creates it within ${REPLACEMENT_SECONDS} s once it may` : `the controller creates it within ${REPLACEMENT_SECONDS} s of the old pod ${pod.ownerKind === 'StatefulSet' ? 'being deleted' : 'getting a deletionTimestamp or Failed'}`,
+    because: job !== null ? job.because : pod.ownerKind === 'StatefulSet' ? 'the StatefulSet controller recreates a pod only once the old one is deleted (one pod per identity)' : `the ${pod.ownerKind} controller replaces a pod once it has a deletionTimestamp or is Failed`,
   }));
   const stuck = workload?.volume && (workload.volume.type === 'local-pv' || (workload.volume.type === 'pvc' && input.experiment.cluster.provider !== 'existing'));
   // A replacement needs a schedulable node: a worker that is not a target (the control plane is tainted NoSchedule).
@@ -303,4 +322,67 @@ function replacement(input: PodsForecastInput, target: TargetNodeForecast, pod: 
     assumption: `scheduled on another node with its image present, Ready within ${REPLACEMENT_READY_SECONDS} s of creation${extra > 0 ? ` + ${extra} s of its readiness probe` : ''} (measured 0.4 to 3.8 s on kind)`,
     because: stuck ? `a replacement of a pod with a ${workload!.volume!.type} volume cannot run elsewhere` : 'the scheduler places it on a Ready node, the kubelet starts it, its readiness probe passes',
   }));
+}
+
+/** What the Job controller does with the loss of a Job's pods on the targets, forecast from its spec (see {@link jobLoss}). */
+interface JobLoss {
+  /** Why the Job fails instead of replacing (FailJob rule, backoffLimit exceeded), or null. */
+  jobFailed: string | null;
+  /** When the pod may be replaced: its stop (TerminatingOrFailed) or its removal / Failed (Failed). */
+  trigger: ForecastOutcome[];
+  /** The pod failure backoff after the Job's failures at once, seconds (jobPodFailureBackoffSeconds). */
+  backoffSeconds: number;
+  /** The last failure's finish time as the controller reads it (getFinishedTime), seconds since time zero; null when unknown. */
+  finish: Window | null;
+  setting: string;
+  assumption: string;
+  because: string;
+}
+
+/**
+ * The Job controller's reading of the loss of the Job's pods on the targets, from the Job's spec and the pre-fault
+ * placement (pkg/controller/job/job_controller.go syncJob / manageJob / isPodFailed, backoff_utils.go
+ * newBackoffRecord, getRemainingTimeForFailuresCount and getFinishedTime, pod_failure_policy.go
+ * matchPodFailurePolicy, k8s.io/kubernetes v1.37.2 in the Go module cache; the same rules as the causal model,
+ * lib/analyze/jobs.ts and predict-jobs.ts, whose formulas it reuses):
+ * - a pod is replaceable once it counts as failed: with podReplacementPolicy TerminatingOrFailed (the default
+ *   without a podFailurePolicy) once it is terminating or Failed (its stop); with Failed (the default with one) only
+ *   once it is Failed or gone (its removal: PodGC marks it Failed then deletes it);
+ * - each lost pod's failure is matched against the podFailurePolicy rules (podFailureAction) as the pod the fault's
+ *   path leaves: PodGC of a deleted Node and the taint eviction controller add the condition DisruptionTarget=True; a
+ *   force-delete step adds none; no container is seen terminated (its node is down), so no onExitCodes rule matches;
+ * - a FailJob match, or more failures counted (not Ignore) than backoffLimit, fail the Job: nothing is replaced;
+ * - else the replacement waits the pod failure backoff for every lost pod (ignored failures count in the backoff
+ *   record, newBackoffRecord): 10 s × 2^(n − 1) capped at 600 s, from the last failure's finish time: the Ready=False
+ *   transition of its node's detection (MarkPodsNotReady) when it comes, else its deletionTimestamp − grace (the
+ *   pod's stop).
+ * Assumes the Job had no failure before the fault, and that its pods on the targets fail together (one PodGC pass or
+ * eviction per node: within one sync batch).
+ */
+function jobLoss(input: PodsForecastInput, target: TargetNodeForecast, workload: WorkloadSpec, fate: PodFate): JobLoss {
+  const spec = workload.job!;
+  const rules = spec.podFailurePolicy?.rules ?? null;
+  const policy = spec.podReplacementPolicy ?? (rules !== null ? 'Failed' : 'TerminatingOrFailed');
+  const targetNames = new Set(input.targets.map((t) => t.name));
+  const lost = input.pods.filter((p) => p.workload === workload.name && targetNames.has(p.node)).length;
+  const forceDelete = stepsOn(input.experiment.steps, 'force-delete-pods', target.name)[0];
+  const disruption = !forceDelete;
+  const failedPod = { status: { conditions: disruption ? [{ type: 'DisruptionTarget', status: 'True' }] : [] } };
+  const action = podFailureAction(rules, failedPod);
+  const counted = action === 'Ignore' ? 0 : lost;
+  const jobFailed = action === 'FailJob'
+    ? `its pods' failure (${disruption ? 'DisruptionTarget=True' : 'no condition'}) matches a podFailurePolicy rule with action FailJob`
+    : counted > spec.backoffLimit ? `${counted} failures counted exceed backoffLimit ${spec.backoffLimit} (BackoffLimitExceeded)` : null;
+  const backoffSeconds = jobPodFailureBackoffSeconds(lost);
+  const trigger = policy === 'Failed' ? fate.deleted : fate.stopped;
+  const detection = target.detection !== null && target.detection.status === 'Unknown' && target.detection.happens === 'always' ? target.detection.window : null;
+  const stops = fate.stopped.flatMap((o) => (o.window ? [o.window] : []));
+  const finish = detection ?? hull(stops);
+  const actionText = action === null ? 'no podFailurePolicy rule matches: counted' : `podFailurePolicy action ${action}`;
+  return {
+    jobFailed, trigger, backoffSeconds, finish,
+    setting: `backoffLimit ${spec.backoffLimit}, podReplacementPolicy ${policy}${spec.podReplacementPolicy === null ? ' (defaulted)' : ''}${rules !== null ? `, podFailurePolicy ${rules.length} rule(s)` : ''}; pod failure backoff 10 s doubling, max 600 s`,
+    assumption: `the Job's ${lost} pod(s) on the targets fail together (within one ${JOB_SYNC_BATCH_SECONDS} s sync batch), none failed before; each lost pod is ${disruption ? 'marked DisruptionTarget=True (PodGC / taint eviction)' : 'force-deleted without a condition'}; its finish time is ${detection !== null ? 'its node\'s detection (Ready=False)' : 'its stop (deletionTimestamp − grace)'}`,
+    because: jobFailed !== null ? `Job ${workload.name} fails: ${jobFailed}` : `${lost} failure(s) at once (${actionText}; ${counted} counted ≤ backoffLimit ${spec.backoffLimit}): the Job controller replaces the pod once it ${policy === 'Failed' ? 'is Failed or gone' : 'is terminating or Failed'}, after the pod failure backoff ${secondsText(backoffSeconds)} from the last failure's finish time`,
+  };
 }

@@ -33,6 +33,7 @@ export interface WorkloadsForecastInput {
 }
 
 const PROXY_LAG_SECONDS = PROXY_LAG_MS / 1000;
+const NOTHING_BRINGS_IT_BACK = 'nothing brings it back while observed';
 /** nf_conntrack's timeout of an unanswered SYN_SENT entry (nf_conntrack_tcp_timeout_syn_sent, Linux default), seconds. */
 export const CONNTRACK_SYN_SENT_SECONDS = 120;
 
@@ -129,15 +130,17 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
       const notEvicted = f.stopped.some((o) => o.window === null);
       if (inPlace !== null && notEvicted) return [{ window: windowOf(inPlace.fromSeconds, inPlace.toSeconds + POD_READY_AFTER_NODE_SECONDS), when: 'Ready again in place once its node is back' }];
       if (f.replacementReady.length > 0) return f.replacementReady;
-      return [{ window: null, when: 'nothing brings it back while observed' }];
+      return [{ window: null, when: NOTHING_BRINGS_IT_BACK }];
     });
     const back = allBack(perPod);
+    // Why one is never back (say its Job fails instead of replacing it: lib/analyze/forecast/pods.ts jobLoss).
+    const neverBack = perPod.find((o) => o.every((x) => x.window === null) && o[0]?.when !== NOTHING_BRINGS_IT_BACK)?.[0]?.when;
     items.push(item({
       event: 'workload-recovered', node: target.name, workload: w.name, happens: back.window === null ? 'never' : back.some ? 'maybe' : 'always', window: back.window,
       outcomes: back.window !== null && back.some ? [{ window: back.window, when: 'every affected pod is back' }, { window: null, when: 'one of them is not' }] : undefined,
       mechanism: 'pod-start', setting: 'the replacement and Ready-again windows of its pods',
       assumption: `the latest of its pods' replacements Ready (or Ready again in place within ${POD_READY_AFTER_NODE_SECONDS} s of the node)`,
-      because: back.window === null ? `a pod of ${w.name} on a target is neither replaced nor back while observed` : `${w.name} is back at its desired count when its last affected pod is`,
+      because: back.window === null ? `a pod of ${w.name} on a target is neither replaced nor back while observed${neverBack ? `: ${neverBack}` : ''}` : `${w.name} is back at its desired count when its last affected pod is`,
     }));
     // Endpoints: a pod marked not ready leaves its Service's ready endpoints (EndpointSlice controller).
     if (w.service !== null || w.kind === 'StatefulSet') {
