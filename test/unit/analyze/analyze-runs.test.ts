@@ -296,6 +296,19 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-jobs-node-lost-v1372-recorded',
+    why: 'recorded on kind v1.37.2 (experiments/catalog/jobs-node-lost.yaml, 3 Dec 2026, with the forecast frozen in the journal): PodGC marked the pods Failed at about 48 s; `plain` counted 3 failures > backoffLimit 2 and failed (BackoffLimitExceeded), no replacement; `tolerant` (Ignore on DisruptionTarget) counted none and replaced its pods at 87.5 s after its 40 s pod failure backoff',
+    expected: {
+      'run.predictions.missed': [],
+      'run.jobs.0.name': 'plain',
+      'run.jobs.0.failed': 3,
+      'run.jobs.1.name': 'tolerant',
+      'run.jobs.1.failed': 0,
+      'run.jobs.1.active': 3,
+      'run.jobs.1.backoffSeconds': 39.587,
+    },
+  },
+  {
     scenario: 'kind-node-delete-podgc-recorded',
     why: 'recorded on a real kind cluster (experiments/node-delete-tuned.yaml): power-off and the Node object deleted at once; pod garbage collection marks each orphaned pod Failed at ≈43 s (its 40 s quarantine), the ReplicaSet creates a replacement at once, and only then is the pod deleted: both web pods are paired, each with its own replacement',
     expected: {

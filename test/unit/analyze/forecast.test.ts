@@ -25,15 +25,27 @@ const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
   .sort();
 
 /** Recorded runs whose journal carries the forecast frozen before the fault (runs since the journal kept forecast records). */
-const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded']);
+const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded']);
 /**
  * What a frozen forecast missed, as the code that froze it forecast it; a journal's forecast is never rewritten.
  * - attachable-force-delete (kind v1.37.2): the unreachable NoExecute taint came one token later (30.745 s), the
  *   informer-cache race the causal model explains by reading the run; the forecast names that race in its assumption
  *   but gives only the window of the detection's own token.
+ * - jobs-node-lost (kind v1.37.2): frozen before the forecast modelled Jobs (lib/analyze/forecast/pods.ts jobLoss):
+ *   it forecast replacements for `plain`, whose 3 PodGC failures exceed backoffLimit 2 (the Job fails, nothing is
+ *   replaced): 7 misses. The forecast recomputed from the same pre-fault records holds (test below).
  */
 const FROZEN_MISSED: Record<string, string[]> = {
   'kind-attachable-force-delete-recorded': ['no-execute-taint rl-cat-e2e-worker: observed 30.745, window {"fromSeconds":18.341,"toSeconds":29.441}'],
+  'kind-jobs-node-lost-v1372-recorded': [
+    'replacement-created rebootlab/plain-4rq4q: observed null, window {"fromSeconds":39.9,"toSeconds":91}',
+    'replacement-created rebootlab/plain-sgf4v: observed null, window {"fromSeconds":39.9,"toSeconds":91}',
+    'replacement-created rebootlab/plain-vtxhc: observed null, window {"fromSeconds":39.9,"toSeconds":91}',
+    'replacement-ready rebootlab/plain-4rq4q: observed null, window {"fromSeconds":39.9,"toSeconds":96}',
+    'replacement-ready rebootlab/plain-sgf4v: observed null, window {"fromSeconds":39.9,"toSeconds":96}',
+    'replacement-ready rebootlab/plain-vtxhc: observed null, window {"fromSeconds":39.9,"toSeconds":96}',
+    'workload-recovered plain: observed null, window {"fromSeconds":39.9,"toSeconds":96}',
+  ],
 };
 
 const forecastOf = (observations: readonly Observation[], info: RunInfo): Forecast | null => {
@@ -44,7 +56,7 @@ const find = (f: Forecast, event: string, subject: string): ForecastItem | undef
 
 describe('analyze/forecast', () => {
   describe('on every recorded journal of a YAML experiment', () => {
-    it('there are recorded runs to check (20 with a resolved experiment)', () => expect(RECORDED.length).to.equal(20));
+    it('there are recorded runs to check (21 with a resolved experiment)', () => expect(RECORDED.length).to.equal(21));
     for (const name of RECORDED) {
       describe(name, () => {
         const run = loadFixtureRun(name);
@@ -71,6 +83,60 @@ describe('analyze/forecast', () => {
         });
       });
     }
+  });
+
+  describe('Jobs on a lost node (jobs-node-lost, kind v1.37.2): recomputed from the pre-fault records of the journal whose frozen forecast missed 7', () => {
+    const run = loadFixtureRun('kind-jobs-node-lost-v1372-recorded');
+    const zero = timeZeroMarker(run.observations);
+    const preFault = run.observations.filter((o) => o.seq <= zero.seq && o.type !== 'forecast');
+    const f = forecastOf(preFault, run.info)!;
+    const judged = judgeForecast(f, run.analysis, 'recomputed');
+    const of = (workload: string, event: string) => judged.items.filter((i) => i.workload === workload && i.event === event);
+
+    it('the frozen forecast in the journal keeps its 7 misses (the record); the recomputed one holds every item', () => {
+      expect(run.analysis.forecast!.frozen).to.equal('journal');
+      expect(run.analysis.forecast!.missed).to.have.length(7);
+      expect(judged.missed.map((i) => `${i.event} ${i.pod ?? i.workload}`)).to.deep.equal([]);
+      expect(judged.heldCount).to.equal(judged.judgedCount);
+      expect(judged.judgedCount).to.equal(28);
+    });
+
+    it('plain (no podFailurePolicy, backoffLimit 2): 3 failures counted, the Job fails: no replacement created or Ready, never recovered', () => {
+      for (const event of ['replacement-created', 'replacement-ready', 'workload-recovered']) {
+        const items = of('plain', event);
+        expect(items, event).to.have.length(event === 'workload-recovered' ? 1 : 3);
+        for (const i of items) {
+          expect(i.happens).to.equal('never');
+          expect(i.observedSeconds).to.equal(null);
+          expect(i.held).to.equal(true);
+        }
+      }
+      const created = of('plain', 'replacement-created')[0];
+      expect(created.mechanism).to.equal('job');
+      expect(created.because).to.include('3 failures counted exceed backoffLimit 2 (BackoffLimitExceeded)');
+      expect(created.setting).to.include('backoffLimit 2, podReplacementPolicy TerminatingOrFailed (defaulted)');
+      expect(of('plain', 'workload-recovered')[0].because).to.include('BackoffLimitExceeded');
+    });
+
+    it('tolerant (Ignore on DisruptionTarget): nothing counted, replacements after PodGC\'s failure + the 40 s pod failure backoff (3 failures)', () => {
+      const created = of('tolerant', 'replacement-created');
+      expect(created).to.have.length(3);
+      for (const i of created) {
+        expect(i.mechanism).to.equal('job');
+        // PodGC's pod-deleted window [40, 88] s + 40 s backoff, the controller's sync batch and REPLACEMENT_SECONDS.
+        expect(i.window).to.deep.equal({ fromSeconds: 79.9, toSeconds: 131 });
+        expect(i.because).to.include('podFailurePolicy action Ignore; 0 counted');
+        expect(i.held).to.equal(true);
+      }
+      expect(of('tolerant', 'replacement-ready').every((i) => i.held === true && i.happens === 'always')).to.equal(true);
+      expect(of('tolerant', 'workload-recovered')[0].held).to.equal(true);
+    });
+
+    it('the same Jobs without their backoff model would miss nothing only by luck: the frozen tolerant windows open at 39.9 s, before the backoff can end', () => {
+      const frozen = run.analysis.forecast!.items.find((i) => i.workload === 'tolerant' && i.event === 'replacement-created')!;
+      expect(frozen.window!.fromSeconds).to.equal(39.9);
+      expect(of('tolerant', 'replacement-created')[0].window!.fromSeconds).to.be.above(frozen.window!.fromSeconds + 39);
+    });
   });
 
   describe('frozen in the journal', () => {
