@@ -17,6 +17,17 @@ export interface Heartbeat {
 }
 
 /**
+ * The latest instant a status post stamped `lastHeartbeatTimeSeconds` can have been made (the kubelet's clock when it
+ * computed the status), seconds on the same axis: the stamp + 1 s. lastHeartbeatTime is a metav1.Time, serialized
+ * RFC 3339 at whole seconds and truncated (k8s.io/apimachinery pkg/apis/meta/v1/time.go MarshalJSON, ToUnstructured),
+ * whereas a Lease's renewTime is a MicroTime. The write's own latency comes on top where a bound needs it. One place
+ * for the causal model (statusPosts) and the forecast (forecast/heartbeat.ts lastHeartbeatRange).
+ */
+export function statusPostLatestSeconds(lastHeartbeatTimeSeconds: number): number {
+  return lastHeartbeatTimeSeconds + 1;
+}
+
+/**
  * Per node, the status posts the journal shows: every Node record whose Ready condition carries a `lastHeartbeatTime`
  * different from the previous record's (the kubelet sets it to its own clock when it computes the status, then
  * patches it; the API keeps whole seconds, truncated). The post reached the API server in [lastHeartbeatTime,
@@ -44,7 +55,7 @@ export function statusPosts(ctx: RunContext): Map<string, Heartbeat[]> {
       const from = serverSecondsSince(ctx.faultMs, heartbeat);
       if (from === null) continue;
       const received = secondsSince(ctx.faultMs, rec.receivedAtMs);
-      posts.push({ source: 'status', fromSeconds: from, toSeconds: round3(Math.max(from, Math.min(received, from + 1 + OBSERVATION_LATENCY_SECONDS))) });
+      posts.push({ source: 'status', fromSeconds: from, toSeconds: round3(Math.max(from, Math.min(received, statusPostLatestSeconds(from) + OBSERVATION_LATENCY_SECONDS))) });
     }
     byNode.set(name, posts);
   }

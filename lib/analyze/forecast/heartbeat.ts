@@ -2,6 +2,7 @@
 // forecast conditions on to bound it (the heartbeat cadence alone, or the last renewal and status post seen).
 import type { TimeoutSettings } from '../../spec/settings.js';
 import { msToSeconds } from '../clock.js';
+import { statusPostLatestSeconds } from '../heartbeats.js';
 import { heartbeatIntervalSeconds, leaseRenewIntervalSeconds, round3 } from '../windows.js';
 import type { PreFaultNode } from './types.js';
 
@@ -46,10 +47,16 @@ export function mayCallIn(lastSeconds: number, periodSeconds: number, fromSecond
  *   or nodeStatusReportFrequency when shorter) × 1.04 (jitter) before the command, up to the silence:
  *   [off − 1.04 · interval, off + stop within].
  * - The last renewal L and status post P seen before the forecast (a run's frozen forecast, `leadSeconds` before time
- *   zero): at least the newer of them (shifted back by the lead, as time zero is that much later), and no later heartbeat
- *   unless the Lease loop (every renew interval) or the status loop (every nodeStatusUpdateFrequency, posting on a
- *   change) can call again before the silence; then up to the silence. A staggered node silenced more than one
- *   interval after the forecast keeps the cadence-only range.
+ *   zero): at least the newer of them (shifted back by the lead, as time zero may be that much later), at most
+ *   max(L, P + 1) (not shifted: time zero may be the forecast's instant). P is the Ready condition's
+ *   lastHeartbeatTime, truncated to the whole second (metav1.Time; {@link statusPostLatestSeconds}): the post itself
+ *   was made up to 1 s after it; L is a MicroTime. The node lifecycle controller sets probeTimestamp to its own clock
+ *   at the first monitor pass that sees the changed lastHeartbeatTime (tryUpdateNodeHealth, v1.37.2; it compares the
+ *   values, never their precision), so the true post time, not its stamp, is what detection counts from; the write's
+ *   and informer's latency are in detectionWindowAfterHeartbeat's observation latency, as for a Lease renewal. No
+ *   later heartbeat unless the Lease loop (every renew interval) or the status loop (every nodeStatusUpdateFrequency,
+ *   posting on a change) can call again before the silence; then up to the silence. A staggered node silenced more
+ *   than one interval after the forecast keeps the cadence-only range.
  */
 export function lastHeartbeatRange(settings: TimeoutSettings, offSeconds: number, stopWithinSeconds: number, node: PreFaultNode | undefined, leadSeconds: number): HeartbeatRange {
   const interval = heartbeatIntervalSeconds(settings);
@@ -67,11 +74,16 @@ export function lastHeartbeatRange(settings: TimeoutSettings, offSeconds: number
   if (seen < cadence.fromSeconds) return cadence;
   const more = (lease !== null && mayCallIn(lease - leadSeconds, renew, seen, silenceTo)) || (post !== null && mayCallIn(post - leadSeconds, statusEvery, seen - 1, silenceTo)) || (lease === null || post === null);
   const what = [lease !== null ? `Lease renewal at ${round3(lease)} s` : null, post !== null ? `status post at ${round3(post)} s` : null].filter(Boolean).join(', ');
+  // The latest the seen heartbeat can be: the renewal itself, or the post up to 1 s after its truncated stamp.
+  const latest = Math.max(lease ?? -Infinity, post === null ? -Infinity : statusPostLatestSeconds(post));
+  const truncation = post !== null && statusPostLatestSeconds(post) > (lease ?? -Infinity)
+    ? `; the status post was made up to 1 s after its lastHeartbeatTime (whole seconds, truncated), the node lifecycle controller counting from the pass that sees it changed`
+    : '';
   return {
-    fromSeconds: round3(seen), toSeconds: round3(more ? silenceTo : seen),
+    fromSeconds: round3(seen), toSeconds: round3(more ? Math.max(silenceTo, latest) : latest),
     condition: `${node?.name}: last ${what} seen before the fault (time zero at most ${leadSeconds} s later)`,
     assumption: more
       ? `the last heartbeat is the one seen (${what}) or a later one before the silence (the Lease loop every ${renew} s or the status loop every ${statusEvery} s may call again before the fault takes effect, ${stopWithinSeconds} s after its command started)`
-      : `the last heartbeat is the one seen (${what}): neither the Lease loop (every ${renew} s) nor the status loop (every ${statusEvery} s) calls again before the fault takes effect`,
+      : `the last heartbeat is the one seen (${what}): neither the Lease loop (every ${renew} s) nor the status loop (every ${statusEvery} s) calls again before the fault takes effect${truncation}`,
   };
 }
