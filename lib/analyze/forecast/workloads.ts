@@ -37,6 +37,16 @@ const NOTHING_BRINGS_IT_BACK = 'nothing brings it back while observed';
 /** nf_conntrack's timeout of an unanswered SYN_SENT entry (nf_conntrack_tcp_timeout_syn_sent, Linux default), seconds. */
 export const CONNTRACK_SYN_SENT_SECONDS = 120;
 
+/**
+ * A node whose container runtime stops too briefly for its kubelet to report it down (runtime-stop shorter than
+ * maxWaitForContainerRuntime, 30 s without a successful check, less the 5 s check period: nodes.ts runtimeDetection
+ * forecasts no Ready=False): its containers keep running through their shims and its pods stay Ready, so its pods and
+ * workloads are unaffected.
+ */
+export function runtimeStopUnnoticed(node: TargetNodeForecast): boolean {
+  return node.effect.detection === 'kubelet-reports-not-ready' && node.detection === null;
+}
+
 /** The [latest earliest, latest latest] over pods each given by outcomes: when every one of them is back; null when one never is. */
 function allBack(perPod: readonly ForecastOutcome[][]): { window: Window | null; some: boolean } {
   let from = -Infinity;
@@ -66,6 +76,8 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     const restart = target.effect.detection === 'none' && target.effect.containersServe;
     const readiness = new Map<PodFate, RestartReadiness>(restart ? fates.map((f) => [f, restartReadiness(f.pod, w, targetOf.get(f.pod.node)!, input.kubernetesVersion)]) : []);
     const allKept = restart && [...readiness.values()].every((r) => r.fate === 'kept');
+    // A runtime stop shorter than the kubelet's runtime-down threshold: every pod of the workload on a target unaffected.
+    const runtimeKept = fates.every((f) => runtimeStopUnnoticed(targetOf.get(f.pod.node)!));
     // Clients: a pod on a node whose containers stop serves no more from its fault command's start.
     if (!target.effect.containersServe) {
       items.push(item({
@@ -80,6 +92,12 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
         outcomes: target.detection.happens === 'maybe' ? [{ window: windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS), when: 'its node is marked NotReady' }, { window: null, when: 'it is not' }] : undefined,
         mechanism: 'endpoint-slice', setting: 'the detection window', assumption: 'its containers keep serving; the node lifecycle controller marks its pods Ready=False in the pass that marks the node Unknown (MarkPodsNotReady)',
         because: `${w.name}'s pods on ${target.name} keep running but are marked not ready`,
+      }));
+    } else if (runtimeKept) {
+      items.push(item({
+        event: 'workload-unavailable', node: target.name, workload: w.name, happens: 'never', window: null, mechanism: 'kubelet-runtime-health', setting: `fault ${input.experiment.fault.type}`,
+        assumption: 'the runtime is back before the kubelet counts it down (30 s without a successful check, checked every 5 s): the node stays Ready; its containers keep running through their shims',
+        because: `${w.name}'s pods on ${target.name} keep running and stay Ready`,
       }));
     } else if (restart) {
       const reset = [...readiness.values()].find((r) => r.fate === 'maybe-reset');
@@ -120,6 +138,7 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     const perPod = fates.map((f) => {
       if (f.replacementReady.length > 0 && f.replacementReady.some((o) => o.window !== null)) return f.replacementReady;
       const node = targetOf.get(f.pod.node)!;
+      if (runtimeStopUnnoticed(node)) return [{ window: windowOf(0, 0), when: 'its pod stays Ready through the short runtime stop: it never drops below its desired count' }];
       if (node.effect.detection === 'none' && node.effect.containersServe) {
         if (readiness.get(f)?.fate === 'kept') return [{ window: windowOf(0, 0), when: 'its readiness is kept: it never drops below its desired count' }];
         // Never below desired (0), or back after the restarted kubelet's first readiness probe.
@@ -164,7 +183,7 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     }
     // Probes: the last failed request of an http probe of its Service (a dns probe's Service is the cluster DNS's twin).
     for (const probe of input.experiment.probes.filter((p) => p.type !== 'dns' && p.service === w.name)) {
-      items.push(...probeItems(probe.name, w.name, input, fates, perPod, target, restart ? { allKept, mechanism: readiness.get(first)!.mechanism } : null));
+      items.push(...probeItems(probe.name, w.name, input, fates, perPod, target, restart ? { allKept, mechanism: readiness.get(first)!.mechanism } : runtimeKept ? { allKept: true, mechanism: 'kubelet-runtime-health' } : null));
     }
   }
   return { items, notForecast };
@@ -201,7 +220,7 @@ function probeItems(probe: string, workload: string, input: WorkloadsForecastInp
   if (restart?.allKept && onTargets.length === all.length) {
     return [item({
       ...base, event: 'probe-last-error', happens: 'never', window: null, mechanism: restart.mechanism,
-      assumption: 'every endpoint stays ready through the kubelet restart and its containers keep serving', because: `${workload}'s pods keep their readiness: its endpoints never leave the Service`,
+      assumption: `every endpoint stays ready through the ${target.effect.detection === 'none' ? 'kubelet restart' : 'short runtime stop'} and its containers keep serving`, because: `${workload}'s pods keep their readiness: its endpoints never leave the Service`,
     })];
   }
   if (onTargets.length === all.length) {
