@@ -25,7 +25,7 @@ const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
   .sort();
 
 /** Recorded runs whose journal carries the forecast frozen before the fault (runs since the journal kept forecast records). */
-const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded']);
+const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded']);
 /**
  * What a frozen forecast missed, as the code that froze it forecast it; a journal's forecast is never rewritten.
  * - attachable-force-delete (kind v1.37.2): the unreachable NoExecute taint came one token later (30.745 s), the
@@ -34,6 +34,10 @@ const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force
  * - jobs-node-lost (kind v1.37.2): frozen before the forecast modelled Jobs (lib/analyze/forecast/pods.ts jobLoss):
  *   it forecast replacements for `plain`, whose 3 PodGC failures exceed backoffLimit 2 (the Job fails, nothing is
  *   replaced): 7 misses. The forecast recomputed from the same pre-fault records holds (test below).
+ * - status-update-frequency (kind v1.37.2): the window ended at the last status post's lastHeartbeatTime, truncated
+ *   to the second (and shifted back by the forecast's lead); the post was made up to 1 s later. Recomputed, it holds.
+ * - probed-runtime-stop (kind v1.37.2): a 10 s runtime stop, too short for the kubelet to report its runtime down,
+ *   was taken to leave the pod affected ("never" back); it never dropped. Recomputed, it holds.
  */
 const FROZEN_MISSED: Record<string, string[]> = {
   'kind-attachable-force-delete-recorded': ['no-execute-taint rl-cat-e2e-worker: observed 30.745, window {"fromSeconds":18.341,"toSeconds":29.441}'],
@@ -46,6 +50,8 @@ const FROZEN_MISSED: Record<string, string[]> = {
     'replacement-ready rebootlab/plain-vtxhc: observed null, window {"fromSeconds":39.9,"toSeconds":96}',
     'workload-recovered plain: observed null, window {"fromSeconds":39.9,"toSeconds":96}',
   ],
+  'kind-status-update-frequency-v1372-recorded': ['no-execute-taint rl-cat-e2e-suf-worker: observed 23.103, window {"fromSeconds":17.516,"toSeconds":22.616}'],
+  'kind-probed-runtime-stop-recorded': ['workload-recovered web: observed 0, window null'],
 };
 
 const forecastOf = (observations: readonly Observation[], info: RunInfo): Forecast | null => {
@@ -56,7 +62,7 @@ const find = (f: Forecast, event: string, subject: string): ForecastItem | undef
 
 describe('analyze/forecast', () => {
   describe('on every recorded journal of a YAML experiment', () => {
-    it('there are recorded runs to check (21 with a resolved experiment)', () => expect(RECORDED.length).to.equal(21));
+    it('there are recorded runs to check (23 with a resolved experiment)', () => expect(RECORDED.length).to.equal(23));
     for (const name of RECORDED) {
       describe(name, () => {
         const run = loadFixtureRun(name);
@@ -199,6 +205,53 @@ describe('analyze/forecast', () => {
       expect(f.conditions[0]).to.match(/last Lease renewal at -1.029 s, status post at -10.95 s/);
       const eviction = find(f, 'pod-eviction', 'solo')!;
       expect(eviction.window!.toSeconds - eviction.window!.fromSeconds).to.be.closeTo(31.5 - 17.971 + 1, 0.001);
+    });
+
+    it('status-update-frequency on kind v1.37.2: the last status post counts up to 1 s after its truncated lastHeartbeatTime; recomputed from the records before the fault, every item holds where the frozen forecast missed the NoExecute taint', () => {
+      const run = loadFixtureRun('kind-status-update-frequency-v1372-recorded');
+      const f = forecastOf(run.observations, run.info)!;
+      expect(f.conditions[0]).to.match(/last Lease renewal at -7.321 s, status post at -1.914 s/);
+      // The post's stamp −1.914 s (truncated): made by −0.914 s; [P + G − 1, P + 1 + G + 2M + 1] with G 20 s, M 2 s.
+      expect(find(f, 'node-not-ready', 'rl-cat-e2e-suf-worker')?.window).to.deep.equal({ fromSeconds: 17.086, toSeconds: 24.086 });
+      expect(find(f, 'node-not-ready', 'rl-cat-e2e-suf-worker')?.assumption).to.match(/status post was made up to 1 s after its lastHeartbeatTime/);
+      const judged = judgeForecast(f, run.analysis, 'recomputed');
+      expect(judged.missed).to.deep.equal([]);
+      expect([judged.heldCount, judged.judgedCount, judged.items.length]).to.deep.equal([17, 17, 17]);
+      expect(find(judged, 'no-execute-taint', 'rl-cat-e2e-suf-worker')).to.include({ observedSeconds: 23.103, held: true });
+      // The frozen forecast keeps its miss: it is the record.
+      expect(run.analysis.forecast!.missed.map((i) => i.event)).to.deep.equal(['no-execute-taint']);
+    });
+
+    it('lastHeartbeatRange: a status post newer than the Lease renewal ends the range 1 s after its stamp (not shifted by the lead); a newer renewal is a MicroTime and ends it', () => {
+      const run = loadFixtureRun('kind-status-update-frequency-v1372-recorded');
+      const node = { name: 'w', labels: {}, controlPlane: false, lastLeaseRenewSeconds: -7.291, lastStatusPostSeconds: -1.884 };
+      const range = lastHeartbeatRange(run.info.settings, 0, 0.5, node, 0.5);
+      expect([range.fromSeconds, range.toSeconds]).to.deep.equal([-2.384, -0.884]);
+      const leaseNewer = lastHeartbeatRange(run.info.settings, 0, 0.5, { ...node, lastLeaseRenewSeconds: -0.5, lastStatusPostSeconds: -3.4 }, 0);
+      expect([leaseNewer.fromSeconds, leaseNewer.toSeconds]).to.deep.equal([-0.5, -0.5]);
+    });
+
+    it('probed-runtime-stop on kind v1.37.2: a 10 s runtime stop never reaches the kubelet\'s 30 s runtime-down threshold: node, pod, workload and probe unaffected; recomputed, every item holds', () => {
+      const run = loadFixtureRun('kind-probed-runtime-stop-recorded');
+      const f = forecastOf(run.observations, run.info)!;
+      expect(find(f, 'node-not-ready-kubelet', 'rl-cat-e2e-worker')?.happens).to.equal('never');
+      expect(find(f, 'workload-unavailable', 'web')).to.include({ happens: 'never', window: null });
+      expect(find(f, 'workload-recovered', 'web')).to.deep.include({ happens: 'always', window: { fromSeconds: 0, toSeconds: 0 } });
+      expect(f.items.find((i) => i.event === 'probe-last-error')).to.include({ happens: 'never', window: null });
+      expect(f.notForecast.filter((n) => n.startsWith('workload web'))).to.deep.equal([]);
+      const judged = judgeForecast(f, run.analysis, 'recomputed');
+      expect(judged.missed).to.deep.equal([]);
+      expect([judged.heldCount, judged.judgedCount, judged.items.length]).to.deep.equal([5, 5, 5]);
+      expect(run.analysis.forecast!.missed.map((i) => i.event)).to.deep.equal(['workload-recovered']);
+    });
+
+    it('runtime-stop of 60 s (past the 30 s threshold): the node is reported NotReady and the workload is affected as before', () => {
+      const run = loadFixtureRun('kind-probed-runtime-stop-recorded');
+      const long = { ...run.info, resolved: { ...run.info.resolved!, fault: { ...run.info.resolved!.fault, durationMs: 60_000 } } };
+      const f = forecastOf(run.observations, long)!;
+      expect(find(f, 'node-not-ready-kubelet', 'rl-cat-e2e-worker')?.happens).to.equal('always');
+      expect(find(f, 'workload-unavailable', 'web')).to.equal(undefined);
+      expect(find(f, 'workload-recovered', 'web')?.window).to.not.deep.equal({ fromSeconds: 0, toSeconds: 0 });
     });
 
     it('mayCallIn: a loop of period 5 s last called at −5.191 s may call again in [−0.2, 2] (jitter), one last called at −1.0 s may not', () => {
