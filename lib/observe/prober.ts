@@ -3,7 +3,7 @@
 // opposed to the API's view.
 import { request } from 'node:http';
 import type { Journal } from './journal.js';
-import type { ProbeOutcome } from './types.js';
+import type { ObservationBase, ProbeObservation, ProbeOutcome } from './types.js';
 import { InfraError } from '../common/errors.js';
 
 /** What to probe and how often. */
@@ -31,15 +31,7 @@ export interface ProberOptions {
 }
 
 /** How one request ended, as {@link ProberOptions.send} resolves it (ProbeObservation without the journal's fields). */
-export interface ProbeResult {
-  sentAtMs: number;
-  latencyMs: number;
-  outcome: ProbeOutcome;
-  status?: number;
-  pod?: string;
-  error?: string;
-  localPort?: number;
-}
+export type ProbeResult = Omit<ProbeObservation, keyof ObservationBase | 'type' | 'probe'>;
 
 /** A steady baseline a prober reached (see Prober.waitForBaseline); instants are client clock, Unix epoch ms. */
 export interface ProbeBaseline {
