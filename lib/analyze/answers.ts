@@ -27,7 +27,7 @@ export interface AnswerInput {
 const FAULT_NOUNS: Readonly<Record<string, string>> = {
   reboot: 'the reboot', 'power-off': 'the power-off', freeze: 'the freeze', 'kubelet-stop': 'the kubelet stop',
   'kubelet-restart': 'the kubelet restart', 'runtime-stop': 'the runtime stop', 'network-partition': 'the network partition',
-  'node-delete': 'the node deletion', 'control-plane-partition': 'the partition from the API server',
+  'node-delete': 'the node deletion', shutdown: 'the shutdown', 'control-plane-partition': 'the partition from the API server',
 };
 
 /**
@@ -35,7 +35,7 @@ const FAULT_NOUNS: Readonly<Record<string, string>> = {
  * the API server gave it (only static pods come from its manifest directory), so it lists them from the API server
  * again (pkg/kubelet/config/apiserver.go NewSourceApiserver, v1.34).
  */
-const KUBELET_RESTARTING = new Set(['reboot', 'power-off', 'kubelet-stop', 'kubelet-restart', 'node-delete', 'restart', 'stop', 'stop-kubelet', 'restart-kubelet']);
+const KUBELET_RESTARTING = new Set(['reboot', 'power-off', 'kubelet-stop', 'kubelet-restart', 'node-delete', 'shutdown', 'restart', 'stop', 'stop-kubelet', 'restart-kubelet']);
 
 const s1 = (seconds: number): string => `${seconds.toFixed(1)} s`;
 

@@ -40,6 +40,11 @@ export const MECHANISMS = {
     file: 'pkg/kubelet/runtime.go, pkg/kubelet/kubelet.go', function: 'runtimeState.runtimeErrors (maxWaitForContainerRuntime 30 s), updateRuntimeUp (every 5 s), syncNodeStatus',
     behaviours: base('v1.27', 'the kubelet reports Ready=False once its runtime has failed its status check for 30 s'),
   },
+  'kubelet-graceful-shutdown': {
+    file: 'pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go, pkg/kubelet/nodeshutdown/nodeshutdown_manager.go',
+    function: 'managerImpl.start (PrepareForShutdown(true): go syncNodeStatus, processShutdownEvent), podManager.killPods',
+    behaviours: base('v1.37', 'with shutdownGracePeriod > 0 and logind on the system D-Bus when it starts, the kubelet holds a delay inhibitor lock; at logind\'s PrepareForShutdown(true) it syncs its node status at once (Ready=False, "node is shutting down") and kills its pods, regular ones within shutdownGracePeriod − shutdownGracePeriodCriticalPods, critical ones in the rest, each marked Failed, reason Terminated, DisruptionTarget=True (TerminationByKubelet), then releases the lock (read in v1.37.2)'),
+  },
   'kubelet-status': {
     file: 'pkg/kubelet/kubelet_node_status.go, pkg/kubelet/kubelet.go', function: 'syncNodeStatus (every nodeStatusUpdateFrequency, jitter 4 %), fastStatusUpdateOnce',
     behaviours: base('v1.27', 'the kubelet posts its node status every nodeStatusUpdateFrequency and at once on start'),

@@ -101,6 +101,7 @@ export function readyAgainCase(faultType: string | null): ReadyAgainCase | null 
     case 'reboot':
     case 'node-delete':
     case 'kubelet-restart':
+    case 'shutdown':
       return 'kubelet-start';
     default:
       return null;

@@ -1,6 +1,7 @@
 // `rebootlab plan <file>`: every action a run would take, each with its undo, without touching a cluster. Nodes
 // are named by the target rule (`{node}`), since choosing them needs the cluster.
 import { getProvider, type ClusterProvider } from '../cluster/index.js';
+import { KUBELET_LOGIND_DROPIN } from '../cluster/kind/logind.js';
 import { InputError } from '../common/errors.js';
 import { FAULTS, primitivesAmong } from '../spec/faults.js';
 import { providerActions } from '../spec/providers.js';
@@ -35,6 +36,10 @@ export function planExperiment(experiment: Experiment): string[] {
     step('read kube-controller-manager and kube-apiserver flags (kube-system mirror pods) and each kubelet\'s configz (node proxy)', null);
   } else {
     step(`create ${cluster.provider} cluster ${cluster.name} (${cluster.workers} workers, Kubernetes ${cluster.kubernetesVersion})`, 'delete it at the end (unless --keep-cluster)');
+    // Graceful node shutdown on kind: logind before the kubelet (lib/cluster/kind/logind.ts).
+    if (cluster.provider === 'kind' && cluster.settings.kubelet.shutdownGracePeriodMs > 0) {
+      step(`on every node: write ${KUBELET_LOGIND_DROPIN} (dbus and systemd-logind before the kubelet), systemctl start dbus systemd-logind, systemctl restart kubelet`, 'none: deleted with the cluster');
+    }
   }
   step('create namespace rebootlab (app.kubernetes.io/managed-by=rebootlab)', 'delete namespace rebootlab and everything in it at the end');
   for (const w of experiment.workloads.filter((w) => w.manifest)) {

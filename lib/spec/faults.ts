@@ -54,7 +54,9 @@ export interface FaultRecord {
  * NotReady itself, so the not-ready taint and toleration apply; running containers keep serving through their
  * shims); network-partition = disconnect from the cluster network, wait, reconnect; node-delete = stop the
  * container, delete the Node object, start the container again after the duration (if one is given; otherwise at
- * the end of the run). On simulated nodes (kwok) every fault that silences a node is heartbeat loss (`stop-heartbeat`):
+ * the end of the run); shutdown = `systemctl poweroff` in the node (a graceful shutdown: logind lets the kubelet's
+ * delay inhibitor run its shutdownGracePeriod first), effective when the container stopped, `docker start` after the
+ * duration. On simulated nodes (kwok) every fault that silences a node is heartbeat loss (`stop-heartbeat`):
  * what the control plane sees of a power-off, freeze, kubelet stop or partition alike; a reboot, kubelet restart or
  * runtime stop has no equivalent there.
  */
@@ -74,6 +76,11 @@ export const FAULTS = {
     scopes: { 'control-plane': { primitives: [['partition-api-server'], ['stop-heartbeat']], clients: 'serving' } },
   },
   'node-delete': { duration: 'optional', primitives: [['stop', 'delete-node-object'], ['stop-heartbeat', 'delete-node-object']], clients: 'stopped' },
+  // A graceful shutdown: needs the kubelet's shutdownGracePeriod (validation), kind only (no simulated equivalent).
+  shutdown: {
+    duration: 'required', primitives: [['shutdown']], clients: 'stopped',
+    clientNote: 'Under shutdown the kubelet kills the pods during its shutdown grace period, after the command: the client figure counts from the command, before they stopped serving.',
+  },
 } as const satisfies Record<string, FaultRecord>;
 
 /**
@@ -81,7 +88,8 @@ export const FAULTS = {
  * wait, unpause; kubelet-stop = `systemctl stop kubelet`, wait, start; kubelet-restart = `systemctl restart kubelet`
  * (containers keep running); runtime-stop = `systemctl stop containerd`, wait, start; network-partition = disconnect
  * from the cluster network, wait, reconnect; node-delete = stop the node, delete the Node object, start it again after
- * the duration (if one is given; otherwise at the end of the run). On kwok every one that silences a node is heartbeat loss.
+ * the duration (if one is given; otherwise at the end of the run); shutdown = `systemctl poweroff` in the node (graceful:
+ * the kubelet's shutdownGracePeriod), start after the duration. On kwok every one that silences a node is heartbeat loss.
  */
 export type FaultType = keyof typeof FAULTS;
 

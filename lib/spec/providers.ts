@@ -4,12 +4,14 @@
 
 /**
  * A reversible primitive on one node. Through Docker (kind): `pause` = `docker pause` (cgroup freezer),
- * `stop` = `docker stop` (systemd receives SIGRTMIN+3 and powers off: a NON-graceful shutdown for the
- * kubelet, since kind nodes have no logind inhibitor), `restart` = `docker restart`, `disconnect` = leave
+ * `stop` = `docker stop` (systemd receives SIGRTMIN+3 and powers off without asking logind: a NON-graceful
+ * shutdown for the kubelet, whatever inhibitor it holds), `restart` = `docker restart`, `disconnect` = leave
  * the cluster's Docker network, `partition-api-server` = drop only the traffic between the node and the API server
  * endpoints inside the node's network namespace (lib/cluster/api-partition.ts; node-to-node traffic intact),
  * `stop-kubelet` = `systemctl stop kubelet`, `restart-kubelet` = `systemctl restart kubelet`, `stop-runtime` =
- * `systemctl stop containerd`. On simulated nodes (kwok): `stop-heartbeat` = stop Lease
+ * `systemctl stop containerd`, `shutdown` = `systemctl poweroff` inside the node (a GRACEFUL shutdown: logind honours the
+ * kubelet's delay inhibitor lock, taken when shutdownGracePeriod > 0 and logind runs; over when the container
+ * stopped; undo `docker start`). On simulated nodes (kwok): `stop-heartbeat` = stop Lease
  * and status renewals only. `delete-node-object` = delete the Node from the API server. Through the API server on
  * every provider (lib/cluster/node-api-actions.ts): `taint-out-of-service` = add
  * `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` (undo removes it), `force-delete-pods` = delete
@@ -20,7 +22,7 @@
  */
 export const NODE_ACTIONS = [
   'pause', 'stop', 'restart', 'disconnect', 'partition-api-server', 'stop-kubelet', 'restart-kubelet', 'stop-runtime', 'stop-heartbeat',
-  'delete-node-object', 'taint-out-of-service', 'force-delete-pods', 'cordon', 'label-node', 'unlabel-node', 'evict-pods', 'drain',
+  'delete-node-object', 'shutdown', 'taint-out-of-service', 'force-delete-pods', 'cordon', 'label-node', 'unlabel-node', 'evict-pods', 'drain',
 ] as const;
 
 /** One of {@link NODE_ACTIONS}. */
@@ -55,7 +57,7 @@ export const PROVIDERS = {
   kind: {
     nodeActions: [
       'pause', 'stop', 'restart', 'disconnect', 'partition-api-server', 'stop-kubelet', 'restart-kubelet', 'stop-runtime', 'delete-node-object',
-      'taint-out-of-service', 'force-delete-pods', 'cordon', 'label-node', 'unlabel-node', 'evict-pods', 'drain',
+      'shutdown', 'taint-out-of-service', 'force-delete-pods', 'cordon', 'label-node', 'unlabel-node', 'evict-pods', 'drain',
     ],
   },
   kwok: {

@@ -52,6 +52,19 @@ function checkFaultOnProvider(fault: Obj, cluster: Obj, report: Report): void {
   const capabilities: ProviderCapabilities = PROVIDERS[provider as ProviderName];
   if (capabilities.backends !== undefined) return;
   if (!injectableFaultTypes(provider as ProviderName).includes(fault.type)) report(['fault', 'type'], cannotInjectMessage(fault.type, provider as ProviderName));
+  else if (fault.type === 'shutdown') checkGracefulShutdown(cluster, report);
+}
+
+/**
+ * A graceful shutdown needs the kubelet's graceful node shutdown: without shutdownGracePeriod the kubelet takes no
+ * inhibitor lock, rebootlab starts no logind (lib/cluster/kind/logind.ts) and `systemctl poweroff` is a plain power-off.
+ */
+function checkGracefulShutdown(cluster: Obj, report: Report): void {
+  const kubelet = isObj(cluster.kubelet) ? cluster.kubelet : {};
+  const grace = durationMs(kubelet.shutdownGracePeriod);
+  if (grace === null || grace <= 0) {
+    report(['fault', 'type'], 'shutdown is graceful only with the kubelet\'s graceful node shutdown; set cluster.kubelet.shutdownGracePeriod (e.g. 30s)');
+  }
 }
 
 /**

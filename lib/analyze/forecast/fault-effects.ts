@@ -12,7 +12,12 @@ export type FaultDetection =
   /** The Node object is deleted: the controller forgets the node. */
   | 'node-deleted'
   /** Nothing the controller acts on, unless the fault outlasts the grace period (reboot, kubelet restart). */
-  | 'none';
+  | 'none'
+  /**
+   * A graceful node shutdown: the kubelet reports Ready=False ("node is shutting down") and kills its pods within its
+   * shutdownGracePeriod, then the node stops. Not modelled yet: the forecast lists it as not forecast.
+   */
+  | 'graceful-shutdown';
 
 /** What one fault type does to a node. Spans are seconds; [min, max] pairs are named assumptions of the forecast. */
 export interface FaultEffect {
@@ -62,6 +67,10 @@ const KIND: Record<FaultType, FaultEffect> = {
   reboot: {
     detection: 'none', heartbeatsStopWithinSeconds: 0.5, commandSeconds: [1, 4], readyAgainAfterRestoreSeconds: null, silenceSeconds: 8, containersServe: false,
     measured: 'kind docker restart: the command took 2.0 to 3.2 s; the Lease was renewed again 4.5 to 5.7 s after it started (2 runs)',
+  },
+  shutdown: {
+    ...KIND_POWER_OFF, detection: 'graceful-shutdown', heartbeatsStopWithinSeconds: 0, commandSeconds: [0, 600], readyAgainAfterRestoreSeconds: null,
+    measured: 'kind systemctl poweroff with the kubelet\'s delay inhibitor: the command lasts up to the shutdownGracePeriod (logind InhibitDelayMaxSec) plus the units\' stop; not measured yet',
   },
   'kubelet-restart': {
     detection: 'none', heartbeatsStopWithinSeconds: 0, commandSeconds: [0, 2], readyAgainAfterRestoreSeconds: null, silenceSeconds: 3, containersServe: true,

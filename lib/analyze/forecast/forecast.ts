@@ -4,7 +4,11 @@ import type { TimeoutSettings } from '../../spec/settings.js';
 import type { Experiment } from '../../spec/types.js';
 import { msToSeconds } from '../clock.js';
 import { unsupportedVersionWarning } from '../mechanisms.js';
-import { mechanismFor, type MechanismId } from './mechanisms.js';
+import { secondsText } from '../predict-common.js';
+import { mechanismFor, mechanismKey, type MechanismId } from './mechanisms.js';
+import { hasBehaviourSince } from '../mechanisms.js';
+import { OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
+import { item } from './items.js';
 import { forecastTargetNodes } from './nodes.js';
 import { forecastPods } from './pods.js';
 import type { Forecast, ForecastItem, PreFaultState } from './types.js';
@@ -41,6 +45,7 @@ const EVENT_ORDER: readonly ForecastItem['event'][] = [
  */
 export function forecast(input: ForecastInput): Forecast {
   const { experiment, settings, preFault } = input;
+  if (experiment.fault.type === 'shutdown') return gracefulShutdownForecast(input);
   const nodesByName = new Map(preFault.nodes.map((n) => [n.name, n]));
   const targets = forecastTargetNodes({ experiment, settings, targets: preFault.targets, nodes: nodesByName, leadSeconds: preFault.leadSeconds, kubernetesVersion: input.kubernetesVersion });
   const endSeconds = msToSeconds(experiment.observe.until === 'duration' && experiment.observe.durationMs !== null ? experiment.observe.durationMs : experiment.observe.timeoutMs);
@@ -69,5 +74,56 @@ export function forecast(input: ForecastInput): Forecast {
     })),
     items,
     notForecast,
+  };
+}
+
+/** The kubelet's Ready=False after `systemctl poweroff` started: the docker exec, logind's signal and the status patch. */
+export const SHUTDOWN_NOT_READY_WITHIN_SECONDS = 5;
+
+/**
+ * A graceful node shutdown (fault type shutdown): per target, the kubelet's own Ready=False ("node is shutting down"),
+ * from k8s.io/kubernetes pkg/kubelet/nodeshutdown (v1.37.2): at logind's PrepareForShutdown the shutdown manager
+ * syncs the node status at once. Everything after it (pod terminations, the node stop, taints, replacements, clients,
+ * Ready again) is not modelled yet and listed as not forecast, with the mechanism that drives it.
+ */
+function gracefulShutdownForecast(input: ForecastInput): Forecast {
+  const { experiment, settings, preFault } = input;
+  const grace = msToSeconds(settings.kubelet.shutdownGracePeriodMs);
+  const critical = msToSeconds(settings.kubelet.shutdownGracePeriodCriticalPodsMs);
+  const regular = Math.max(0, grace - critical);
+  const items: ForecastItem[] = [];
+  const notForecast: string[] = [];
+  const nodesByName = new Map(preFault.nodes.map((n) => [n.name, n]));
+  preFault.targets.forEach((node, index) => {
+    const off = index * msToSeconds(experiment.fault.staggerMs);
+    const kubeletVersion = nodesByName.get(node)?.kubeletVersion ?? input.kubernetesVersion;
+    if (grace <= 0 || !hasBehaviourSince(kubeletVersion, 'v1.37')) {
+      notForecast.push(`${node} Ready=False "node is shutting down": ${grace <= 0 ? 'the kubelet has no shutdownGracePeriod' : `the graceful shutdown manager was read in v1.37.2 only, not for kubelet ${kubeletVersion}`}`);
+      return;
+    }
+    items.push(item({
+      event: 'node-not-ready-kubelet', node, happens: 'always', window: windowOf(off - 1, off + SHUTDOWN_NOT_READY_WITHIN_SECONDS + OBSERVATION_LATENCY_SECONDS),
+      mechanism: mechanismKey('kubelet-graceful-shutdown', kubeletVersion, input.kubernetesVersion),
+      setting: `kubelet shutdownGracePeriod ${secondsText(grace)}`,
+      assumption: `logind runs on the node when its kubelet starts (rebootlab starts it on kind: lib/cluster/kind/logind.ts), so the kubelet holds its delay inhibitor lock; logind sends PrepareForShutdown as \`systemctl poweroff\` starts and the kubelet posts its status within ${SHUTDOWN_NOT_READY_WITHIN_SECONDS} s of the command's start; lastTransitionTime is truncated to the second`,
+      because: 'the kubelet\'s shutdown manager syncs the node status at once on PrepareForShutdown(true): Ready=False, "node is shutting down" (nodeshutdown_manager_linux.go managerImpl.start)',
+    }));
+  });
+  notForecast.push(
+    `pods on the targets killed and marked Failed, reason Terminated, DisruptionTarget=True (TerminationByKubelet) within shutdownGracePeriod − shutdownGracePeriodCriticalPods = ${secondsText(regular)} of Ready=False, critical pods in the last ${secondsText(critical)} (nodeshutdown_manager.go podManager.killPods): not forecast yet (pod termination is no forecast event yet)`,
+    'the node stop (the container exits once the kubelet released its inhibitor lock, at most shutdownGracePeriod after PrepareForShutdown, or when logind\'s InhibitDelayMaxSec ran out), the taints, the replacements and the clients\' view after it: not modelled yet for a graceful shutdown',
+    'Ready again after the restore: not forecast for this fault type yet',
+  );
+  for (const version of new Set([input.kubernetesVersion, ...preFault.nodes.map((n) => n.kubeletVersion).filter((v): v is string => typeof v === 'string')])) {
+    const warning = unsupportedVersionWarning(version);
+    if (warning !== null) notForecast.push(warning);
+  }
+  return {
+    kubernetesVersion: input.kubernetesVersion, conditionedOn: preFault.source, conditions: [], targets: [...preFault.targets],
+    mechanisms: Object.fromEntries([...new Set(items.map((i) => i.mechanism))].sort().map((key) => {
+      const [id, version] = key.split('@') as [MechanismId, string | undefined];
+      return [key, mechanismFor(id, version ?? input.kubernetesVersion)];
+    })),
+    items, notForecast,
   };
 }

@@ -1,7 +1,7 @@
 // Node actions on kind node containers through Docker: each returns its undo, handed to the caller's
 // beforeAct hook before the container is touched, and records the container IP before and after.
 import { actWithUndo, type NodeActionPlan } from '../act-with-undo.js';
-import { InputError } from '../../common/errors.js';
+import { InfraError, InputError } from '../../common/errors.js';
 import { CommandError } from '../../common/exec.js';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { apiPartitionScript, apiServerEndpoints, API_PARTITION_UNDO, kubeconfigServer, parseHostAddresses } from '../api-partition.js';
@@ -29,6 +29,14 @@ export interface DockerActionContext {
   /** Client clock, Unix epoch milliseconds; default Date.now. */
   now?: () => number;
 }
+
+/**
+ * How long a graceful shutdown may take before the container stops: logind delays the poweroff for the kubelet's
+ * inhibitor lock up to InhibitDelayMaxSec, which the kubelet sets to its shutdownGracePeriod (at most a few minutes in
+ * an experiment), then systemd stops the units. Polled every SHUTDOWN_POLL_MS.
+ */
+const SHUTDOWN_TIMEOUT_MS = 10 * 60_000;
+const SHUTDOWN_POLL_MS = 200;
 
 /** Attempts of an undo that may meet a node still booting, and the pause between them (milliseconds). */
 const UNDO_ATTEMPTS = 10;
@@ -102,6 +110,8 @@ function dockerCommands(c: string, network: string, ipBefore: string | null): Re
     // containerd only: its shims keep the containers running, and the kubelet, still up, reports the runtime down.
     'stop-runtime': { act: exec('systemctl', 'stop', 'containerd'), undo: exec('systemctl', 'start', 'containerd') },
     'delete-node-object': { act: null, undo: exec('systemctl', 'restart', 'kubelet') },
+    // A graceful shutdown: logind delays it for the kubelet's inhibitor lock (shutdownGracePeriod); over when the container stopped.
+    shutdown: { act: exec('systemctl', 'poweroff'), undo: ['docker', 'start', c] },
   };
 }
 
@@ -193,6 +203,28 @@ async function planFor(ctx: DockerActionContext, c: string, action: NodeAction, 
       };
     case 'restart-kubelet':
       return { restoreCommands: [], act: () => runDocker(commands['restart-kubelet'].act), undo: async () => {} };
+    case 'shutdown':
+      // `systemctl poweroff` asks logind, which waits for delay inhibitors (the kubelet's) before systemd powers off.
+      // The exec may return at once or be cut when the container stops: either way the action is over when Docker
+      // reports the container stopped. Undone like stop: `docker start` unless it runs.
+      return {
+        restoreCommands: [commands.shutdown.undo!],
+        act: async () => {
+          try {
+            await runDocker(commands.shutdown.act);
+          } catch (error) {
+            if (!(error instanceof CommandError) || (await isRunning(c))) throw error;
+          }
+          const deadline = Date.now() + SHUTDOWN_TIMEOUT_MS;
+          while (await isRunning(c)) {
+            if (Date.now() > deadline) throw new InfraError(`node ${c} still runs ${SHUTDOWN_TIMEOUT_MS / 1000} s after systemctl poweroff`, 'Run: rebootlab doctor --restore');
+            await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_POLL_MS));
+          }
+        },
+        undo: async () => {
+          if (!(await isRunning(c))) await runDocker(commands.shutdown.undo);
+        },
+      };
     case 'delete-node-object':
       // The kubelet registers its Node only at start; restarting it re-creates the object. A stopped
       // container needs nothing: starting it starts the kubelet, which registers. Nor does a Node that is

@@ -76,3 +76,14 @@ export async function assertOwned(container: string, cluster: string): Promise<C
   }
   return inspected;
 }
+
+/**
+ * Writes `text` to `path` inside a node container atomically: a dot-file beside it, then a rename (the
+ * kubelet ignores dot-files in the manifest directory, so it never reads a half-written manifest).
+ * @throws InfraError when docker exec fails.
+ */
+export async function writeInNode(container: string, path: string, text: string): Promise<void> {
+  const slash = path.lastIndexOf('/');
+  const temp = `${path.slice(0, slash)}/.rebootlab-${path.slice(slash + 1)}`;
+  await run('docker', ['exec', '-i', container, 'sh', '-c', `cat > '${temp}' && mv '${temp}' '${path}'`], { input: text, timeoutMs: 60_000, hint: 'Run: rebootlab doctor' });
+}

@@ -7,6 +7,8 @@ import type { ClusterSpec } from '../../spec/types.js';
 import type { Cluster, ClusterProvider, Status } from '../provider.js';
 import { describeDockerAction } from './actions.js';
 import { KindCluster } from './cluster.js';
+import { docker, listNodeContainers } from './docker.js';
+import { ensureLogind, kubeletNeedsLogind } from './logind.js';
 import { renderKindConfig } from './config.js';
 import { cacheDir } from '../../common/cache.js';
 import { forgetOwnership, foreignClusterError, ownedNodeContainers, recordOwnership } from './ownership.js';
@@ -92,6 +94,15 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
         // Unrecorded, the cluster would be refused as foreign: do not leave it behind.
         await kind(env, ['delete', 'cluster', '--name', spec.name, '--kubeconfig', kubeconfigPath]).catch(() => '');
         throw error;
+      }
+      if (kubeletNeedsLogind(spec)) {
+        // The kubelets started without logind (kind's image enables neither it nor dbus): start both, then the
+        // kubelets again, so their graceful node shutdown manager takes its inhibitor lock (./logind.ts).
+        status.step('starting dbus and systemd-logind on every node for the kubelet\'s graceful node shutdown');
+        await Promise.all((await listNodeContainers(spec.name)).map(async (node) => {
+          await ensureLogind(node.name);
+          await docker(['exec', node.name, 'systemctl', 'restart', 'kubelet']);
+        }));
       }
       return new KindCluster(spec.name, kubeconfigPath);
     },

@@ -3,11 +3,11 @@
 // restarts the kubelets. A matrix over control-plane flags then needs no new cluster (≈ 100 s each here).
 import { parse, parseDocument, stringify } from 'yaml';
 import { InfraError } from '../../common/errors.js';
-import { run } from '../../common/exec.js';
 import { KUBELET_FIELDS, type ClusterSpec } from '../../spec/types.js';
 import type { ReconfiguredComponent, Reconfiguration } from '../provider.js';
-import { docker, listNodeContainers } from './docker.js';
+import { docker, listNodeContainers, writeInNode } from './docker.js';
 import { apiServerFlags, controllerManagerFlags, kubeletConfigurationPatch } from './kubeadm-patches.js';
+import { ensureLogind, kubeletNeedsLogind } from './logind.js';
 
 const MANIFESTS = '/etc/kubernetes/manifests';
 /** Written by kubeadm join/init from the kubelet-config ConfigMap; read by the kubelet at start. */
@@ -69,22 +69,13 @@ export function mergeKubeletConfig(configYaml: string, patch: Record<string, unk
   return changed ? stringify(config) : null;
 }
 
-/**
- * Writes `text` to `path` inside a node container atomically: a dot-file beside it, then a rename (the
- * kubelet ignores dot-files in the manifest directory, so it never reads a half-written manifest).
- * @throws InfraError when docker exec fails.
- */
-async function writeInNode(container: string, path: string, text: string): Promise<void> {
-  const slash = path.lastIndexOf('/');
-  const temp = `${path.slice(0, slash)}/.rebootlab-${path.slice(slash + 1)}`;
-  await run('docker', ['exec', '-i', container, 'sh', '-c', `cat > '${temp}' && mv '${temp}' '${path}'`], { input: text, timeoutMs: 60_000, hint: 'Run: rebootlab doctor' });
-}
 
 /**
  * Puts `spec`'s control-plane flags and kubelet settings into effect on the running kind cluster `name`:
  * rewrites kube-controller-manager, kube-apiserver (and kube-scheduler when it has extraArgs) static pod
  * manifests on the control-plane node, and `/var/lib/kubelet/config.yaml` on every node followed by
- * `systemctl restart kubelet`. Only files whose content changes are written. It does not wait for the
+ * `systemctl restart kubelet` (with shutdownGracePeriod > 0, dbus and systemd-logind started first: ./logind.ts).
+ * Only files whose content changes are written. It does not wait for the
  * components to come back: the caller watches for that (lib/run), since the API server may be restarting.
  * @param previous the spec the cluster was last configured with, so extraArgs it had and `spec` lacks are
  *   removed; null when unknown (an attached cluster): then flags are only set, never removed.
@@ -129,8 +120,11 @@ export async function reconfigureKindCluster(name: string, spec: ClusterSpec, pr
     } catch (error) {
       throw new InfraError(`${KUBELET_CONFIG} in node ${node.name}: ${(error as Error).message}`, 'Run: rebootlab doctor', { cause: error });
     }
-    if (next === null) return;
-    await writeInNode(node.name, KUBELET_CONFIG, next);
+    // Graceful node shutdown: logind must run before the kubelet starts (./logind.ts); a kubelet that started
+    // without it is restarted even when its config is unchanged.
+    const logindAdded = kubeletNeedsLogind(spec) ? await ensureLogind(node.name) : false;
+    if (next === null && !logindAdded) return;
+    if (next !== null) await writeInNode(node.name, KUBELET_CONFIG, next);
     await docker(['exec', node.name, 'systemctl', 'restart', 'kubelet']);
     if (!restarted.includes('kubelet')) restarted.push('kubelet');
   }));

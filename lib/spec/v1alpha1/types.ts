@@ -492,7 +492,7 @@ export interface PodDisruptionBudget {
 
 /** The fault to inject. */
 export interface Fault {
-  type: 'reboot' | 'power-off' | 'freeze' | 'kubelet-stop' | 'kubelet-restart' | 'runtime-stop' | 'network-partition' | 'node-delete';
+  type: 'reboot' | 'power-off' | 'freeze' | 'kubelet-stop' | 'kubelet-restart' | 'runtime-stop' | 'network-partition' | 'node-delete' | 'shutdown';
   /** A node name, `worker-with-most-pods` (default), or `{selector: "k=v,..."}`. */
   target?: string | TargetSelector;
   /**
@@ -502,7 +502,7 @@ export interface Fault {
    * @asType integer
    */
   count?: number;
-  /** How long the fault lasts; required for power-off, freeze, kubelet-stop, runtime-stop, network-partition. */
+  /** How long the fault lasts; required for power-off, freeze, kubelet-stop, runtime-stop, network-partition, shutdown. */
   duration?: Duration;
   /**
    * network-partition only. `node` (default): the node is cut off from everything (kind: it leaves the Docker

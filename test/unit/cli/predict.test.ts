@@ -28,7 +28,7 @@ const overlaps = (w: { fromSeconds: number; toSeconds: number } | null, [a, b]: 
 describe('predict', function () {
   this.timeout(60_000);
 
-  it('covers every shipped and catalog experiment file (39)', () => expect(FILES).to.have.length(39));
+  it('covers every shipped and catalog experiment file (40)', () => expect(FILES).to.have.length(40));
 
   for (const file of FILES) {
     describe(file, () => {
@@ -61,7 +61,7 @@ describe('predict', function () {
           const experiment = loaded.variants.filter((v) => v.repeatIndex === 0)[index]!.experiment;
           const effect = faultEffect(experiment.fault.type, experiment.cluster.provider);
           const s = experiment.cluster.settings;
-          const detection = firstOf(f, effect.detection === 'kubelet-reports-not-ready' ? 'node-not-ready-kubelet' : effect.detection === 'node-deleted' ? 'node-deleted' : 'node-not-ready');
+          const detection = firstOf(f, effect.detection === 'kubelet-reports-not-ready' || effect.detection === 'graceful-shutdown' ? 'node-not-ready-kubelet' : effect.detection === 'node-deleted' ? 'node-deleted' : 'node-not-ready');
           expect(detection, `${f.targets[0]} detection`).to.not.equal(undefined);
           if (effect.detection === 'heartbeats-stop' && detection!.window) {
             const bound = heartbeatIntervalSeconds(s) * 1.04 + effect.heartbeatsStopWithinSeconds + (2 * s.controllerManager.nodeMonitorPeriodMs) / 1000 + 2;

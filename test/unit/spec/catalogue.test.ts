@@ -42,7 +42,7 @@ describe('spec catalogues', () => {
   });
 
   it('duration rules: which types need a duration and which are over at once', () => {
-    expect(FAULT_TYPES_WITH_DURATION).to.deep.equal(['power-off', 'freeze', 'kubelet-stop', 'runtime-stop', 'network-partition']);
+    expect(FAULT_TYPES_WITH_DURATION).to.deep.equal(['power-off', 'freeze', 'kubelet-stop', 'runtime-stop', 'network-partition', 'shutdown']);
     expect(INSTANT_FAULT_TYPES).to.deep.equal(['reboot', 'kubelet-restart']);
   });
 

@@ -1,0 +1,105 @@
+// Issue 28: fault.type shutdown, a graceful node shutdown on kind (`systemctl poweroff` in the node while the kubelet
+// holds logind's delay inhibitor lock): its catalogue record, validation's one-line refusals, the plan (logind before
+// the kubelet, the poweroff and its undo), the forecast (not modelled yet: every event listed as not forecast).
+import { expect } from 'chai';
+import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
+import { forecast } from '../../../lib/analyze/forecast/index.js';
+import { faultEffect } from '../../../lib/analyze/forecast/fault-effects.js';
+import { OBSERVATION_LATENCY_SECONDS } from '../../../lib/analyze/windows.js';
+import { describeDockerAction } from '../../../lib/cluster/kind/actions.js';
+import { KUBELET_LOGIND_DROPIN, KUBELET_LOGIND_DROPIN_TEXT, kubeletNeedsLogind } from '../../../lib/cluster/kind/logind.js';
+import { parseRestoreCommand } from '../../../lib/faults/restore-commands.js';
+import { planExperiment } from '../../../lib/run/plan.js';
+import { preFaultStateOf } from '../../../lib/run/predict-state.js';
+import { clientImpactOf, FAULTS, FAULT_TYPES_WITH_DURATION, injectableFaultTypes, primitivesAmong } from '../../../lib/spec/faults.js';
+import { loadExperimentText } from '../../../lib/spec/load.js';
+import { providerActions } from '../../../lib/spec/providers.js';
+
+const HEAD = ['apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}'];
+const GRACE = 'cluster: {workers: 2, kubelet: {shutdownGracePeriod: 30s, shutdownGracePeriodCriticalPods: 10s}}';
+const load = (...yaml: string[]) => loadExperimentText('e.yaml', [...HEAD, ...yaml].join('\n'));
+
+function issuesOf(...yaml: string[]): string[] {
+  try {
+    load(...yaml);
+  } catch (error) {
+    expect(error).to.be.instanceOf(InputError);
+    return (error as InputError).issues.map(formatInputIssue);
+  }
+  return [];
+}
+
+describe('fault type shutdown (issue 28)', () => {
+  it('is a catalogue record: systemctl poweroff on kind only, a duration required, clients lose the pods', () => {
+    expect(FAULTS.shutdown.duration).to.equal('required');
+    expect(FAULT_TYPES_WITH_DURATION).to.include('shutdown');
+    expect(primitivesAmong('shutdown', providerActions('kind'))).to.deep.equal(['shutdown']);
+    expect(primitivesAmong('shutdown', providerActions('kwok'))).to.equal(null);
+    expect(primitivesAmong('shutdown', providerActions('existing', 'agent'))).to.equal(null);
+    expect(primitivesAmong('shutdown', providerActions('existing', 'command'))).to.equal(null);
+    expect(injectableFaultTypes('kind')).to.include('shutdown');
+    expect(injectableFaultTypes('kwok')).to.not.include('shutdown');
+    expect(clientImpactOf('shutdown')).to.equal('stopped');
+  });
+
+  it('validates on kind with the kubelet\'s shutdownGracePeriod set and a duration', () => {
+    expect(issuesOf(GRACE, 'fault: {type: shutdown, duration: 60s}')).to.deep.equal([]);
+  });
+
+  it('refuses it without shutdownGracePeriod (or with 0s), one line naming the field', () => {
+    const line = 'e.yaml:5:15: fault.type: shutdown is graceful only with the kubelet\'s graceful node shutdown; set cluster.kubelet.shutdownGracePeriod (e.g. 30s)';
+    expect(issuesOf('cluster: {workers: 2}', 'fault: {type: shutdown, duration: 60s}')).to.deep.equal([line]);
+    expect(issuesOf('cluster: {workers: 2, kubelet: {shutdownGracePeriod: 0s}}', 'fault: {type: shutdown, duration: 60s}')).to.deep.equal([line]);
+  });
+
+  it('refuses it without a duration, as every timed fault', () => {
+    const issues = issuesOf(GRACE, 'fault: {type: shutdown}');
+    expect(issues).to.have.length(1);
+    expect(issues[0]).to.match(/fault/).and.to.match(/duration/);
+  });
+
+  it('refuses it on kwok and on an existing cluster\'s backends, one line each', () => {
+    expect(issuesOf('cluster: {provider: kwok, kubelet: {shutdownGracePeriod: 30s}}', 'workloads: [{name: web, kind: Deployment}]', 'fault: {type: shutdown, duration: 60s}'))
+      .to.deep.equal(['e.yaml:6:15: fault.type: shutdown cannot be simulated with provider kwok; use power-off, freeze, kubelet-stop, network-partition or node-delete (all become heartbeat loss)']);
+    const existing = 'cluster: {provider: existing, kubeconfig: /tmp/kc, context: prod}';
+    expect(issuesOf(existing, 'workloads: [{name: web, kind: Deployment}]', 'fault: {type: shutdown, duration: 60s, backend: agent}'))
+      .to.deep.equal(['e.yaml:6:15: fault.type: shutdown cannot be done by backend agent (it does reboot, kubelet-stop, kubelet-restart, runtime-stop, network-partition)']);
+  });
+
+  it('kind runs systemctl poweroff in the node and undoes it with docker start, a restore command doctor --restore replays', () => {
+    expect(describeDockerAction('shutdown', '/k')).to.deep.equal({ act: 'docker exec {node} systemctl poweroff', undo: 'docker start {node}' });
+    expect(parseRestoreCommand(['docker', 'start', 'rebootlab-worker'])).to.deep.include({ via: 'docker', undo: 'start', container: 'rebootlab-worker' });
+  });
+
+  it('the plan starts logind before the kubelet when shutdownGracePeriod is set, and only then', () => {
+    const text = planExperiment(load(GRACE, 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment).join('\n');
+    expect(text).to.contain(`on every node: write ${KUBELET_LOGIND_DROPIN} (dbus and systemd-logind before the kubelet), systemctl start dbus systemd-logind, systemctl restart kubelet`);
+    expect(text).to.contain('fault shutdown on worker-with-most-pods, undone after 60 s;');
+    expect(text).to.contain('\n  docker exec {node} systemctl poweroff\n      undo: docker start {node}');
+    const plain = planExperiment(load('cluster: {workers: 2}', 'fault: {type: power-off, duration: 60s}').variants[0]!.experiment).join('\n');
+    expect(plain).to.not.contain('logind');
+  });
+
+  it('logind is wanted exactly when shutdownGracePeriod > 0; the kubelet drop-in orders dbus and logind before it', () => {
+    expect(kubeletNeedsLogind(load(GRACE, 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment.cluster)).to.equal(true);
+    expect(kubeletNeedsLogind(load('cluster: {workers: 2}', 'fault: {type: power-off, duration: 60s}').variants[0]!.experiment.cluster)).to.equal(false);
+    expect(KUBELET_LOGIND_DROPIN_TEXT).to.contain('[Unit]\nWants=dbus.service systemd-logind.service\nAfter=dbus.service systemd-logind.service\n');
+    expect(KUBELET_LOGIND_DROPIN).to.match(/^\/etc\/systemd\/system\/kubelet\.service\.d\/[\w-]+\.conf$/);
+  });
+
+  it('the forecast: the kubelet\'s Ready=False from the shutdown manager (v1.37), everything after it listed as not forecast', () => {
+    const experiment = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment;
+    const f = forecast({ experiment, settings: experiment.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(experiment) });
+    expect(f.items.map((i) => [i.event, i.node, i.happens, i.window, i.mechanism])).to.deep.equal([
+      ['node-not-ready-kubelet', 'rebootlab-worker', 'always', { fromSeconds: -1, toSeconds: 5 + OBSERVATION_LATENCY_SECONDS }, 'kubelet-graceful-shutdown'],
+    ]);
+    expect(f.mechanisms['kubelet-graceful-shutdown']!.file).to.contain('pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go');
+    expect(f.notForecast.join('\n')).to.contain('within shutdownGracePeriod − shutdownGracePeriodCriticalPods = 20 s of Ready=False, critical pods in the last 10 s');
+    expect(f.notForecast.join('\n')).to.contain('Ready again after the restore: not forecast');
+    expect(faultEffect('shutdown', 'kind').detection).to.equal('graceful-shutdown');
+    // A kubelet whose shutdown manager was not read (older than v1.37): not forecast, said so.
+    const old = forecast({ experiment, settings: experiment.cluster.settings, kubernetesVersion: 'v1.34.4', preFault: preFaultStateOf(experiment) });
+    expect(old.items).to.deep.equal([]);
+    expect(old.notForecast[0]).to.equal('rebootlab-worker Ready=False "node is shutting down": the graceful shutdown manager was read in v1.37.2 only, not for kubelet v1.34.4');
+  });
+});
