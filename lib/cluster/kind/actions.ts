@@ -203,28 +203,39 @@ async function planFor(ctx: DockerActionContext, c: string, action: NodeAction, 
       };
     case 'restart-kubelet':
       return { restoreCommands: [], act: () => runDocker(commands['restart-kubelet'].act), undo: async () => {} };
-    case 'shutdown':
+    case 'shutdown': {
       // `systemctl poweroff` asks logind, which waits for delay inhibitors (the kubelet's) before systemd powers off.
-      // The exec may return at once or be cut when the container stops: either way the action is over when Docker
-      // reports the container stopped. Undone like stop: `docker start` unless it runs.
+      // kind runs its nodes with restart policy on-failure:1 and the poweroff exits 130 (measured): Docker would start
+      // the node again at once, so the policy is set to no while the fault lasts and put back by the undo. The exec may
+      // return at once or be cut when the container stops: either way the action is over when Docker reports the
+      // container stopped (or restarted: its StartedAt changed). Undone like stop: `docker start` unless it runs.
+      let policy: string | null = null;
       return {
         restoreCommands: [commands.shutdown.undo!],
         act: async () => {
+          const [name, retries, startedAt] = (await docker(['inspect', '--format', '{{.HostConfig.RestartPolicy.Name}} {{.HostConfig.RestartPolicy.MaximumRetryCount}} {{.State.StartedAt}}', c])).split(' ');
+          if (name && name !== 'no' && /^[a-z-]+$/.test(name) && /^\d+$/.test(retries ?? '')) {
+            policy = name === 'on-failure' && retries !== '0' ? `${name}:${retries}` : name;
+            await docker(['update', '--restart=no', c]);
+          }
           try {
             await runDocker(commands.shutdown.act);
           } catch (error) {
             if (!(error instanceof CommandError) || (await isRunning(c))) throw error;
           }
           const deadline = Date.now() + SHUTDOWN_TIMEOUT_MS;
-          while (await isRunning(c)) {
+          const started = async () => (await docker(['inspect', '--format', '{{.State.StartedAt}}', c]).catch(() => startedAt));
+          while ((await isRunning(c)) && (await started()) === startedAt) {
             if (Date.now() > deadline) throw new InfraError(`node ${c} still runs ${SHUTDOWN_TIMEOUT_MS / 1000} s after systemctl poweroff`, 'Run: rebootlab doctor --restore');
             await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_POLL_MS));
           }
         },
         undo: async () => {
+          if (policy !== null) await docker(['update', `--restart=${policy}`, c]);
           if (!(await isRunning(c))) await runDocker(commands.shutdown.undo);
         },
       };
+    }
     case 'delete-node-object':
       // The kubelet registers its Node only at start; restarting it re-creates the object. A stopped
       // container needs nothing: starting it starts the kubelet, which registers. Nor does a Node that is
