@@ -87,6 +87,12 @@ function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], l
     else if (notReady && !readyAgain && ready) readyAgain = rec;
   }
   const notReadyCond = notReady ? condition(notReady.object, 'Ready') : null;
+  // A kubelet that reported Ready=False itself (a graceful shutdown) and then went silent: the node lifecycle
+  // controller marks it Unknown once the grace period passes without heartbeats (tryUpdateNodeHealth), False or not.
+  const unknownLater = notReadyCond?.status === 'False'
+    ? live.find((r) => r.seq > notReady!.seq && (readyAgain === undefined || r.seq < readyAgain.seq) && condition(r.object, 'Ready')?.status === 'Unknown')
+    : undefined;
+  const unknownCond = unknownLater ? condition(unknownLater.object, 'Ready') : null;
   const readyAgainCond = readyAgain ? condition(readyAgain.object, 'Ready') : null;
   const deleted = after.find((r) => r.verb === 'DELETED');
   const recreated = deleted ? after.find((r) => r.seq > deleted.seq && r.verb !== 'DELETED' && r.uid !== deleted.uid) : undefined;
@@ -112,6 +118,10 @@ function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], l
     notReadyReason: notReadyCond?.reason ?? null,
     notReadyAfterSeconds: notReadyCond ? serverSecondsSince(ctx.faultMs, notReadyCond.lastTransitionTime) : null,
     notReadyReceivedAfterSeconds: notReady ? secondsSince(ctx.faultMs, notReady.receivedAtMs) : null,
+    ...(unknownLater && unknownCond ? {
+      unknownAfterSeconds: serverSecondsSince(ctx.faultMs, unknownCond.lastTransitionTime) ?? secondsSince(ctx.faultMs, unknownLater.receivedAtMs),
+      unknownReceivedAfterSeconds: secondsSince(ctx.faultMs, unknownLater.receivedAtMs),
+    } : {}),
     readyAgainAfterSeconds: readyAgainCond ? serverSecondsSince(ctx.faultMs, readyAgainCond.lastTransitionTime) : null,
     readyAgainReceivedAfterSeconds: readyAgain ? secondsSince(ctx.faultMs, readyAgain.receivedAtMs) : null,
     taints: changes,

@@ -41,7 +41,13 @@ export function predictDetection(input: DetectionInput): ItemDraft[] {
   const monitor = msToSeconds(settings.controllerManager.nodeMonitorPeriodMs);
   const flag = `kube-controller-manager --node-monitor-grace-period ${secondsText(grace)}, --node-monitor-period ${secondsText(monitor)}`;
   const items: ItemDraft[] = [];
-  const observedUnknown = node.notReadyStatus === 'Unknown' ? node.notReadyAfterSeconds : null;
+  // After a kubelet-reported Ready=False the controller still marks the node Unknown when its heartbeats stop for
+  // the grace period (tryUpdateNodeHealth compares the probe timestamp with the grace period whatever the Ready status).
+  const observedUnknown = node.notReadyStatus === 'Unknown' ? node.notReadyAfterSeconds : (node.unknownAfterSeconds ?? null);
+  const unknownReceived = node.notReadyStatus === 'Unknown' ? node.notReadyReceivedAfterSeconds : (node.unknownReceivedAfterSeconds ?? null);
+  const afterFalse = node.notReadyStatus === 'False' && node.notReadyAfterSeconds !== null
+    ? `; the kubelet reported Ready=False itself at ${secondsText(node.notReadyAfterSeconds)} (${node.notReadyReason ?? 'no reason'}) and then stopped: a NotReady node is marked Unknown too when its heartbeats stop (tryUpdateNodeHealth)`
+    : '';
   const base = { node: node.name, pod: null, taintKey: null } as const;
   if (node.notReadyStatus === 'False') {
     items.push({
@@ -71,7 +77,7 @@ export function predictDetection(input: DetectionInput): ItemDraft[] {
     const next = i + 1 < beats.length ? beats[i + 1]! : null;
     const window = detectionWindowAfterHeartbeatIn(settings, beat.fromSeconds, lastTo);
     const cause = causeOf(`last heartbeat of ${node.name}: ${heartbeatText(beat)}`, beat.fromSeconds);
-    const because = `no heartbeat (Lease renewal or node status post) for more than the grace period, seen at a monitor pass (${flag})${lastTo > beat.fromSeconds ? `; the heartbeat reached the API server by ${secondsText(lastTo)}` : ''}`;
+    const because = `no heartbeat (Lease renewal or node status post) for more than the grace period, seen at a monitor pass (${flag})${lastTo > beat.fromSeconds ? `; the heartbeat reached the API server by ${secondsText(lastTo)}` : ''}${observedUnknown !== null ? afterFalse : ''}`;
     if (next !== null) longestGap = Math.max(longestGap, next.fromSeconds - lastTo);
     if (next !== null && next.toSeconds <= beat.fromSeconds + grace) continue;
     if (node.deletedAfterSeconds !== null && node.deletedAfterSeconds < window.fromSeconds) {
@@ -86,7 +92,7 @@ export function predictDetection(input: DetectionInput): ItemDraft[] {
     } else {
       items.push({ ...base, event: 'node-not-ready', expected: true, window, observedSeconds: observedUnknown, cause, because });
     }
-    if (observedUnknown !== null) items.push(...noScheduleItems(node, UNREACHABLE_TAINT, node.notReadyReceivedAfterSeconds ?? observedUnknown, 'Ready=Unknown'));
+    if (observedUnknown !== null) items.push(...noScheduleItems(node, UNREACHABLE_TAINT, unknownReceived ?? observedUnknown, 'Ready=Unknown'));
     return items;
   }
   if (node.notReadyStatus === 'False' && node.notReadyReceivedAfterSeconds !== null) {

@@ -115,6 +115,14 @@ export interface NodeTimeline {
   notReadyAfterSeconds: number | null;
   /** Ready→Unknown/False by the client receive time of the Node update; seconds since fault. */
   notReadyReceivedAfterSeconds: number | null;
+  /**
+   * After a kubelet-reported Ready=False (notReadyStatus `False`), Ready→Unknown by the node lifecycle controller once
+   * the grace period passed without heartbeats (server lastTransitionTime, 1 s resolution), before Ready again;
+   * seconds since fault. Absent otherwise.
+   */
+  unknownAfterSeconds?: number;
+  /** The same transition by the client receive time of the Node update; seconds since fault. Absent when unknownAfterSeconds is. */
+  unknownReceivedAfterSeconds?: number;
   /** Ready again (after being not Ready) by the server's lastTransitionTime; seconds since fault. */
   readyAgainAfterSeconds: number | null;
   /** Ready again by client receive time; seconds since fault. */

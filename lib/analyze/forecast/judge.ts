@@ -14,7 +14,8 @@ export function observedFor(item: ForecastItem, run: ObservedRun): number | null
   const workload: WorkloadTimeline | undefined = item.workload === null ? undefined : run.workloads.find((w) => w.name === item.workload);
   const taint = (effect: string) => node?.taints.find((t) => t.key === item.taintKey && t.effect === effect && t.addedReceivedAfterSeconds !== null)?.addedReceivedAfterSeconds ?? null;
   switch (item.event) {
-    case 'node-not-ready': return node ? (node.notReadyStatus === 'Unknown' ? node.notReadyAfterSeconds : null) : undefined;
+    // Ready=Unknown, also when it followed a kubelet-reported Ready=False (a graceful shutdown, then silence).
+    case 'node-not-ready': return node ? (node.notReadyStatus === 'Unknown' ? node.notReadyAfterSeconds : (node.unknownAfterSeconds ?? null)) : undefined;
     case 'node-not-ready-kubelet': return node ? (node.notReadyStatus === 'False' ? node.notReadyAfterSeconds : null) : undefined;
     case 'no-schedule-taint': return node ? taint('NoSchedule') : undefined;
     case 'no-execute-taint': return node ? taint('NoExecute') : undefined;
