@@ -155,6 +155,15 @@ function podDisruptions(observations: readonly Observation[], faultMs: number): 
 }
 
 /**
+ * Pods their kubelet ended after the fault (DisruptionTarget reason TerminationByKubelet: a graceful node shutdown,
+ * a node-pressure eviction): pod uid → the receipt of the record that first carried the condition, seconds since
+ * `faultMs` (Unix epoch milliseconds).
+ */
+export function kubeletTerminations(observations: readonly Observation[], faultMs: number): Map<string, number> {
+  return new Map(podDisruptions(observations, faultMs).filter((d) => d.condition.reason === 'TerminationByKubelet').map((d) => [d.uid, secondsSince(faultMs, d.record.receivedAtMs)]));
+}
+
+/**
  * Pods evicted through the Eviction API after the fault (DisruptionTarget reason EvictionByEvictionAPI): pod uid →
  * the condition's lastTransitionTime (whole seconds, truncated), seconds since `faultMs` (Unix epoch milliseconds).
  */

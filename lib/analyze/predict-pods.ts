@@ -210,6 +210,11 @@ export interface PodsInput {
   leaderChanges: readonly LeaderChange[];
   /** Pods evicted through the Eviction API (DisruptionTarget reason EvictionByEvictionAPI), by pod uid → the condition's lastTransitionTime (whole seconds, truncated), seconds since time zero. */
   apiEvictions: ReadonlyMap<string, number>;
+  /**
+   * Pods their kubelet ended (DisruptionTarget reason TerminationByKubelet: a graceful node shutdown), by pod uid →
+   * receipt of that record, seconds since time zero. Absent: none.
+   */
+  kubeletTerminations?: ReadonlyMap<string, number>;
   /** Uids of pods whose Job is journaled: lib/analyze/predict-jobs.ts predicts their replacement. Absent: none. */
   jobPods?: ReadonlySet<string>;
 }
@@ -246,10 +251,21 @@ export function predictPods(input: PodsInput): ItemDraft[] {
       if (!eviction.expected) eviction = { ...eviction, observedSeconds: null, because: `${eviction.because}; the pod was ${byApi}` };
       else if (eviction.window === null || apiEviction <= eviction.window.toSeconds + 1) eviction = { ...eviction, notModelled: `not modelled: ${byApi}` };
     }
+    // Ended by its kubelet (TerminationByKubelet: a graceful node shutdown kills the pods, DaemonSet ones too, in its
+    // grace period) before its deletionTimestamp, and deleted before any countdown ran out (a DaemonSet controller
+    // deletes its Failed pods at once): the kubelet's shutdown and that deletion, not a taint eviction.
+    const kubeletAt = input.kubeletTerminations?.get(pod.uid);
+    const byKubelet = kubeletAt !== undefined && pod.evictedAfterSeconds !== null && kubeletAt <= pod.evictedAfterSeconds
+      ? `terminated by its kubelet at ${secondsText(kubeletAt)} (DisruptionTarget reason TerminationByKubelet${pod.terminatedPhase ? `, phase ${pod.terminatedPhase}` : ''}) and deleted at ${secondsText(pod.evictedAfterSeconds)}, before any taint countdown ran out (not an eviction)`
+      : '';
+    if (eviction && byKubelet !== '' && (!eviction.expected || (eviction.window !== null && pod.evictedAfterSeconds! < eviction.window.fromSeconds))) {
+      eviction = eviction.expected ? null : { ...eviction, observedSeconds: null, because: `${eviction.because}; the pod was ${byKubelet}` };
+    }
     if (eviction) items.push(eviction);
     else if (input.targets.includes(node.name) && !node.taints.some((t) => t.effect === 'NoExecute') && node.deletedAfterSeconds === null) {
       const because = `no NoExecute taint was observed on ${node.name}: the taint eviction controller has nothing to act on`;
-      items.push({ event: 'pod-eviction', node: node.name, pod: podId(pod), taintKey: null, expected: false, window: null, observedSeconds: apiEviction === undefined ? pod.evictedAfterSeconds : null, cause: null, because: apiEviction === undefined ? because : `${because}; the pod was ${byApi}` });
+      const other = apiEviction !== undefined ? byApi : byKubelet;
+      items.push({ event: 'pod-eviction', node: node.name, pod: podId(pod), taintKey: null, expected: false, window: null, observedSeconds: other === '' ? pod.evictedAfterSeconds : null, cause: null, because: other === '' ? because : `${because}; the pod was ${other}` });
     }
     if (deletion) items.push(deletion);
     const replacement = input.jobPods?.has(pod.uid) ? null : replacementItem(pod, node.name);

@@ -40,6 +40,11 @@ export interface PredictInput {
    * EvictionByEvictionAPI), by pod uid → that condition's lastTransitionTime (whole seconds), seconds since time zero; may be absent.
    */
   apiEvictions?: ReadonlyMap<string, number>;
+  /**
+   * Pods their kubelet ended (DisruptionTarget reason TerminationByKubelet: a graceful node shutdown), by pod uid →
+   * receipt of that record, seconds since time zero; may be absent.
+   */
+  kubeletTerminations?: ReadonlyMap<string, number>;
   /** The observer's delivery lag above its median (Lease renewTime → receipt), seconds, by receipt since time zero; may be empty. */
   observerLag?: readonly { atSeconds: number; lagSeconds: number }[];
   /** The Jobs of the journal as the Job controller acts on them (lib/analyze/jobs.ts); their pods' replacements follow its rules. Absent: none. */
@@ -86,7 +91,7 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
     drafts.push(...predictVolumes({ volumes: input.volumes, forceDetachOnTimeout: input.forceDetachOnTimeout ?? true, readyAgainSeconds }));
   }
   const jobPods = new Set((input.jobs ?? []).flatMap((j) => j.pods.map((p) => p.uid)));
-  drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges, apiEvictions: input.apiEvictions ?? new Map(), jobPods }));
+  drafts.push(...predictPods({ pods: input.pods, nodes: input.nodes, targets: input.faults.map((f) => f.node), steps: input.steps, leaderChanges: input.leaderChanges, apiEvictions: input.apiEvictions ?? new Map(), kubeletTerminations: input.kubeletTerminations ?? new Map(), jobPods }));
   drafts.push(...predictJobReplacements(input.jobs ?? [], input.pods));
   applyClientThrottles(settings, input, drafts);
   const version = input.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;

@@ -1,7 +1,7 @@
 // Measurement: every predicted event derived from its observed cause, judged against what happened; `count(predictions.<list>)`.
 import type { PredictionField } from '../../spec/expectation.js';
 import { secondsSince } from '../clock.js';
-import { evictionApiEvictions } from '../events.js';
+import { evictionApiEvictions, kubeletTerminations } from '../events.js';
 import { part, type Measurement } from '../measurement.js';
 import { get } from '../objects.js';
 import { predict, versionWarning } from '../predict.js';
@@ -49,6 +49,7 @@ export const predictionsMeasurement: Measurement = {
       leaderChanges: part(earlier, 'leaderChanges'),
       observerLag: part(earlier, 'observerLag'),
       apiEvictions: evictionApiEvictions(observations, ctx.faultMs),
+      kubeletTerminations: kubeletTerminations(observations, ctx.faultMs),
       jobs: part(earlier, 'jobFacts'),
       endSeconds: secondsSince(ctx.faultMs, ctx.endMs),
       kubernetesVersion,
