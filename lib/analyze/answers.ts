@@ -104,6 +104,14 @@ function taintReason(pod: PodTimeline, node: NodeTimeline | undefined, at: numbe
   return best?.text ?? null;
 }
 
+/**
+ * When a pod was removed: its deletionTimestamp's receipt, or, for a pod its kubelet ended before that (outcome
+ * terminated-*: a graceful node shutdown's TerminationByKubelet), when it turned Failed/Succeeded.
+ */
+function removedAt(pod: PodTimeline): number | null {
+  return pod.outcome.startsWith('terminated-') && pod.terminatedAfterSeconds != null ? pod.terminatedAfterSeconds : pod.evictedAfterSeconds;
+}
+
 /** Who removed an evicted pod and why, from its DisruptionTarget condition, the steps and its node's taints. */
 function removal(pod: PodTimeline, input: AnswerInput, node: NodeTimeline | undefined): { verb: string; why: string | null } {
   const at = pod.evictedAfterSeconds ?? pod.deletedAfterSeconds ?? 0;
@@ -261,7 +269,7 @@ function clause(group: readonly Fate[], total: number, input: AnswerInput, conte
   const failed = first.evictedAfterSeconds === null && first.terminatedAfterSeconds != null;
   if (first.evictedAfterSeconds === null && !failed) return `${who} on ${on} Pending at the end`;
   const verb = failed ? `on ${on} ended by its kubelet (phase ${list(unique(pods.map((p) => p.terminatedPhase ?? null)))})` : group[0].key.split('\u0000')[1];
-  const head = `${who} ${verb} ${span(pods.map((p) => (failed ? (p.terminatedAfterSeconds ?? null) : p.evictedAfterSeconds)))} after ${context.faultNoun}${why ? ` (${why})` : ''}`;
+  const head = `${who} ${verb} ${span(pods.map((p) => (failed ? (p.terminatedAfterSeconds ?? null) : removedAt(p))))} after ${context.faultNoun}${why ? ` (${why})` : ''}`;
   const replacements = pods.map((p) => p.replacement).filter((x) => x !== null);
   switch (first.outcome) {
     case 'terminated-replaced':
@@ -316,7 +324,7 @@ function clauses(pods: readonly PodTimeline[], input: AnswerInput): string[] {
     } else fate = { key: pod.outcome, why: '', pod };
     groups.set(fate.key, [...(groups.get(fate.key) ?? []), fate]);
   }
-  const firstInstant = (g: readonly Fate[]) => g[0].key === 'unaffected' ? Infinity : Math.min(...g.map((f) => f.pod.evictedAfterSeconds ?? f.pod.notReadyAfterSeconds ?? 0));
+  const firstInstant = (g: readonly Fate[]) => g[0].key === 'unaffected' ? Infinity : Math.min(...g.map((f) => (f.pod.evictedAfterSeconds === null ? null : removedAt(f.pod)) ?? f.pod.notReadyAfterSeconds ?? 0));
   return [...groups.values()].sort((a, b) => firstInstant(a) - firstInstant(b)).map((g) => clauseWithRefusals(g, pods.length, input, context));
 }
 

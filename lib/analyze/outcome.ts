@@ -10,7 +10,8 @@ import type { PodOutcome, PodTimeline, Replacement } from './types.js';
  * end. The rules, in order, are those of the PodOutcome docstring (lib/analyze/types.ts).
  */
 export function decideOutcome(pod: PodFacts, replacement: Replacement | null, nodeReadyAtEnd: boolean): PodOutcome {
-  if (pod.evictedAfterSeconds !== null) {
+  // A pod its kubelet ended first (TerminationByKubelet) was terminated, whoever deleted the ended object later.
+  if (pod.evictedAfterSeconds !== null && pod.terminatedByKubelet !== true) {
     if (replacement && replacement.readyAfterSeconds !== null) return 'evicted-replaced';
     if (replacement && replacement.pendingReason !== null) return 'pending-unschedulable';
     if (replacement) return 'evicted-replaced';
@@ -80,7 +81,7 @@ export function linkReplacements(ctx: RunContext, pods: PodFacts[]): Map<string,
 export function buildPodTimelines(ctx: RunContext, pods: PodFacts[], nodeReady: ReadonlyMap<string, boolean>): PodTimeline[] {
   const links = linkReplacements(ctx, pods);
   return pods.map((facts) => {
-    const { records: _records, evictedSeq: _seq, phaseAtEnd: _phase, readyAfterFault: _ready, controllerUid: _controller, ...timeline } = facts;
+    const { records: _records, evictedSeq: _seq, phaseAtEnd: _phase, readyAfterFault: _ready, controllerUid: _controller, terminatedByKubelet: _kubelet, ...timeline } = facts;
     const replacement = links.get(facts.uid) ?? null;
     const nodeReadyAtEnd = facts.nodeAfter === null ? true : (nodeReady.get(facts.nodeAfter) ?? false);
     return { ...timeline, replacement, outcome: decideOutcome(facts, replacement, nodeReadyAtEnd) };

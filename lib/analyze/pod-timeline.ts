@@ -38,6 +38,12 @@ export interface PodFacts extends Omit<PodTimeline, 'outcome' | 'replacement'> {
   readyAfterFault: boolean;
   /** UID of its controller at the fault (ownerReferences), or null: a replacement comes from the same controller. */
   controllerUid: string | null;
+  /**
+   * Whether its kubelet ended it (terminal phase with DisruptionTarget reason TerminationByKubelet: a graceful node
+   * shutdown, a node-pressure eviction) before any deletionTimestamp: a later deletion of the ended object (its
+   * DaemonSet controller, the taint eviction controller) does not make it an evicted pod. Absent: false.
+   */
+  terminatedByKubelet?: boolean;
 }
 
 /** Pod phases after which a controller treats the pod as gone (it does not run again). */
@@ -66,6 +72,7 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
   // A Job's Succeeded pod finished its work; any other pod in a terminal phase was ended by its kubelet.
   const endedPhases = ownerKind(before.object) === 'Job' ? ['Failed'] : ['Failed', 'Succeeded'];
   const failed = live.find((r) => endedPhases.includes(phase(r.object) ?? '') && deletionTimestamp(r.object) === null);
+  const terminatedByKubelet = failed !== undefined && (evicted === undefined || failed.seq < evicted.seq) && condition(failed.object, 'DisruptionTarget')?.reason === 'TerminationByKubelet';
   const ltt = notReady ? condition(notReady.object, 'Ready')?.lastTransitionTime : undefined;
   const f = ctx.faultMs;
   const restartsBefore = restartCount(before.object);
@@ -111,6 +118,7 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
     phaseAtEnd: last.verb === 'DELETED' ? null : phase(last.object),
     readyAfterFault: live.some((r) => isReady(r.object)),
     controllerUid: controllerUid(before.object),
+    ...(terminatedByKubelet ? { terminatedByKubelet } : {}),
   };
 }
 

@@ -28,7 +28,9 @@ export const POD_OUTCOMES = [
  * - `terminated-replaced`: never given a deletionTimestamp, but its kubelet ended it after the fault: its phase turned
  *   Failed, or Succeeded for a pod its controller would have restarted (not a Job's), e.g. rejected at admission by a
  *   restarted kubelet (Event NodeAffinity, case C17: on v1.34 its container, stopped with SIGTERM, exits 0 and the
- *   pod ends Succeeded); and a replacement of its controller became Ready. `terminated-lost`: the same without a
+ *   pod ends Succeeded); also a pod its kubelet ended with DisruptionTarget reason TerminationByKubelet (a graceful
+ *   node shutdown) before any deletionTimestamp, whoever deleted the ended object later (its DaemonSet controller, the
+ *   taint eviction controller); and a replacement of its controller became Ready. `terminated-lost`: the same without a
  *   Ready replacement.
  * - `restarted-in-place`: same UID at the end, never given a deletionTimestamp, its containers' total
  *   restartCount went up (kubelet restarted it on the same node after a reboot).

@@ -27,6 +27,10 @@ const ROWS: { name: string; facts: Partial<PodFacts>; replacement?: Replacement;
   // Case C17: a restarted kubelet rejects a pod whose node lost its required label (phase Failed, reason NodeAffinity).
   { name: 'rejected at admission (Failed), replacement Ready', facts: { terminatedAfterSeconds: 20, phaseAtEnd: 'Failed', readyAtEnd: false }, replacement: replacement({ readyAfterSeconds: 23 }), outcome: 'terminated-replaced' },
   { name: 'Failed, no replacement (a standalone Pod)', facts: { terminatedAfterSeconds: 20, ownerKind: null, phaseAtEnd: 'Failed', readyAtEnd: false }, outcome: 'terminated-lost' },
+  // A graceful node shutdown: the kubelet ends the pod (Succeeded, DisruptionTarget TerminationByKubelet), the taint
+  // eviction controller deletes the ended object 30 s later: terminated, not evicted.
+  { name: 'ended by the kubelet (TerminationByKubelet), object deleted later, replacement Ready', facts: { terminatedAfterSeconds: 1.6, evictedAfterSeconds: 31.2, deletedAfterSeconds: 31.2, terminatedByKubelet: true }, replacement: replacement({ readyAfterSeconds: 4.4 }), outcome: 'terminated-replaced' },
+  { name: 'DaemonSet pod ended by the kubelet (TerminationByKubelet), deleted by its controller', facts: { terminatedAfterSeconds: 2.9, evictedAfterSeconds: 2.9, deletedAfterSeconds: 2.9, ownerKind: 'DaemonSet', terminatedByKubelet: true }, outcome: 'terminated-lost' },
   { name: 'DaemonSet pod on a node still down', facts: { readyAtEnd: false }, nodeReady: false, outcome: 'not-evicted' },
   { name: 'pod Ready on a Ready node', facts: {}, outcome: 'unaffected' },
   { name: 'pod never scheduled', facts: { phaseAtEnd: 'Pending', readyAfterFault: false, readyAtEnd: false }, outcome: 'pending-unschedulable' },
