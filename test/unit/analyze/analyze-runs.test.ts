@@ -682,6 +682,41 @@ const ROWS: Row[] = [
       'run.predictions.missed': [],
     },
   },
+  {
+    scenario: 'kind-graceful-shutdown-real-recorded',
+    why: 'recorded on kind v1.37.2 (experiments/catalog/graceful-shutdown-real.yaml, 3 Dec 2026): `systemctl poweroff` in the node with logind running. The kubelet\'s shutdown manager posts Ready=False (KubeletNotReady, "node is shutting down") 0.6 s after the command, then stops heartbeating; the node lifecycle controller marks a node Unknown when its heartbeats stop for the grace period whatever its Ready status (tryUpdateNodeHealth), so Unknown comes at 20.6 s, inside the heartbeat-loss window. The kubelet kills its pods (DisruptionTarget TerminationByKubelet): the web pod turns Succeeded at 1.6 s and is replaced; the DaemonSet pods turn Failed and their controller deletes them at once: not taint evictions, although their node carries the not-ready NoExecute taint. The taint eviction controller deletes the Succeeded web pod object 30 s after the taint, which does not make the pod an evicted one',
+    expected: {
+      'node:rebootlab-worker.notReadyStatus': 'False',
+      'node:rebootlab-worker.notReadyReason': 'KubeletNotReady',
+      'node:rebootlab-worker.notReadyAfterSeconds': 0.58,
+      'node:rebootlab-worker.unknownAfterSeconds': 20.58,
+      'node:rebootlab-worker.unknownReceivedAfterSeconds': 21.184,
+      'item:node-not-ready@rebootlab-worker.window': { fromSeconds: 19.58, toSeconds: 31.721 },
+      'item:node-not-ready@rebootlab-worker.observedSeconds': 20.58,
+      'item:node-not-ready@rebootlab-worker.held': true,
+      'item:no-schedule-taint/unreachable@rebootlab-worker.held': true,
+      'item:no-execute-taint/not-ready@rebootlab-worker.held': true,
+      // Ended by the kubelet's shutdown, deleted by the DaemonSet controller: not evicted by the taint.
+      'item:pod-eviction@kube-proxy-2prcc.expected': false,
+      'item:pod-eviction@kube-proxy-2prcc.observedSeconds': null,
+      'item:pod-eviction@kube-proxy-2prcc.held': true,
+      'item:pod-eviction@rebootlab-cni-7287b.observedSeconds': null,
+      'item:pod-eviction@rebootlab-cni-7287b.held': true,
+      'pod:kube-proxy-2prcc.outcome': 'terminated-lost',
+      'pod:rebootlab-cni-7287b.outcome': 'terminated-lost',
+      // The Succeeded object is still deleted by the taint eviction controller 30 s after the not-ready taint.
+      'item:pod-eviction@web-549fc7f89c-h488s.held': true,
+      'item:replacement-created@web-549fc7f89c-h488s.held': true,
+      'pod:web-549fc7f89c-h488s.terminatedAfterSeconds': 1.599,
+      'pod:web-549fc7f89c-h488s.terminatedPhase': 'Succeeded',
+      'pod:web-549fc7f89c-h488s.evictedAfterSeconds': 31.223,
+      'pod:web-549fc7f89c-h488s.outcome': 'terminated-replaced',
+      'run.answers.0.sentence': 'web: web-549fc7f89c-h488s terminated by the kubelet 1.6 s after the shutdown (Pod was terminated in response to imminent node shutdown.), replaced by a new pod on rebootlab-worker2, Ready at 4.4 s; web-549fc7f89c-7887d on rebootlab-worker2 unaffected (not a fault target).',
+      'run.predictions.missed': [],
+      'run.predictions.heldCount': 7,
+      'run.predictions.predictedCount': 7,
+    },
+  },
 ];
 
 describe('analyze: fixture runs', () => {
