@@ -98,10 +98,18 @@ export const podServing = (pod: k8s.V1Pod) =>
 /** Seconds between two client-clock instants, 3 decimals. */
 export const secondsBetween = (fromMs: number, toMs: number) => Math.round(toMs - fromMs) / 1000;
 
+/** Why a pod is not Ready, for a timeout message: its Ready condition and the managers that wrote its status. */
+const whyNotReady = (pod: k8s.V1Pod) => {
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  const writers = (pod.metadata?.managedFields ?? []).filter((f) => f.subresource === 'status').map((f) => `${f.manager}@${f.time instanceof Date ? f.time.toISOString() : f.time}`);
+  const condition = ready ? `: Ready=${ready.status}${ready.reason ? ` ${ready.reason}` : ''} since ${ready.lastTransitionTime instanceof Date ? ready.lastTransitionTime.toISOString() : ready.lastTransitionTime}` : ': no Ready condition';
+  return `${condition}; status written by ${writers.join(', ') || 'nobody'}`;
+};
+
 /** Each pod as `name@node (phase, Ready|not ready|terminating)`, for a timeout message. */
 export const describePods = (pods: Map<string, k8s.V1Pod>) =>
   [...pods.values()]
-    .map((p) => `${p.metadata?.name}@${p.spec?.nodeName ?? 'unscheduled'} (${p.status?.phase}, ${p.metadata?.deletionTimestamp ? 'terminating' : podServing(p) ? 'Ready' : 'not ready'})`)
+    .map((p) => `${p.metadata?.name}@${p.spec?.nodeName ?? 'unscheduled'} (${p.status?.phase}, ${p.metadata?.deletionTimestamp ? 'terminating' : podServing(p) ? 'Ready' : `not ready${whyNotReady(p)}`})`)
     .join(', ') || 'no pods';
 
 /** Each node as `name (Ready=status, unschedulable, taints key:effect)`, for a timeout message. */
