@@ -116,7 +116,15 @@ export async function ownedNodeContainers(clusterDir: string, name: string): Pro
   const configFile = join(clusterDir, `${name}.kind-config.yaml`);
   const firstLine = existsSync(configFile) ? (readFileSync(configFile, 'utf8').split('\n')[0] ?? '') : null;
   const writtenAtMs = existsSync(configFile) ? statSync(configFile).mtimeMs : null;
-  const created = Date.parse((await docker(['inspect', '--type', 'container', '--format', '{{.Created}}', controlPlane.id])).trim());
+  let createdText: string;
+  try {
+    createdText = await docker(['inspect', '--type', 'container', '--format', '{{.Created}}', controlPlane.id]);
+  } catch (err) {
+    // Removed between the listing and this read (a cluster being deleted meanwhile): as if it had not been listed.
+    if (!(await listNodeContainerIds(name)).some((c) => c.id === controlPlane.id)) return null;
+    throw err;
+  }
+  const created = Date.parse(createdText.trim());
   if (!adoptionEvidence(firstLine, writtenAtMs, name, Number.isNaN(created) ? null : created)) return null;
   return ownedContainerNames(await writeRecord(clusterDir, name, current, true), current);
 }
