@@ -2,41 +2,15 @@
 // other or, for a matrix, side by side.
 import type { Forecast, ForecastItem } from '../analyze/forecast/types.js';
 import type { Window } from '../analyze/types.js';
+import { fmt, subjectOf, windowText, type ForecastDocument, type VariantForecast } from './forecast-document.js';
+import { renderVersionChanges, versionChanges } from './forecast-upgrade.js';
 
-/** One variant's forecast, named as `rebootlab run` names it. */
-export interface VariantForecast {
-  variant: string;
-  /** Dotted setting path → value of this variant; empty without a matrix. */
-  matrixValues: Record<string, unknown>;
-  forecast: Forecast;
-}
+export { subjectOf, windowText, type ForecastDocument, type VariantForecast } from './forecast-document.js';
 
-/** What `rebootlab predict --format json` prints. */
-export interface ForecastDocument {
-  apiVersion: 'rebootlab.dev/v1alpha1';
-  kind: 'Forecast';
-  file: string;
-  variants: VariantForecast[];
-}
-
-const fmt = (s: number) => s.toFixed(1);
-
-/** `[13.8, 31.0] s`, `never`, or `[13.8, 31.0] s or never`. */
-export function windowText(i: Pick<ForecastItem, 'window' | 'happens'>): string {
-  if (i.happens === 'never' || i.window === null) return 'never';
-  const w = `[${fmt(i.window.fromSeconds)}, ${fmt(i.window.toSeconds)}] s`;
-  return i.happens === 'maybe' ? `${w} or never` : w;
-}
 
 /** Width of a window, seconds. */
 export function widthOf(w: Window | null): number | null {
   return w === null ? null : Math.round((w.toSeconds - w.fromSeconds) * 1000) / 1000;
-}
-
-/** What an item is about: its pod, workload, or node, with its taint key's short name. */
-export function subjectOf(i: ForecastItem): string {
-  const key = i.taintKey ? ` (${i.taintKey.split('/').pop()})` : '';
-  return `${i.pod ?? (i.event.startsWith('workload') || i.event.startsWith('probe') ? i.workload : null) ?? i.node}${key}`;
 }
 
 function mechanismText(f: Forecast, i: ForecastItem): string {
@@ -63,6 +37,8 @@ export function renderForecastText(doc: ForecastDocument): string {
     lines.push('');
   }
   if (doc.variants.length > 1) lines.push(...sideBySide(doc, (s) => s));
+  const changes = versionChanges(doc);
+  if (changes.length > 0) lines.push('', 'what changes in failover when you upgrade (forecast windows and mechanisms, from the settings alone):', ...renderVersionChanges(changes));
   return lines.join('\n').trimEnd() + '\n';
 }
 
@@ -84,10 +60,22 @@ export function renderForecastMarkdown(doc: ForecastDocument): string {
     parts.push('');
   }
   if (doc.variants.length > 1) parts.push('## Side by side', '', ...sideBySide(doc, cell, true), '');
+  const changes = versionChanges(doc);
+  if (changes.length > 0) {
+    parts.push('## What changes in failover when you upgrade', '', 'Forecast windows that move and mechanisms that behave differently, from the settings alone.');
+    for (const line of renderVersionChanges(changes, '- ')) parts.push(line.startsWith('- ') ? `- ${cell(line.slice(2))}` : `\n**${cell(line)}**\n`);
+    parts.push('');
+  }
   return parts.join('\n');
 }
 
-/** The variants side by side: one row per event and subject, one column per variant. */
+/** A variant's column header: its matrix values (`v1.37.2 · 30`), or its name without a matrix. */
+const columnOf = (v: VariantForecast) => (Object.keys(v.matrixValues).length > 0 ? Object.values(v.matrixValues).map(String).join(' · ') : v.variant);
+
+/** The matrix axes the column headers list, in their order: `cluster.kubernetesVersion · ...`. */
+const axesOf = (doc: ForecastDocument) => Object.keys(doc.variants[0]?.matrixValues ?? {}).join(' · ') || 'variants';
+
+/** The variants side by side: one row per event and subject, one column per variant (headed by its matrix values). */
 function sideBySide(doc: ForecastDocument, cell: (s: string) => string, markdown = false): string[] {
   const key = (i: ForecastItem) => `${i.event} ${subjectOf(i)}`;
   const keys: string[] = [];
@@ -96,9 +84,9 @@ function sideBySide(doc: ForecastDocument, cell: (s: string) => string, markdown
     const i = v.forecast.items.find((x) => key(x) === k);
     return i ? windowText(i) : '—';
   })]);
-  const headers = ['event', ...doc.variants.map((v) => v.variant)];
-  if (markdown) return [`| ${headers.map(cell).join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+  const headers = ['event', ...doc.variants.map(columnOf)];
+  if (markdown) return [`Columns: ${cell(axesOf(doc))}.`, '', `| ${headers.map(cell).join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
   const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
   const line = (r: string[]) => r.map((x, c) => x.padEnd(widths[c])).join('  ').trimEnd();
-  return ['side by side:', line(headers), ...rows.map(line)];
+  return [`side by side (columns: ${axesOf(doc)}):`, line(headers), ...rows.map(line)];
 }
