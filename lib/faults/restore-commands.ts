@@ -3,6 +3,7 @@
 // checked against the clusters rebootlab owns. Anything else in the file is refused, never run.
 import { basename, dirname, relative } from 'node:path';
 import { API_PARTITION_UNDO } from '../cluster/api-partition.js';
+import { RESTART_POLICY } from '../cluster/kind/restart-policy.js';
 import type { RestoreTargets } from '../cluster/restore-targets.js';
 import { labelKeyProblem, labelValueProblem, PROTECTED_NODE_LABELS } from '../spec/label-syntax.js';
 
@@ -10,6 +11,7 @@ import { labelKeyProblem, labelValueProblem, PROTECTED_NODE_LABELS } from '../sp
 export type ParsedRestoreCommand =
   | { via: 'docker'; container: string; undo: 'unpause' | 'start' | 'start-kubelet' | 'restart-kubelet' | 'start-containerd' | 'remove-api-partition'; argv: string[] }
   | { via: 'docker'; container: string; undo: 'network-connect'; network: string; ip: string | null; argv: string[] }
+  | { via: 'docker'; container: string; undo: 'restart-policy'; policy: string; argv: string[] }
   | { via: 'kubectl'; kubeconfig: string; node: string; undo: 'uncordon' | 'untaint-out-of-service' | 'relabel-kwok-managed' | 'restore-label'; argv: string[] }
   | { via: 'kubectl'; kubeconfig: string; node: string; undo: 'recreate-node'; manifest: string; argv: string[] }
   | { via: 'user-command'; context: string; template: string; facts: UserUndoFacts };
@@ -72,20 +74,34 @@ const same = (argv: readonly string[], ...expected: (string | RegExp)[]): boolea
   argv.length === expected.length && expected.every((e, i) => (typeof e === 'string' ? argv[i] === e : e.test(argv[i] ?? '')));
 
 /**
+ * A restore command (argv) as one line of text for messages: its words joined by spaces, a word holding a control
+ * character (U+0000–U+001F such as a newline, tab or escape; U+007F–U+009F; U+2028, U+2029) written as a JSON
+ * string with every such character escaped, so that the line stays one line and shows it.
+ * Never throws.
+ */
+export function restoreCommandText(argv: readonly string[]): string {
+  const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+  const escape = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return argv.map((w) => (control.test(w) ? JSON.stringify(w).replace(/[\u007f-\u009f\u2028\u2029]/g, escape) : w)).join(' ');
+}
+
+/**
  * Parses one restore command (an argv array from pending-restore.json). Accepted, exactly:
- * `docker unpause C`, `docker start C`, `docker network connect [--ip IPv4] NET C`,
+ * `docker unpause C`, `docker start C`, `docker network connect [--ip IPv4] NET C`, `docker update --restart=P C` (the
+ * shutdown action's restart policy put back: P exactly one of `no`, `always`, `unless-stopped`, `on-failure`,
+ * `on-failure:N` with N from 1 to 999, lib/cluster/kind/restart-policy.ts RESTART_POLICY; flag and value one word),
  * `docker exec C systemctl start|restart kubelet`, `docker exec C systemctl start containerd`, `docker exec C sh -c <the
  * constant API_PARTITION_UNDO>` (only that text: it names no address),
  * `kubectl --kubeconfig K uncordon N`, `kubectl --kubeconfig K taint node N node.kubernetes.io/out-of-service:NoExecute-`,
  * `kubectl --kubeconfig K label node N rebootlab.dev/kwok-heartbeat=on --overwrite`, `kubectl --kubeconfig K create -f <dir>/N.yaml`,
  * `kubectl --kubeconfig K label node N key=value --overwrite` and `kubectl --kubeconfig K label node N key-` (a label a
  * step changed, put back; valid label syntax, never the hostname, control-plane role or kwok heartbeat label).
- * Never throws: anything else resolves to `{ error }`, one line naming the command.
+ * Never throws: anything else resolves to `{ error }`, one line naming the command ({@link restoreCommandText}).
  */
 export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { error: string } {
   if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === 'string')) return { error: `not a command line: ${JSON.stringify(argv)}` };
   const a = argv as string[];
-  const text = a.join(' ');
+  const text = restoreCommandText(a);
   const refuse = { error: `not one of rebootlab's undo commands: ${text}` };
   if (a[0] === 'docker') {
     // The one docker command whose last word is not the container: the constant undo of a control-plane partition.
@@ -96,6 +112,11 @@ export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { err
     if (!NODE_NAME.test(c)) return refuse;
     if (same(a, 'docker', 'unpause', NODE_NAME)) return { via: 'docker', container: c, undo: 'unpause', argv: ['docker', 'unpause', c] };
     if (same(a, 'docker', 'start', NODE_NAME)) return { via: 'docker', container: c, undo: 'start', argv: ['docker', 'start', c] };
+    if (same(a, 'docker', 'update', /^--restart=/, NODE_NAME)) {
+      const policy = a[2]!.slice('--restart='.length);
+      if (!RESTART_POLICY.test(policy)) return refuse;
+      return { via: 'docker', container: c, undo: 'restart-policy', policy, argv: ['docker', 'update', `--restart=${policy}`, c] };
+    }
     if (same(a, 'docker', 'network', 'connect', NETWORK_NAME, NODE_NAME)) {
       return { via: 'docker', container: c, undo: 'network-connect', network: a[3]!, ip: null, argv: ['docker', 'network', 'connect', a[3]!, c] };
     }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join, resolve } from 'node:path';
 import { CommandError, formatCommand, run } from '../common/exec.js';
 import { cacheDir, createRestoreTargets, type RestoreCommand, type RestoreTargets } from '../cluster/index.js';
-import { checkRestoreCommand } from './restore-commands.js';
+import { checkRestoreCommand, restoreCommandText } from './restore-commands.js';
 import { readInputJson } from '../common/read-input.js';
 
 /** File name of the restore list inside a run directory. */
@@ -116,7 +116,7 @@ async function restoreOne(runDir: string, options: Required<RestoreOptions>): Pr
   if (!force && isAlive(content.pid)) return { ...report, skippedLivePid: content.pid };
   for (const entry of [...content.entries].reverse()) {
     for (const command of entry.commands) {
-      const text = Array.isArray(command) ? command.join(' ') : JSON.stringify(command);
+      const text = Array.isArray(command) && command.every((w) => typeof w === 'string') ? restoreCommandText(command) : JSON.stringify(command);
       let checked: Awaited<ReturnType<typeof checkRestoreCommand>>;
       try {
         checked = await checkRestoreCommand(command, targets);
