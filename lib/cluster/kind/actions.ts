@@ -9,6 +9,7 @@ import { describeNodeApiAction, isNodeApiAction, planNodeApiAction, type NodeApi
 import type { ActHooks, ActionRecord, NodeAction, NodeActionArgs, PlannedAction, Undo } from '../provider.js';
 import { PROVIDERS } from '../../spec/providers.js';
 import { assertOwned, containerIP, docker, KIND_NETWORK, toClusterNode } from './docker.js';
+import { RESTART_POLICY_FORMAT, restartPolicyCommand, restartPolicyValue } from './restart-policy.js';
 
 /** Actions the kind provider supports (lib/spec/providers.ts): Docker primitives plus the API-server actions. */
 export const DOCKER_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>(PROVIDERS.kind.nodeActions);
@@ -116,6 +117,19 @@ function dockerCommands(c: string, network: string, ipBefore: string | null): Re
 }
 
 /**
+ * The restore commands of the shutdown action on container `c` (written to pending-restore.json before the poweroff,
+ * replayed in order by doctor --restore after a kill -9): `docker update --restart=<policy> c` when the action turns
+ * the node's restart policy `policy` (a lib/cluster/kind/restart-policy.ts RESTART_POLICY value, e.g. `on-failure:1`)
+ * off, then `docker start c`. The policy goes back first, as in the live undo: the node never runs again under
+ * policy no, and a poweroff still under way when the restore runs ends under the old policy. `policy` null (the node
+ * had none): `docker start c` only. Never throws.
+ */
+export function shutdownRestoreCommands(c: string, policy: string | null): string[][] {
+  const start = ['docker', 'start', c];
+  return policy === null ? [start] : [restartPolicyCommand(c, policy), start];
+}
+
+/**
  * What `action` on a node of a kind cluster runs and how it is undone (`rebootlab plan`), `{node}` for the node and
  * `{IP before}` for its address: the command lines of {@link dockerCommands}, or those of the API-server actions.
  * @throws InputError for an action the kind provider does not support.
@@ -206,18 +220,19 @@ async function planFor(ctx: DockerActionContext, c: string, action: NodeAction, 
     case 'shutdown': {
       // `systemctl poweroff` asks logind, which waits for delay inhibitors (the kubelet's) before systemd powers off.
       // kind runs its nodes with restart policy on-failure:1 and the poweroff exits 130 (measured): Docker would start
-      // the node again at once, so the policy is set to no while the fault lasts and put back by the undo. The exec may
-      // return at once or be cut when the container stops: either way the action is over when Docker reports the
+      // the node again at once, so the policy is set to no while the fault lasts and put back by the undo. The policy
+      // is read here, before the restore commands are handed to beforeAct, so that pending-restore.json carries its
+      // undo too (shutdownRestoreCommands): after a kill -9, doctor --restore puts it back and starts the node. The exec
+      // may return at once or be cut when the container stops: either way the action is over when Docker reports the
       // container stopped (or restarted: its StartedAt changed). Undone like stop: `docker start` unless it runs.
-      let policy: string | null = null;
+      const [name = '', retries = '', startedAt] = (await docker(['inspect', '--format', `${RESTART_POLICY_FORMAT} {{.State.StartedAt}}`, c])).split(' ');
+      const read = restartPolicyValue(name, retries);
+      if ('error' in read) throw new InfraError(`node ${c}: ${read.error}; shutdown not injected (Docker would start the node again at once)`);
+      const { policy } = read;
       return {
-        restoreCommands: [commands.shutdown.undo!],
+        restoreCommands: shutdownRestoreCommands(c, policy),
         act: async () => {
-          const [name, retries, startedAt] = (await docker(['inspect', '--format', '{{.HostConfig.RestartPolicy.Name}} {{.HostConfig.RestartPolicy.MaximumRetryCount}} {{.State.StartedAt}}', c])).split(' ');
-          if (name && name !== 'no' && /^[a-z-]+$/.test(name) && /^\d+$/.test(retries ?? '')) {
-            policy = name === 'on-failure' && retries !== '0' ? `${name}:${retries}` : name;
-            await docker(['update', '--restart=no', c]);
-          }
+          if (policy !== null) await docker(['update', '--restart=no', c]);
           try {
             await runDocker(commands.shutdown.act);
           } catch (error) {
@@ -231,7 +246,8 @@ async function planFor(ctx: DockerActionContext, c: string, action: NodeAction, 
           }
         },
         undo: async () => {
-          if (policy !== null) await docker(['update', `--restart=${policy}`, c]);
+          // Putting back the policy read before the act is harmless when the act failed before changing it.
+          if (policy !== null) await runDocker(restartPolicyCommand(c, policy));
           if (!(await isRunning(c))) await runDocker(commands.shutdown.undo);
         },
       };
