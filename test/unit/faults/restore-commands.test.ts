@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RestoreTargets } from '../../../lib/cluster/restore-targets.js';
 import { API_PARTITION_UNDO } from '../../../lib/cluster/api-partition.js';
-import { checkRestoreCommand, declareUserUndos, parseRestoreCommand } from '../../../lib/faults/restore-commands.js';
+import { shutdownRestoreCommands } from '../../../lib/cluster/kind/actions.js';
+import { restartPolicyValue } from '../../../lib/cluster/kind/restart-policy.js';
+import { checkRestoreCommand, declareUserUndos, parseRestoreCommand, restoreCommandText } from '../../../lib/faults/restore-commands.js';
 import { fillPlaceholders } from '../../../lib/cluster/existing/placeholders.js';
-import { findPendingRestoreDirs, lastOutFile, rememberOutDir, restoreSearchDirs } from '../../../lib/faults/restore-file.js';
+import { findPendingRestoreDirs, lastOutFile, rememberOutDir, restorePending, restoreSearchDirs, writePendingRestore } from '../../../lib/faults/restore-file.js';
 
 const KUBECONFIG = '/root/.cache/rebootlab/clusters/lab.kubeconfig';
 
@@ -15,6 +17,13 @@ describe('faults/restore-commands: parseRestoreCommand', () => {
   const accepted: [string[], string][] = [
     [['docker', 'unpause', 'lab-worker'], 'unpause'],
     [['docker', 'start', 'lab-worker2'], 'start'],
+    // The shutdown action's restart policy put back (issue 28): each of Docker's forms, kind's own on-failure:1.
+    [['docker', 'update', '--restart=on-failure:1', 'lab-worker'], 'restart-policy'],
+    [['docker', 'update', '--restart=on-failure:999', 'lab-worker'], 'restart-policy'],
+    [['docker', 'update', '--restart=on-failure', 'lab-worker'], 'restart-policy'],
+    [['docker', 'update', '--restart=always', 'lab-control-plane'], 'restart-policy'],
+    [['docker', 'update', '--restart=unless-stopped', 'lab-worker'], 'restart-policy'],
+    [['docker', 'update', '--restart=no', 'lab-worker'], 'restart-policy'],
     [['docker', 'network', 'connect', 'kind', 'lab-worker'], 'network-connect'],
     [['docker', 'network', 'connect', '--ip', '172.18.0.3', 'kind', 'lab-worker'], 'network-connect'],
     [['docker', 'exec', 'lab-worker', 'systemctl', 'start', 'kubelet'], 'start-kubelet'],
@@ -50,6 +59,37 @@ describe('faults/restore-commands: parseRestoreCommand', () => {
     ['docker', 'exec', 'lab-worker;x', 'sh', '-c', API_PARTITION_UNDO],
     ['docker', 'exec', 'lab-worker', 'systemctl', 'stop', 'kubelet'],
     ['docker', 'network', 'connect', '--ip', '999.1.1.1', 'kind', 'lab-worker'],
+    // docker update: only --restart=<one of Docker's policies> on a node, as one word, nothing more.
+    ['docker', 'update', '--restart=on-failure;rm -rf /', 'lab-worker'],
+    ['docker', 'update', '--restart=on-failure:1;rm', 'lab-worker'],
+    ['docker', 'update', '--restart=on-failure:1 ', 'lab-worker'],
+    ['docker', 'update', '--restart=on-failure:1\n', 'lab-worker'],
+    ['docker', 'update', '--restart=on-failure:1\nrm -rf /', 'lab-worker'],
+    ['docker', 'update', '--restart=$(reboot)', 'lab-worker'],
+    ['docker', 'update', '--restart=`reboot`', 'lab-worker'],
+    ['docker', 'update', '--restart=no --privileged', 'lab-worker'],
+    ['docker', 'update', '--restart=no', '--privileged', 'lab-worker'],
+    ['docker', 'update', '--restart=no', 'lab-worker', 'lab-worker2'],
+    ['docker', 'update', '--restart=no', 'lab-worker', '--memory=1g'],
+    ['docker', 'update', '--memory=1g', 'lab-worker'],
+    ['docker', 'update', '--cpus=0.01', 'lab-worker'],
+    ['docker', 'update', '--restart', 'no', 'lab-worker'],
+    ['docker', 'update', '--restart=', 'lab-worker'],
+    ['docker', 'update', 'lab-worker'],
+    ['docker', 'update', '--restart=on-failure:0', 'lab-worker'],
+    ['docker', 'update', '--restart=on-failure:01', 'lab-worker'],
+    ['docker', 'update', '--restart=on-failure:1000', 'lab-worker'],
+    ['docker', 'update', '--restart=on-failure:-1', 'lab-worker'],
+    ['docker', 'update', '--restart=on-failure:', 'lab-worker'],
+    ['docker', 'update', '--restart=always:1', 'lab-worker'],
+    ['docker', 'update', '--restart=ALWAYS', 'lab-worker'],
+    ['docker', 'update', '--restart=sometimes', 'lab-worker'],
+    ['docker', 'update', '-restart=no', 'lab-worker'],
+    ['docker', 'update', '--restart=no', 'lab-worker;rm'],
+    ['docker', 'update', '--restart=no', '--help'],
+    ['docker', 'update', '--restart=no', 'Lab-Worker'],
+    ['docker', 'update', '--restart=no', '-lab-worker'],
+    ['docker', 'container', 'update', '--restart=no', 'lab-worker'],
     ['docker', 'network', 'connect', '--alias', 'x', 'kind', 'lab-worker'],
     ['kubectl', '--kubeconfig', KUBECONFIG, 'delete', 'node', 'lab-worker'],
     ['kubectl', '--kubeconfig', 'relative.kubeconfig', 'uncordon', 'lab-worker'],
@@ -70,6 +110,12 @@ describe('faults/restore-commands: parseRestoreCommand', () => {
       expect(parseRestoreCommand(argv)).to.have.property('error').that.is.a('string').and.does.not.include('\n');
     });
   }
+
+  it('names a refused command on one line, a word with a control character or line separator quoted and escaped', () => {
+    expect(parseRestoreCommand(['docker', 'update', '--restart=no\nrm -rf /', 'lab-worker'])).to.deep.equal({ error: 'not one of rebootlab\'s undo commands: docker update "--restart=no\\nrm -rf /" lab-worker' });
+    expect(restoreCommandText(['docker', 'start', 'a\u0085b\u2028c\u007f\r'])).to.equal('docker start "a\\u0085b\\u2028c\\u007f\\r"');
+    expect(restoreCommandText(['docker', 'start', 'lab-worker'])).to.equal('docker start lab-worker');
+  });
 });
 
 describe('faults/restore-commands: checkRestoreCommand', () => {
@@ -90,12 +136,93 @@ describe('faults/restore-commands: checkRestoreCommand', () => {
 
   it('refuses the nodes of a cluster rebootlab did not create, with the one-line kind hint', async () => {
     expect(await checkRestoreCommand(['docker', 'start', 'foreign-worker'], targets)).to.deep.equal({ error: 'cluster foreign was not created by rebootlab; use kind delete cluster --name foreign' });
+    expect(await checkRestoreCommand(['docker', 'update', '--restart=on-failure:1', 'foreign-worker'], targets)).to.deep.equal({ error: 'cluster foreign was not created by rebootlab; use kind delete cluster --name foreign' });
+  });
+
+  it('passes a restart policy put back on a node of an owned cluster, and refuses a policy outside Docker\'s forms before asking who owns it', async () => {
+    expect(await checkRestoreCommand(['docker', 'update', '--restart=on-failure:1', 'lab-worker'], targets)).to.deep.equal({ argv: ['docker', 'update', '--restart=on-failure:1', 'lab-worker'] });
+    const asked: string[] = [];
+    const recording: RestoreTargets = { ...targets, kindNodeContainer: async (c) => (asked.push(c), targets.kindNodeContainer(c)) };
+    expect(await checkRestoreCommand(['docker', 'update', '--restart=on-failure;rm -rf /', 'lab-worker'], recording)).to.deep.equal({ error: 'not one of rebootlab\'s undo commands: docker update --restart=on-failure;rm -rf / lab-worker' });
+    expect(asked).to.deep.equal([]);
   });
 
   it('refuses a node the owned cluster does not have, a foreign kubeconfig, and a manifest outside the cluster', async () => {
     expect(await checkRestoreCommand(['kubectl', '--kubeconfig', KUBECONFIG, 'uncordon', 'lab-worker9'], targets)).to.have.property('error').that.match(/lab-worker9 is not a node of cluster lab/);
     expect(await checkRestoreCommand(['kubectl', '--kubeconfig', '/home/u/.kube/config', 'uncordon', 'lab-worker'], targets)).to.have.property('error').that.match(/not the kubeconfig of a cluster rebootlab made/);
     expect(await checkRestoreCommand(['kubectl', '--kubeconfig', '/c/kwok-clusters/k/kubeconfig', 'create', '-f', '/tmp/k-worker.yaml'], targets)).to.have.property('error').that.match(/not a node manifest rebootlab saved/);
+  });
+});
+
+describe('faults/restore-commands: the shutdown action\'s restore commands round-trip (issue 28)', () => {
+  const targets: RestoreTargets = {
+    kindNodeContainer: async (c) => (c.startsWith('lab-') ? { ok: true, cluster: 'lab' } : { ok: false, reason: 'cluster foreign was not created by rebootlab; use kind delete cluster --name foreign' }),
+    clusterOfKubeconfig: async () => ({ ok: false, reason: 'not used' }),
+  };
+
+  it('restartPolicyValue: what docker inspect prints, as the value of --restart= (null: nothing to turn off)', () => {
+    expect(restartPolicyValue('on-failure', '1')).to.deep.equal({ policy: 'on-failure:1' });
+    expect(restartPolicyValue('on-failure', '0')).to.deep.equal({ policy: 'on-failure' });
+    expect(restartPolicyValue('always', '0')).to.deep.equal({ policy: 'always' });
+    expect(restartPolicyValue('unless-stopped', '0')).to.deep.equal({ policy: 'unless-stopped' });
+    expect(restartPolicyValue('no', '0')).to.deep.equal({ policy: null });
+    expect(restartPolicyValue('', '0')).to.deep.equal({ policy: null });
+    for (const [name, count] of [['on-failure', '1000'], ['on-failure', '-1'], ['on-failure', ''], ['on-failure', '01'], ['sometimes', '0'], ['on-failure;rm', '1'], ['always', '1 x']]) {
+      expect(restartPolicyValue(name!, count!), `${name} ${count}`).to.have.property('error').that.is.a('string').and.does.not.include('\n');
+    }
+  });
+
+  it('records the policy undo before docker start, only when the node had a policy to turn off', () => {
+    expect(shutdownRestoreCommands('lab-worker', 'on-failure:1')).to.deep.equal([['docker', 'update', '--restart=on-failure:1', 'lab-worker'], ['docker', 'start', 'lab-worker']]);
+    expect(shutdownRestoreCommands('lab-worker', null)).to.deep.equal([['docker', 'start', 'lab-worker']]);
+  });
+
+  it('every policy the action may record parses back to the same argv and passes the ownership check', async () => {
+    for (const [name, count] of [['on-failure', '1'], ['on-failure', '999'], ['on-failure', '0'], ['always', '0'], ['unless-stopped', '0'], ['no', '0'], ['', '0']]) {
+      const read = restartPolicyValue(name!, count!);
+      expect(read, `${name} ${count}`).to.have.property('policy');
+      const recorded = shutdownRestoreCommands('lab-worker', (read as { policy: string | null }).policy);
+      for (const argv of recorded) {
+        const parsed = parseRestoreCommand(JSON.parse(JSON.stringify(argv)));
+        expect(parsed, argv.join(' ')).to.not.have.property('error');
+        expect((parsed as { argv: string[] }).argv).to.deep.equal(argv);
+        expect(await checkRestoreCommand(argv, targets)).to.deep.equal({ argv });
+      }
+    }
+  });
+
+  it('doctor --restore after a kill -9: pending-restore.json puts the policy back, then starts the node, and is removed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-restore-policy-'));
+    try {
+      writePendingRestore(dir, [{ label: 'shutdown lab-worker', nodes: ['lab-worker'], commands: shutdownRestoreCommands('lab-worker', 'on-failure:1') }]);
+      const ran: string[] = [];
+      const [report] = await restorePending({ runDir: dir }, { force: true, targets, exec: async (argv) => void ran.push(argv.join(' ')) });
+      expect(ran).to.deep.equal(['docker update --restart=on-failure:1 lab-worker', 'docker start lab-worker']);
+      expect(report!.failed).to.deep.equal([]);
+      expect(report!.restored).to.deep.equal(ran);
+      expect(findPendingRestoreDirs(dir)).to.deep.equal([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a tampered policy in pending-restore.json is refused as bad input and never run; the file stays', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-restore-policy-'));
+    try {
+      const tampered = [['docker', 'update', '--restart=no --privileged', 'lab-worker'], ['docker', 'start', 'lab-worker']];
+      writePendingRestore(dir, [{ label: 'shutdown lab-worker', nodes: ['lab-worker'], commands: tampered }]);
+      const ran: string[] = [];
+      const [report] = await restorePending({ runDir: dir }, { force: true, targets, exec: async (argv) => void ran.push(argv.join(' ')) });
+      expect(ran).to.deep.equal(['docker start lab-worker']);
+      expect(report!.failed).to.deep.equal([{
+        command: 'docker update --restart=no --privileged lab-worker',
+        error: 'refused: not one of rebootlab\'s undo commands: docker update --restart=no --privileged lab-worker',
+        cause: 'input',
+      }]);
+      expect(findPendingRestoreDirs(dir)).to.deep.equal([dir]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
