@@ -283,7 +283,8 @@ async function planFor(ctx: DockerActionContext, c: string, action: NodeAction, 
  * The undo and its record go to `hooks.beforeAct` before Docker is called; the record's `ipAfter` and
  * `actedAtMs` are set when the command returned, `ipAfterUndo` and `undoneAtMs` when the undo returned.
  * @throws InputError for an unsupported action or a container not labelled for ctx.cluster;
- *   InfraError (CommandError) when Docker fails.
+ *   InfraError (CommandError) when Docker fails; InfraError, before the node is touched, for `shutdown` on a node whose
+ *   Docker restart policy is not one its restore command could put back (lib/cluster/kind/restart-policy.ts).
  */
 export async function actOnNodeContainer(ctx: DockerActionContext, node: string, action: NodeAction, hooks: ActHooks = {}, args: NodeActionArgs = {}): Promise<Undo> {
   if (!DOCKER_NODE_ACTIONS.has(action)) throw new InputError(`node action ${action} is not supported by the kind provider`);
