@@ -109,6 +109,11 @@ export const MECHANISMS = {
       { since: 'v1.36', what: 'StaleControllerConsistencyJob (Beta, on): syncJob waits until the pod and Job informers have seen the controller\'s own writes (requeued from 5 ms): one informer round trip at most, inside the replacement window' },
     ],
   },
+  'job-failed': {
+    file: 'pkg/controller/job/job_controller.go, pkg/controller/controller_utils.go',
+    function: 'syncJob (exceedsBackoffLimit, getFailJobMessage: FailureTarget), trackJobStatusAndRemoveFinalizers, enactJobFinished (Failed), isPodFailed, enqueueSyncJobBatched (SyncJobBatchPeriod 1 s); CountTerminatingPods, IsPodTerminating',
+    behaviours: base('v1.34', 'the first sync that counts more failures than backoffLimit (or a failure matching a FailJob rule: getFailJobMessage) adds FailureTarget=True and deletes the Job\'s active pods (deleteActivePods); Failed=True follows, in that sync or a later one, only once no pod is uncounted and none is terminating (a deletionTimestamp, not Succeeded or Failed: IsPodTerminating): enactJobFinished, unconditional in v1.37.2, behind delayTerminalCondition (JobManagedBy or JobPodReplacementPolicy, the latter GA and locked on since v1.34: pkg/features/kube_features.go v1.36.3) in v1.36.3; its lastTransitionTime is the controller\'s clock then. Pod updates reach syncJob batched by SyncJobBatchPeriod (1 s)'),
+  },
   'pod-start': {
     file: 'pkg/scheduler, pkg/kubelet/kubelet.go, pkg/kubelet/prober', function: 'schedule, SyncPod, readiness probe worker',
     behaviours: base('v1.27', 'a new pod is scheduled, started and Ready at its first readiness probe'),

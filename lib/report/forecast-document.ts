@@ -67,5 +67,5 @@ export function windowText(i: Pick<ForecastItem, 'window' | 'happens'>): string 
 /** What an item is about: its pod, workload, or node, with its taint key's short name. */
 export function subjectOf(i: ForecastItem): string {
   const key = i.taintKey ? ` (${i.taintKey.split('/').pop()})` : '';
-  return `${i.pod ?? (i.event.startsWith('workload') || i.event.startsWith('probe') ? i.workload : null) ?? i.node}${key}`;
+  return `${i.pod ?? (i.event.startsWith('workload') || i.event.startsWith('probe') || i.event.startsWith('job') ? i.workload : null) ?? i.node}${key}`;
 }

@@ -30,10 +30,10 @@ export interface ForecastInput {
   preFault: PreFaultState;
 }
 
-/** Order of events with the same start: the node's, then the taints', the pods', the workloads'. */
+/** Order of events with the same start: the node's, then the taints', the pods', the Jobs', the workloads'. */
 const EVENT_ORDER: readonly ForecastItem['event'][] = [
   'node-deleted', 'node-not-ready', 'node-not-ready-kubelet', 'no-schedule-taint', 'no-execute-taint', 'endpoint-not-ready', 'pod-eviction', 'pod-deleted',
-  'replacement-created', 'replacement-ready', 'node-ready-again', 'workload-unavailable', 'workload-api-unavailable', 'workload-recovered', 'probe-last-error',
+  'replacement-created', 'replacement-ready', 'job-failed', 'node-ready-again', 'workload-unavailable', 'workload-api-unavailable', 'workload-recovered', 'probe-last-error',
 ];
 
 /**

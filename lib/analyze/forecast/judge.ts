@@ -5,7 +5,7 @@ import type { NodeTimeline, PodTimeline, RunAnalysis, WorkloadTimeline } from '.
 import type { Forecast, ForecastItem, JudgedForecast, JudgedForecastItem } from './types.js';
 
 /** The parts of an analysis a forecast is judged against. */
-export type ObservedRun = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'endAfterSeconds'> & { probes?: ProbeSummary[] };
+export type ObservedRun = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'endAfterSeconds' | 'jobs'> & { probes?: ProbeSummary[] };
 
 /** What the run shows for `item` (the instant its event names, seconds since time zero), null when it did not happen, undefined when the run cannot show it. */
 export function observedFor(item: ForecastItem, run: ObservedRun): number | null | undefined {
@@ -30,6 +30,13 @@ export function observedFor(item: ForecastItem, run: ObservedRun): number | null
     case 'workload-unavailable': return workload ? workload.unavailableAfterSeconds : undefined;
     case 'workload-recovered': return workload ? workload.recoveredAfterSeconds : undefined;
     case 'workload-api-unavailable': return workload ? workload.readySeries.find(([, ready]) => ready < workload.desired)?.[0] ?? null : undefined;
+    // The Failed=True condition's lastTransitionTime (server clock, whole seconds) as the jobs measurement read it
+    // (JobCondition.afterSeconds, serverSecondsSince): null when the Job has none at the end of the journal.
+    case 'job-failed': {
+      const job = run.jobs?.find((j) => j.workload === item.workload);
+      if (!job) return undefined;
+      return job.conditions.find((c) => c.type === 'Failed' && c.status === 'True')?.afterSeconds ?? null;
+    }
     case 'probe-last-error': {
       const probe = run.probes?.find((p) => p.name === item.workload);
       return probe ? probe.lastErrorAfterSeconds : undefined;

@@ -56,17 +56,24 @@ export interface PodsForecastInput {
 const podId = (p: PreFaultPod) => `${p.namespace}/${p.name}`;
 const never = (when: string): ForecastOutcome => ({ window: null, when });
 
-/** Every pod on a target: its items, and its fate for the workload part. */
+/** Every pod on a target: its items, and its fate for the workload part; per Job with pods on a target, its job-failed item. */
 export function forecastPods(input: PodsForecastInput): { items: ForecastItem[]; fates: PodFate[] } {
   const items: ForecastItem[] = [];
   const fates: PodFate[] = [];
+  const jobs = new Map<string, { workload: WorkloadSpec; lost: { target: TargetNodeForecast; fate: PodFate }[] }>();
   for (const target of input.targets) {
     for (const pod of input.pods.filter((p) => p.node === target.name)) {
       const workload = input.experiment.workloads.find((w) => w.name === pod.workload) ?? null;
       const fate = podFate(input, target, pod, workload, items);
       fates.push(fate);
+      if (pod.ownerKind === 'Job' && workload?.job) {
+        const job = jobs.get(workload.name) ?? { workload, lost: [] };
+        job.lost.push({ target, fate });
+        jobs.set(workload.name, job);
+      }
     }
   }
+  for (const { workload, lost } of jobs.values()) items.push(jobFailedItem(input, workload, lost));
   return { items, fates };
 }
 
@@ -385,4 +392,84 @@ function jobLoss(input: PodsForecastInput, target: TargetNodeForecast, workload:
     assumption: `the Job's ${lost} pod(s) on the targets fail together (within one ${JOB_SYNC_BATCH_SECONDS} s sync batch), none failed before; each lost pod is ${disruption ? 'marked DisruptionTarget=True (PodGC / taint eviction)' : 'force-deleted without a condition'}; its finish time is ${detection !== null ? 'its node\'s detection (Ready=False)' : 'its stop (deletionTimestamp − grace)'}`,
     because: jobFailed !== null ? `Job ${workload.name} fails: ${jobFailed}` : `${lost} failure(s) at once (${actionText}; ${counted} counted ≤ backoffLimit ${spec.backoffLimit}): the Job controller replaces the pod once it ${policy === 'Failed' ? 'is Failed or gone' : 'is terminating or Failed'}, after the pod failure backoff ${secondsText(backoffSeconds)} from the last failure's finish time`,
   };
+}
+
+/**
+ * A pod the Job controller's sync finds terminating (deletionTimestamp, phase not Succeeded or Failed) is marked
+ * Failed by its kubelet within the pod's terminationGracePeriodSeconds and this many seconds (SIGKILL, the status
+ * write), seconds: an assumption for the Job's pods on nodes that stay up, which the controller deletes at
+ * FailureTarget (deleteActivePods).
+ */
+export const KUBELET_POD_KILL_SECONDS = 2;
+
+/**
+ * The Job's condition Failed=True (event `job-failed`), forecast from the Job's spec, the settings and the pre-fault
+ * placement only (k8s.io/kubernetes v1.37.2 pkg/controller/job/job_controller.go syncJob, trackJobStatusAndRemoveFinalizers,
+ * enactJobFinished, isPodFailed, enqueueSyncJobBatched; pkg/controller/controller_utils.go CountTerminatingPods,
+ * IsPodTerminating; mechanism `job-failed`):
+ * - whether it fails is {@link jobLoss}'s verdict (a FailJob match, or more failures counted than backoffLimit); when
+ *   it does not, the item is `never` with jobLoss's reason;
+ * - the failure is counted by the first sync after the lost pods count as failed (isPodFailed): `count`, the hull of
+ *   their trigger windows (jobLoss `trigger`: their stop with podReplacementPolicy TerminatingOrFailed, their removal
+ *   or Failed phase with Failed), which syncs only after SyncJobBatchPeriod (JOB_SYNC_BATCH_SECONDS, 1 s); that sync
+ *   adds FailureTarget=True and deletes the Job's active pods;
+ * - Failed=True is set (enactJobFinished) only once no pod of the Job is terminating. A lost pod PodGC removes
+ *   (a deleted Node, an out-of-service taint) is marked Failed before its deletion (markFailedAndDeletePodWithCondition),
+ *   one removed by its kubelet back is terminal first: neither is terminating past its removal window
+ *   (PodFate.deleted). A pod evicted by the taint eviction controller while its node is down stays terminating until
+ *   then; none coming, Failed never comes (FailureTarget only). A force-deleted pod (grace 0) is held by the Job's
+ *   tracking finalizer until the counting sync removes it: gone one sync batch after the count. The Job's pods on
+ *   other nodes are deleted at FailureTarget and marked Failed by their kubelet within terminationGracePeriodSeconds
+ *   + KUBELET_POD_KILL_SECONDS. The pod update that ends the last terminating pod reaches a sync one batch later.
+ * Window, seconds since time zero: [max(count.from, gone.from) − 1, max(count.to, gone.to, others) + JOB_SYNC_BATCH_SECONDS],
+ * where gone is the hull of the lost pods' removal windows (+ JOB_SYNC_BATCH_SECONDS for a force-deleted pod's
+ * finalizer), others = count.to + JOB_SYNC_BATCH_SECONDS + terminationGracePeriodSeconds + KUBELET_POD_KILL_SECONDS when
+ * the Job has pods on nodes that are not targets; −1 s for the lastTransitionTime's truncation to the second; the
+ * windows' upper ends already hold the client's observation latency, which covers the sync's own API writes
+ * (the status update with FailureTarget and the finalizer removals come before Failed's stamp).
+ */
+function jobFailedItem(input: PodsForecastInput, workload: WorkloadSpec, lost: readonly { target: TargetNodeForecast; fate: PodFate }[]): ForecastItem {
+  const losses = lost.map((l) => jobLoss(input, l.target, workload, l.fate));
+  const failing = losses.find((l) => l.jobFailed !== null) ?? losses[0]!;
+  const base = { event: 'job-failed' as const, node: lost[0]!.target.name, workload: workload.name, mechanism: 'job-failed' as const, setting: failing.setting };
+  if (failing.jobFailed === null) {
+    return item({ ...base, happens: 'never', window: null, outcomes: [never(`the Job does not fail: ${failing.because}`)], assumption: failing.assumption, because: `no FailureTarget, so no Failed: ${failing.because}` });
+  }
+  const batch = JOB_SYNC_BATCH_SECONDS;
+  const nevers: ForecastOutcome[] = [];
+  const counts = losses.flatMap((l) => l.trigger.flatMap((o) => (o.window ? [o.window] : [])));
+  for (const l of losses) for (const o of l.trigger) if (o.window === null) nevers.push(never(`a lost pod never counts as failed (${o.when}): no FailureTarget`));
+  const count = hull(counts);
+  if (count === null) {
+    return item({ ...base, happens: 'never', window: null, outcomes: mergeOutcomes(nevers.length > 0 ? nevers : [never('its pods on the targets never count as failed')]), assumption: failing.assumption, because: `the Job would fail (${failing.jobFailed}), but its lost pods never count as failed` });
+  }
+  // When each lost pod is no longer terminating (removed, or Failed just before its removal).
+  const gone: Window[] = [];
+  lost.forEach(({ target, fate }) => {
+    const removals = fate.deleted.flatMap((o) => (o.window ? [o.window] : []));
+    for (const o of fate.deleted) if (o.window === null) nevers.push(never(`${fate.pod.name} is not removed (${o.when}): if it is terminating, FailureTarget only, enactJobFinished waits`));
+    const stopped = fate.stopped.some((o) => o.window !== null);
+    if (removals.length === 0) {
+      if (stopped) nevers.push(never(`${fate.pod.name} stays terminating on ${target.name} (nothing removes it while its node is down): FailureTarget only, enactJobFinished waits for terminating pods`));
+      return;
+    }
+    const removal = hull(removals)!;
+    const forceDelete = stepsOn(input.experiment.steps, 'force-delete-pods', target.name)[0] && target.deleted === null && !stepsOn(input.experiment.steps, 'delete-node-object', target.name)[0];
+    gone.push(forceDelete ? windowOf(removal.fromSeconds, Math.max(removal.toSeconds, count.toSeconds + batch)) : removal);
+  });
+  const targetNames = new Set(input.targets.map((t) => t.name));
+  const others = input.pods.filter((p) => p.workload === workload.name && !targetNames.has(p.node));
+  const grace = workload.terminationGracePeriodSeconds;
+  const goneHull = hull(gone);
+  const from = Math.max(count.fromSeconds, goneHull?.fromSeconds ?? -Infinity) - 1;
+  const to = Math.max(count.toSeconds, goneHull?.toSeconds ?? -Infinity, others.length > 0 ? count.toSeconds + batch + grace + KUBELET_POD_KILL_SECONDS : -Infinity) + batch;
+  const window = windowOf(from, to);
+  const outcomes = mergeOutcomes([{ window, when: `the sync counting the failures (${failing.jobFailed}) adds FailureTarget; Failed once no pod of the Job is terminating` }, ...nevers]);
+  const happens = outcomes.every((o) => o.window !== null) ? 'always' : 'maybe';
+  return item({
+    ...base, happens, window: hull(outcomes.flatMap((o) => (o.window ? [o.window] : []))), outcomes,
+    setting: `${failing.setting}; SyncJobBatchPeriod ${batch} s${others.length > 0 ? `; terminationGracePeriodSeconds ${grace} s` : ''}`,
+    assumption: `${failing.assumption}; the counting sync comes within one ${batch} s sync batch of the last failure it counts, and Failed's lastTransitionTime (truncated to the second, −1 s) is stamped in that sync or the one a batch after the last terminating pod is gone${others.length > 0 ? `; the Job's ${others.length} pod(s) on other nodes, deleted at FailureTarget, are marked Failed by their kubelet within terminationGracePeriodSeconds + ${KUBELET_POD_KILL_SECONDS} s` : ''}`,
+    because: `Job ${workload.name} fails: ${failing.jobFailed}; the Job controller adds FailureTarget=True at the sync that counts it and Failed=True once none of its pods is terminating (enactJobFinished)`,
+  });
 }

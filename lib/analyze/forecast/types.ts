@@ -77,7 +77,13 @@ export type ForecastEvent =
   /** The workload back at its desired Ready count for good (WorkloadTimeline.recoveredAfterSeconds). */
   | 'workload-recovered'
   /** The last failed request of a traffic prober (ProbeSummary.lastErrorAfterSeconds). */
-  | 'probe-last-error';
+  | 'probe-last-error'
+  /**
+   * The Job's condition Failed=True: its lastTransitionTime (the Job controller's clock when it set it, a metav1.Time,
+   * truncated to whole seconds), seconds since time zero as JobCondition.afterSeconds reads it (serverSecondsSince,
+   * the same reading as the node's Ready lastTransitionTime); the forecast's windows open 1 s early for the truncation.
+   */
+  | 'job-failed';
 
 /** One way the event can go: when, and on what it depends. */
 export interface ForecastOutcome {

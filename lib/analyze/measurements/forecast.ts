@@ -30,7 +30,7 @@ function forecastTable(f: JudgedForecast, causal: readonly PredictionItem[]): Me
       const c = causalFor(i);
       const m = f.mechanisms[i.mechanism];
       return [
-        i.held === true ? '✓' : i.held === false ? '✗ missed' : '? open', i.taintKey ? `${i.event} (${i.taintKey})` : i.event, i.pod ?? (i.event.startsWith('workload') || i.event.startsWith('probe') ? i.workload : null) ?? i.node,
+        i.held === true ? '✓' : i.held === false ? '✗ missed' : '? open', i.taintKey ? `${i.event} (${i.taintKey})` : i.event, i.pod ?? (i.event.startsWith('workload') || i.event.startsWith('probe') || i.event.startsWith('job') ? i.workload : null) ?? i.node,
         forecastText(i), { seconds: i.observedSeconds },
         c ? `${c.notModelled ?? (c.expected ? (c.window ? `[${c.window.fromSeconds.toFixed(3)}, ${c.window.toSeconds.toFixed(3)}] s` : '—') : 'must not happen')} ${c.held === true ? '✓' : c.held === false ? '✗' : '?'}${c.chosenBy ? ' (explained)' : ''}: ${c.because}` : '—',
         m ? `${m.function} (${m.file}, ${m.versions})` : i.mechanism, `${i.setting}; ${i.assumption}`,
@@ -49,7 +49,7 @@ const FORECAST_LISTS: Record<ForecastField, (items: JudgedForecastItem[]) => Jud
 /**
  * The run's forecast: the `forecast` record of the journal written before the first fault command (frozen: journal),
  * else, when the run's experiment is known (run.json `experiment`), the forecast of its records before time zero
- * (frozen: recomputed, the same function the run calls). Judged against the nodes, pods, workloads and probes.
+ * (frozen: recomputed, the same function the run calls). Judged against the nodes, pods, workloads, probes and Jobs.
  * Absent when neither exists (scripted experiments, older run directories).
  */
 export const forecastMeasurement: Measurement = {
@@ -68,7 +68,7 @@ export const forecastMeasurement: Measurement = {
       if (preFault) made = forecast({ experiment: options.experiment, settings: options.settings, kubernetesVersion: options.kubernetesVersion ?? options.experiment.cluster.kubernetesVersion, preFault });
     }
     if (made === null) return {};
-    const run = { nodes: part(earlier, 'nodes'), pods: part(earlier, 'pods'), workloads: part(earlier, 'workloads'), endAfterSeconds: Math.round(ctx.endMs - ctx.faultMs) / 1000, ...(earlier.probes ? { probes: earlier.probes } : {}) };
+    const run = { nodes: part(earlier, 'nodes'), pods: part(earlier, 'pods'), workloads: part(earlier, 'workloads'), endAfterSeconds: Math.round(ctx.endMs - ctx.faultMs) / 1000, ...(earlier.probes ? { probes: earlier.probes } : {}), ...(earlier.jobs ? { jobs: earlier.jobs } : {}) };
     return { forecast: judgeForecast(made, run, frozen ? 'journal' : 'recomputed') };
   },
   tables: (view) => (view.forecast ? [forecastTable(view.forecast, view.predictions.items)] : []),

@@ -104,7 +104,56 @@ describe('analyze/forecast', () => {
       expect(run.analysis.forecast!.missed).to.have.length(7);
       expect(judged.missed.map((i) => `${i.event} ${i.pod ?? i.workload}`)).to.deep.equal([]);
       expect(judged.heldCount).to.equal(judged.judgedCount);
-      expect(judged.judgedCount).to.equal(28);
+      // 28 replacement, pod, node and workload items, and one job-failed item per Job (plain, tolerant).
+      expect(judged.judgedCount).to.equal(30);
+    });
+
+    it('job-failed of plain: [PodGC\'s removal window − 1 s (lastTransitionTime truncated), its end + the 1 s sync batch] = [39, 89] s, from the settings only; Failed=True observed at 48.528 s holds', () => {
+      const [failed] = of('plain', 'job-failed');
+      expect(failed).to.include({ happens: 'always', mechanism: 'job-failed', node: 'rl-cat-e2e-worker', pod: null });
+      // PodGC's pod-deleted window of the lost pods (the trigger of TerminatingOrFailed: the pod counts failed at its
+      // Failed phase, set just before its deletion) is [40, 88] s; PodGC marks it Failed first, so no pod is left terminating.
+      expect(of('plain', 'pod-deleted').map((i) => i.window)).to.deep.equal([{ fromSeconds: 40, toSeconds: 88 }, { fromSeconds: 40, toSeconds: 88 }, { fromSeconds: 40, toSeconds: 88 }]);
+      expect(failed.window).to.deep.equal({ fromSeconds: 39, toSeconds: 89 });
+      expect(failed.outcomes).to.have.length(1);
+      expect(failed.setting).to.include('SyncJobBatchPeriod 1 s');
+      expect(failed.because).to.include('BackoffLimitExceeded').and.to.include('enactJobFinished');
+      expect(f.mechanisms['job-failed'].function).to.include('enactJobFinished');
+      // Observed: the Failed condition's lastTransitionTime (14:12:43Z, whole seconds, server clock) since time zero,
+      // read as the node Ready lastTransitionTime is (serverSecondsSince); the Job record carrying it came 0.449 s later.
+      const job = run.analysis.jobs!.find((j) => j.workload === 'plain')!;
+      expect(job.conditions.map((c) => [c.type, c.reason, c.afterSeconds])).to.deep.equal([['FailureTarget', 'BackoffLimitExceeded', 48.528], ['Failed', 'BackoffLimitExceeded', 48.528]]);
+      expect(failed).to.include({ observedSeconds: 48.528, held: true });
+    });
+
+    it('job-failed of tolerant (its failures ignored, nothing counted): never, with jobLoss\'s reason; no Failed condition in the run: held', () => {
+      const [failed] = of('tolerant', 'job-failed');
+      expect(failed).to.deep.include({ happens: 'never', window: null, observedSeconds: null, held: true, mechanism: 'job-failed' });
+      expect(failed.outcomes).to.have.length(1);
+      expect(failed.outcomes[0].when).to.include('podFailurePolicy action Ignore; 0 counted ≤ backoffLimit 2');
+      expect(run.analysis.jobs!.find((j) => j.workload === 'tolerant')!.conditions).to.deep.equal([]);
+    });
+
+    it('job-failed waits for terminating pods (enactJobFinished): evicted from a node that is down (power-off 60 s), Failed comes only after the kubelet back removes them, not at the count', () => {
+      const r = run.info.resolved!;
+      const powerOff = forecastOf(preFault, { ...run.info, resolved: { ...r, fault: { ...r.fault, type: 'power-off', durationMs: 60_000 } } })!;
+      const eviction = powerOff.items.find((i) => i.workload === 'plain' && i.event === 'pod-eviction')!.window!;
+      const removal = powerOff.items.find((i) => i.workload === 'plain' && i.event === 'pod-deleted')!.window!;
+      const failed = powerOff.items.find((i) => i.workload === 'plain' && i.event === 'job-failed')!;
+      expect(failed.happens).to.equal('always');
+      expect(removal.fromSeconds).to.be.above(eviction.fromSeconds);
+      expect(failed.window).to.deep.equal({ fromSeconds: Math.max(eviction.fromSeconds, removal.fromSeconds) - 1, toSeconds: Math.max(eviction.toSeconds, removal.toSeconds) + 1 });
+    });
+
+    it('job-failed with a pod of the Job on a node that stays up: deleted at FailureTarget, it holds Failed back up to its terminationGracePeriodSeconds (30 s) + 2 s + a sync batch', () => {
+      const state = preFaultStateOfJournal(preFault, run.info.workloads)!;
+      const lost = state.pods.find((p) => p.workload === 'plain')!;
+      const elsewhere = { ...state, pods: [...state.pods, { ...lost, name: 'plain-elsewhere', node: 'rl-cat-e2e-worker2' }] };
+      const g = forecast({ experiment: run.info.resolved!, settings: run.info.settings, kubernetesVersion: 'v1.37.2', preFault: elsewhere });
+      const failed = g.items.find((i) => i.workload === 'plain' && i.event === 'job-failed')!;
+      // The count at PodGC's [40, 88] s; the other pod killed by 88 + 1 + 30 + 2 s, seen at the next sync batch.
+      expect(failed.window).to.deep.equal({ fromSeconds: 39, toSeconds: 122 });
+      expect(failed.setting).to.include('terminationGracePeriodSeconds 30 s');
     });
 
     it('plain (no podFailurePolicy, backoffLimit 2): 3 failures counted, the Job fails: no replacement created or Ready, never recovered', () => {
