@@ -445,12 +445,17 @@ function jobFailedItem(input: PodsForecastInput, workload: WorkloadSpec, lost: r
   }
   // When each lost pod is no longer terminating (removed, or Failed just before its removal).
   const gone: Window[] = [];
+  // A lost pod terminating in every outcome with nothing to remove it: Failed never comes (no window outcome).
+  let stuck = false;
   lost.forEach(({ target, fate }) => {
     const removals = fate.deleted.flatMap((o) => (o.window ? [o.window] : []));
     for (const o of fate.deleted) if (o.window === null) nevers.push(never(`${fate.pod.name} is not removed (${o.when}): if it is terminating, FailureTarget only, enactJobFinished waits`));
     const stopped = fate.stopped.some((o) => o.window !== null);
     if (removals.length === 0) {
-      if (stopped) nevers.push(never(`${fate.pod.name} stays terminating on ${target.name} (nothing removes it while its node is down): FailureTarget only, enactJobFinished waits for terminating pods`));
+      if (stopped) {
+        stuck = true;
+        nevers.push(never(`${fate.pod.name} stays terminating on ${target.name} (nothing removes it while its node is down): FailureTarget only, enactJobFinished waits for terminating pods`));
+      }
       return;
     }
     const removal = hull(removals)!;
@@ -464,8 +469,8 @@ function jobFailedItem(input: PodsForecastInput, workload: WorkloadSpec, lost: r
   const from = Math.max(count.fromSeconds, goneHull?.fromSeconds ?? -Infinity) - 1;
   const to = Math.max(count.toSeconds, goneHull?.toSeconds ?? -Infinity, others.length > 0 ? count.toSeconds + batch + grace + KUBELET_POD_KILL_SECONDS : -Infinity) + batch;
   const window = windowOf(from, to);
-  const outcomes = mergeOutcomes([{ window, when: `the sync counting the failures (${failing.jobFailed}) adds FailureTarget; Failed once no pod of the Job is terminating` }, ...nevers]);
-  const happens = outcomes.every((o) => o.window !== null) ? 'always' : 'maybe';
+  const outcomes = mergeOutcomes([...(stuck ? [] : [{ window, when: `the sync counting the failures (${failing.jobFailed}) adds FailureTarget; Failed once no pod of the Job is terminating` }]), ...nevers]);
+  const happens = outcomes.every((o) => o.window !== null) ? 'always' : outcomes.every((o) => o.window === null) ? 'never' : 'maybe';
   return item({
     ...base, happens, window: hull(outcomes.flatMap((o) => (o.window ? [o.window] : []))), outcomes,
     setting: `${failing.setting}; SyncJobBatchPeriod ${batch} s${others.length > 0 ? `; terminationGracePeriodSeconds ${grace} s` : ''}`,
