@@ -8,6 +8,7 @@ import type { Cluster, ClusterProvider, Status } from '../provider.js';
 import { describeDockerAction } from './actions.js';
 import { KindCluster } from './cluster.js';
 import { docker, listNodeContainers } from './docker.js';
+import { thawClusterNodes } from './frozen-cgroups.js';
 import { ensureLogind, kubeletNeedsLogind } from './logind.js';
 import { renderKindConfig } from './config.js';
 import { cacheDir } from '../../common/cache.js';
@@ -120,7 +121,14 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
     async delete(name: string): Promise<void> {
       await ensureKindTools(env);
       if ((await allClusters()).includes(name) && !(await owns(name))) throw foreignClusterError(name);
-      await kind(env, ['delete', 'cluster', '--name', name, '--kubeconfig', kubeconfigOf(name)], 300_000);
+      // A node killed inside runc's freeze window cannot be removed until its nested cgroups are thawed
+      // (frozen-cgroups.ts): thaw before deleting, and once more, then retry, if the delete still fails.
+      await thawClusterNodes(name);
+      const deleteCluster = () => kind(env, ['delete', 'cluster', '--name', name, '--kubeconfig', kubeconfigOf(name)], 300_000);
+      await deleteCluster().catch(async (err: unknown) => {
+        if ((await thawClusterNodes(name)).length === 0) throw err;
+        await deleteCluster();
+      });
       await rm(kubeconfigOf(name), { force: true });
       await rm(join(dir, `${name}.kind-config.yaml`), { force: true });
       await forgetOwnership(dir, name);
