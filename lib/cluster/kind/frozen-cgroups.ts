@@ -1,9 +1,9 @@
-// A kind node that Docker cannot stop: a process inside it (typically `runc init` of a container the node's runc was
-// creating) sits in a frozen cgroup below the node's own, because the node was killed inside runc's freeze window
-// (runc freezes a container's cgroup while it rewrites its device rules, libcontainer/cgroups/fs Set, and thaws it
-// afterwards; a SIGKILL in between leaves it frozen). A frozen task cannot act on SIGKILL, so `docker kill`/`docker
-// rm -f` of the node waits forever ("did not receive an exit event"). Thawing the nested cgroups lets it die.
-// The node's own top cgroup is left alone: frozen there means `docker pause` (the freeze fault), undone by unpause.
+// A kind node that Docker cannot stop: a process inside it sits in a frozen cgroup below the node's own (seen here
+// twice on a cgroup v1 host: a `runc init` of a pod container created just after the node was started again, its
+// cgroup FROZEN, as runc leaves it when it is interrupted inside the window where it freezes a container's cgroup to
+// rewrite its device rules). A frozen task cannot act on SIGKILL, so `docker kill`/`docker rm -f` of the node waits
+// forever ("did not receive an exit event"). Thawing the nested cgroups lets it die. The node's own top cgroup is
+// left alone: frozen there means `docker pause` (the freeze fault), undone by unpause.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { docker, KIND_CLUSTER_LABEL } from './docker.js';
