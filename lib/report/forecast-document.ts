@@ -24,10 +24,15 @@ export interface ForecastDocument {
 export interface WindowChange {
   /** `event subject`, as the side-by-side table names the row. */
   row: string;
-  /** `[a, b] s`, `never`, `[a, b] s or never`, or `—` when the older version forecasts no such event. */
+  /** `[a, b] s`, `never`, `[a, b] s or never`, or `—` when the older version's forecast has no such item. */
   from: string;
   /** The same for the newer version. */
   to: string;
+  /**
+   * The version whose forecast alone has the item (`from` or `to` is `—`): the model forecasts it on that version
+   * only (a mechanism read for that version only), so it is not a change Kubernetes made; absent when both have it.
+   */
+  forecastOnlyOn?: string;
 }
 
 /** One mechanism whose behaviour differs between two versions. */

@@ -3,7 +3,7 @@
 // the mechanisms whose behaviour differs (lib/analyze/mechanisms.ts rows). Pure; read by forecast-render.ts.
 import type { ForecastItem } from '../analyze/forecast/types.js';
 import type { MechanismRef } from '../analyze/event-types.js';
-import { subjectOf, windowText, type ForecastDocument, type MechanismChange, type VariantForecast, type VersionChange } from './forecast-document.js';
+import { subjectOf, windowText, type ForecastDocument, type MechanismChange, type VariantForecast, type VersionChange, type WindowChange } from './forecast-document.js';
 
 /** The row key of an item, as the side-by-side table names it: its event and subject. */
 const rowOf = (i: ForecastItem) => `${i.event} ${subjectOf(i)}`;
@@ -37,9 +37,10 @@ function mechanismsById(v: VariantForecast): Map<string, MechanismRef> {
 function changeBetween(older: VariantForecast, newer: VariantForecast, given: Record<string, unknown>): VersionChange {
   const rows: string[] = [];
   for (const v of [older, newer]) for (const i of v.forecast.items) if (!rows.includes(rowOf(i))) rows.push(rowOf(i));
-  const windows = rows
+  const windows: WindowChange[] = rows
     .map((row) => ({ row, from: windowOf(older.forecast.items.find((i) => rowOf(i) === row)), to: windowOf(newer.forecast.items.find((i) => rowOf(i) === row)) }))
-    .filter((w) => w.from !== w.to);
+    .filter((w) => w.from !== w.to)
+    .map((w) => (w.from === '—' ? { ...w, forecastOnlyOn: newer.forecast.kubernetesVersion } : w.to === '—' ? { ...w, forecastOnlyOn: older.forecast.kubernetesVersion } : w));
   const [a, b] = [mechanismsById(older), mechanismsById(newer)];
   const mechanisms: MechanismChange[] = [];
   for (const id of new Set([...a.keys(), ...b.keys()])) {
@@ -91,8 +92,14 @@ export function renderVersionChanges(changes: VersionChange[], indent = '  '): s
   for (const c of changes) {
     const given = Object.keys(c.given).length > 0 ? ` (${givenText(c.given)})` : '';
     lines.push(`from ${c.fromVersion} to ${c.toVersion}${given}:`);
-    if (c.windows.length === 0) lines.push(`${indent}no forecast window changes (${c.eventsCompared} events compared)`);
-    for (const w of c.windows) lines.push(`${indent}${w.row}: ${w.from} → ${w.to}`);
+    const compared = c.windows.filter((w) => w.forecastOnlyOn === undefined);
+    const comparedCount = c.eventsCompared - (c.windows.length - compared.length);
+    if (comparedCount === 0) lines.push(`${indent}no forecast event on both versions to compare`);
+    else if (compared.length === 0) lines.push(`${indent}no forecast window changes (${comparedCount} events compared)`);
+    for (const w of compared) lines.push(`${indent}${w.row}: ${w.from} → ${w.to}`);
+    for (const w of c.windows.filter((x) => x.forecastOnlyOn !== undefined)) {
+      lines.push(`${indent}${w.row}: forecast on ${w.forecastOnlyOn} only (${w.from === '—' ? w.to : w.from}), its mechanism not modelled on the other version: not compared`);
+    }
     if (c.mechanisms.length === 0) lines.push(`${indent}no mechanism the forecast uses behaves differently`);
     for (const m of c.mechanisms) lines.push(`${indent}${m.id}, ${m.where}: ${m.to.versions}: ${m.to.behaviour}`);
   }

@@ -182,6 +182,24 @@ function checkCluster(cluster: Obj, report: Report): void {
     if (durationMs(kl[field]) === 0) report(['cluster', 'kubelet', field], 'must be greater than 0s');
   }
   checkHeartbeat(cm, kl, report);
+  checkShutdownPeriods(kl, report);
+}
+
+/**
+ * The kubelet refuses its configuration, and the node never joins, when shutdownGracePeriodCriticalPods exceeds
+ * shutdownGracePeriod or either is between 0 and 1 s (k8s.io/kubernetes v1.37.2
+ * pkg/kubelet/apis/config/validation/validation.go ValidateKubeletConfiguration): refused here instead.
+ */
+function checkShutdownPeriods(kl: Obj, report: Report): void {
+  const graceMs = durationMs(kl.shutdownGracePeriod);
+  const criticalMs = durationMs(kl.shutdownGracePeriodCriticalPods);
+  const rule = 'the kubelet refuses it (ValidateKubeletConfiguration)';
+  for (const [field, valueMs] of [['shutdownGracePeriod', graceMs], ['shutdownGracePeriodCriticalPods', criticalMs]] as const) {
+    if (valueMs !== null && valueMs > 0 && valueMs < 1000) report(['cluster', 'kubelet', field], `must be 0s or at least 1s: ${rule}`);
+  }
+  if (criticalMs !== null && criticalMs > (graceMs ?? 0)) {
+    report(['cluster', 'kubelet', 'shutdownGracePeriodCriticalPods'], `(${criticalMs / 1000}s) must not exceed shutdownGracePeriod (${(graceMs ?? 0) / 1000}s), the part of it reserved for critical pods: ${rule}`);
+  }
 }
 
 /** A command-line flag name (after any leading dashes): kube-controller-manager, kube-apiserver and kube-scheduler flags are all lowercase words joined by "-". */
@@ -334,14 +352,41 @@ function checkJob(workload: Obj, at: (field: string) => FieldPath, report: Repor
   if (isObj(policy) && job.podReplacementPolicy === 'TerminatingOrFailed') {
     report([...at('job'), 'podReplacementPolicy'], 'must be Failed (or unset) when podFailurePolicy is set (Kubernetes API rule)');
   }
+  if (typeof job.completions === 'number' && typeof workload.replicas === 'number' && job.completions < workload.replicas) {
+    report([...at('job'), 'completions'], `(${job.completions}) is below replicas (${workload.replicas}): the Job controller would run only ${job.completions} pod(s) at once, while rebootlab places and predicts replicas pods; set replicas to at most completions`);
+  }
   if (isObj(policy) && Array.isArray(policy.rules)) {
+    // The API server's own rules (k8s.io/kubernetes v1.37.2 pkg/apis/batch/validation/validation.go
+    // validatePodFailurePolicy, validatePodFailurePolicyRuleOnExitCodes), so a Job is refused before any cluster.
+    if (policy.rules.length > MAX_POD_FAILURE_POLICY_RULES) report([...at('job'), 'podFailurePolicy', 'rules'], `has ${policy.rules.length} rules; the Kubernetes API allows at most ${MAX_POD_FAILURE_POLICY_RULES}`);
     policy.rules.forEach((rule, i) => {
       if (!isObj(rule)) return;
       const path = [...at('job'), 'podFailurePolicy', 'rules', i];
       if ((rule.onExitCodes === undefined) === (rule.onPodConditions === undefined)) report(path, 'give exactly one of onExitCodes and onPodConditions');
       if (rule.action === 'FailIndex') report([...path, 'action'], 'FailIndex needs an Indexed Job with backoffLimitPerIndex, which rebootlab does not create; use FailJob, Ignore or Count');
+      if (isObj(rule.onExitCodes)) checkExitCodes(rule.onExitCodes, [...path, 'onExitCodes'], report);
     });
   }
+}
+
+/** At most this many podFailurePolicy rules (maxPodFailurePolicyRules, pkg/apis/batch/validation, v1.37.2). */
+const MAX_POD_FAILURE_POLICY_RULES = 20;
+/** At most this many exit codes per onExitCodes rule (maxPodFailurePolicyOnExitCodesValues, same file). */
+const MAX_EXIT_CODES = 255;
+
+/** onExitCodes as the API validates it: int32 values, none 0 for In, no duplicate, in increasing order, at most 255. */
+function checkExitCodes(onExitCodes: Obj, path: FieldPath, report: Report): void {
+  const values = onExitCodes.values;
+  if (!Array.isArray(values)) return;
+  if (values.length > MAX_EXIT_CODES) report([...path, 'values'], `has ${values.length} exit codes; the Kubernetes API allows at most ${MAX_EXIT_CODES}`);
+  values.forEach((v, j) => {
+    if (typeof v !== 'number') return;
+    if (!Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) report([...path, 'values', j], `${v} is not an exit code (a 32-bit integer)`);
+    else if (onExitCodes.operator === 'In' && v === 0) report([...path, 'values', j], 'must not be 0 for the In operator (Kubernetes API rule: exit code 0 is success)');
+    else if (values.indexOf(v) !== j) report([...path, 'values', j], `${v} is listed twice`);
+  });
+  const numbers = values.filter((v): v is number => typeof v === 'number');
+  if (numbers.some((v, j) => j > 0 && numbers[j - 1]! > v)) report([...path, 'values'], 'must be in increasing order (Kubernetes API rule)');
 }
 
 function checkFault(fault: Obj, cluster: Obj, report: Report): void {

@@ -52,6 +52,19 @@ describe('fault type shutdown (issue 28)', () => {
     expect(issuesOf('cluster: {workers: 2, kubelet: {shutdownGracePeriod: 0s}}', 'fault: {type: shutdown, duration: 60s}')).to.deep.equal([line]);
   });
 
+  it('refuses the periods the kubelet itself refuses: critical pods above the grace period, or between 0 and 1 s', () => {
+    const fault = 'fault: {type: shutdown, duration: 60s}';
+    expect(issuesOf('cluster: {workers: 2, kubelet: {shutdownGracePeriod: 10s, shutdownGracePeriodCriticalPods: 30s}}', fault)).to.deep.equal([
+      'e.yaml:4:92: cluster.kubelet.shutdownGracePeriodCriticalPods: (30s) must not exceed shutdownGracePeriod (10s), the part of it reserved for critical pods: the kubelet refuses it (ValidateKubeletConfiguration)',
+    ]);
+    expect(issuesOf('cluster: {workers: 2, kubelet: {shutdownGracePeriod: 500ms}}', fault)).to.deep.equal([
+      'e.yaml:4:54: cluster.kubelet.shutdownGracePeriod: must be 0s or at least 1s: the kubelet refuses it (ValidateKubeletConfiguration)',
+    ]);
+    // Without a shutdown fault too: the kubelet would refuse its configuration and the node would never join.
+    expect(issuesOf('cluster: {workers: 2, kubelet: {shutdownGracePeriodCriticalPods: 5s}}', 'fault: {type: power-off, duration: 60s}')).to.have.length(1);
+    expect(issuesOf('cluster: {workers: 2, kubelet: {shutdownGracePeriod: 1s, shutdownGracePeriodCriticalPods: 1s}}', fault)).to.deep.equal([]);
+  });
+
   it('refuses it without a duration, as every timed fault', () => {
     const issues = issuesOf(GRACE, 'fault: {type: shutdown}');
     expect(issues).to.have.length(1);

@@ -1,0 +1,50 @@
+// A Job workload the Kubernetes API would refuse, or run with fewer pods than the experiment places, is refused when
+// the file is validated (one line per mistake, naming the field), not minutes later when the Job is created.
+import { expect } from 'chai';
+import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
+import { loadExperimentText } from '../../../lib/spec/load.js';
+
+const HEAD = ['apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}', 'cluster: {workers: 2}', 'fault: {type: power-off, duration: 60s}'];
+
+/** The one-line issues of an experiment with this Job workload (YAML flow mapping), [] when it loads. */
+function issuesOf(workload: string): string[] {
+  try {
+    loadExperimentText('e.yaml', [...HEAD, 'workloads:', `  - ${workload}`].join('\n'));
+  } catch (error) {
+    expect(error).to.be.instanceOf(InputError);
+    return (error as InputError).issues.map(formatInputIssue).map((line) => line.replace(/^e\.yaml:\d+:\d+: /, ''));
+  }
+  return [];
+}
+
+const exitCodes = (operator: string, values: string) =>
+  `{name: b, kind: Job, replicas: 1, job: {backoffLimit: 0, podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: ${operator}, values: ${values}}}]}}}`;
+
+describe('Job workloads: the Kubernetes API\'s rules, checked before any cluster', () => {
+  it('accepts a valid podFailurePolicy and completions ≥ replicas', () => {
+    expect(issuesOf(exitCodes('In', '[1, 2, 42]'))).to.deep.equal([]);
+    expect(issuesOf(exitCodes('NotIn', '[0]'))).to.deep.equal([]);
+    expect(issuesOf('{name: b, kind: Job, replicas: 2, job: {completions: 4}}')).to.deep.equal([]);
+  });
+
+  it('refuses exit code 0 with In, a duplicate, a wrong order, a non-integer and a value beyond int32', () => {
+    const path = 'workloads[0].job.podFailurePolicy.rules[0].onExitCodes.values';
+    expect(issuesOf(exitCodes('In', '[0, 1]'))).to.deep.equal([`${path}[0]: must not be 0 for the In operator (Kubernetes API rule: exit code 0 is success)`]);
+    expect(issuesOf(exitCodes('In', '[1, 3, 3]'))).to.deep.equal([`${path}[2]: 3 is listed twice`]);
+    expect(issuesOf(exitCodes('In', '[3, 1]'))).to.deep.equal([`${path}: must be in increasing order (Kubernetes API rule)`]);
+    expect(issuesOf(exitCodes('In', '[1.5]'))).to.deep.equal([`${path}[0]: 1.5 is not an exit code (a 32-bit integer)`]);
+    expect(issuesOf(exitCodes('NotIn', '[4294967297]'))).to.deep.equal([`${path}[0]: 4294967297 is not an exit code (a 32-bit integer)`]);
+  });
+
+  it('refuses more than 20 rules', () => {
+    const rule = '{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}';
+    const issues = issuesOf(`{name: b, kind: Job, replicas: 1, job: {podFailurePolicy: {rules: [${Array(21).fill(rule).join(', ')}]}}}`);
+    expect(issues).to.deep.equal(['workloads[0].job.podFailurePolicy.rules: has 21 rules; the Kubernetes API allows at most 20']);
+  });
+
+  it('refuses completions below replicas: the Job would run fewer pods than rebootlab places and predicts', () => {
+    expect(issuesOf('{name: b, kind: Job, replicas: 3, job: {completions: 1}}')).to.deep.equal([
+      'workloads[0].job.completions: (1) is below replicas (3): the Job controller would run only 1 pod(s) at once, while rebootlab places and predicts replicas pods; set replicas to at most completions',
+    ]);
+  });
+});
