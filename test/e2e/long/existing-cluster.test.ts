@@ -13,6 +13,8 @@ import type { Result } from '../../../lib/report/index.js';
 import { REPO_ROOT, runCli } from '../../helpers/run-cli.js';
 import { readResult, runDirIn, waitForPhase } from '../../helpers/run-dirs.js';
 import { readJournal } from '../../../lib/observe/index.js';
+import { readyAgainWindow } from '../../../lib/analyze/index.js';
+import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import { spawn } from 'node:child_process';
 import { readToolchain } from '../../helpers/toolchain.js';
 
@@ -176,10 +178,17 @@ describe('provider existing on a kind cluster used through its kubeconfig only (
     expect(after(healed), 'partition chain removed within duration + 10 s').to.be.at.most((durationMs + 10_000) / 1000);
     expect(notReady, `${target} went NotReady while cut off`).to.not.equal(undefined);
     expect(notReady!.atMs, 'NotReady while the chain was in place').to.be.below(healed!.atMs);
-    // The partition held: no Ready again while the rules were in place, then Ready at the kubelet's next status update.
+    // The partition held: no Ready again while the rules were in place, then Ready inside the model's window counted
+    // from the heal (lib/analyze/predict-ready-again.ts readyAgainWindow, network-partition): a 60 s partition
+    // outlasts client-go's HTTP/2 health check, so the kubelet's Node informer relists at its reflector's next retry
+    // (up to 60 s) and the kubelet reports Ready at the status sync after it. (This bound was one status update until
+    // that mechanism was found on kind; measured 3.83 s once, above it.)
+    const settings = structuredClone(DEFAULT_TIMEOUT_SETTINGS);
+    settings.kubelet.nodeStatusUpdateFrequencyMs = statusUpdateMs;
+    const readyWindow = readyAgainWindow(settings, 'network-partition', 0, 0, durationMs / 1000).window!;
     expect(readyAgain, `${target} Ready again`).to.not.equal(undefined);
     expect(readyAgain!.atMs, 'not Ready before the heal').to.be.at.least(healed!.atMs);
-    expect(readyAgain!.atMs - healed!.atMs, 'Ready within one status update (plus one sample) of the heal').to.be.at.most(statusUpdateMs + sampleGapMs);
+    expect(readyAgain!.atMs - healed!.atMs, `Ready inside the model's window from the heal (≤ ${readyWindow.toSeconds} s, plus one sample)`).to.be.at.most(readyWindow.toSeconds * 1000 + sampleGapMs);
   });
 });
 
