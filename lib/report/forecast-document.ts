@@ -74,3 +74,6 @@ export function subjectOf(i: ForecastItem): string {
   const key = i.taintKey ? ` (${i.taintKey.split('/').pop()})` : '';
   return `${i.pod ?? (i.event.startsWith('workload') || i.event.startsWith('probe') || i.event.startsWith('job') ? i.workload : null) ?? i.node}${key}`;
 }
+
+/** The row an item takes in the side-by-side table and in the upgrade comparison: its event and subject. */
+export const rowOf = (i: ForecastItem) => `${i.event} ${subjectOf(i)}`;

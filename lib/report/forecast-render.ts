@@ -2,7 +2,7 @@
 // other or, for a matrix, side by side.
 import type { Forecast, ForecastItem } from '../analyze/forecast/types.js';
 import type { Window } from '../analyze/types.js';
-import { fmt, subjectOf, windowText, type ForecastDocument, type VariantForecast } from './forecast-document.js';
+import { fmt, rowOf, subjectOf, windowText, type ForecastDocument, type VariantForecast } from './forecast-document.js';
 import { renderVersionChanges, versionChanges } from './forecast-upgrade.js';
 
 export { subjectOf, windowText, type ForecastDocument, type VariantForecast } from './forecast-document.js';
@@ -77,11 +77,10 @@ const axesOf = (doc: ForecastDocument) => Object.keys(doc.variants[0]?.matrixVal
 
 /** The variants side by side: one row per event and subject, one column per variant (headed by its matrix values). */
 function sideBySide(doc: ForecastDocument, cell: (s: string) => string, markdown = false): string[] {
-  const key = (i: ForecastItem) => `${i.event} ${subjectOf(i)}`;
   const keys: string[] = [];
-  for (const v of doc.variants) for (const i of v.forecast.items) if (!keys.includes(key(i))) keys.push(key(i));
+  for (const v of doc.variants) for (const i of v.forecast.items) if (!keys.includes(rowOf(i))) keys.push(rowOf(i));
   const rows = keys.map((k) => [k, ...doc.variants.map((v) => {
-    const i = v.forecast.items.find((x) => key(x) === k);
+    const i = v.forecast.items.find((x) => rowOf(x) === k);
     return i ? windowText(i) : '—';
   })]);
   const headers = ['event', ...doc.variants.map(columnOf)];

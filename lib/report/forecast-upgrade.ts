@@ -3,10 +3,7 @@
 // the mechanisms whose behaviour differs (lib/analyze/mechanisms.ts rows). Pure; read by forecast-render.ts.
 import type { ForecastItem } from '../analyze/forecast/types.js';
 import type { MechanismRef } from '../analyze/event-types.js';
-import { subjectOf, windowText, type ForecastDocument, type MechanismChange, type VariantForecast, type VersionChange, type WindowChange } from './forecast-document.js';
-
-/** The row key of an item, as the side-by-side table names it: its event and subject. */
-const rowOf = (i: ForecastItem) => `${i.event} ${subjectOf(i)}`;
+import { rowOf, windowText, type ForecastDocument, type MechanismChange, type VariantForecast, type VersionChange, type WindowChange } from './forecast-document.js';
 
 /** An item's window text, or `—` when the variant forecasts no such event. */
 const windowOf = (i: ForecastItem | undefined) => (i ? windowText(i) : '—');
