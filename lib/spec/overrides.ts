@@ -18,7 +18,8 @@ export function parseFieldPath(text: string): FieldPath {
 
 /**
  * Applies `--set` overrides in order (a later one wins). The value is parsed as YAML (`40s` a string,
- * `20` a number, `[a, b]` a list).
+ * `20` a number, `[a, b]` a list). A path that a `matrix:` axis varies replaces that axis's values (a single value
+ * runs only it, a list runs those), since every variant would overwrite the field itself.
  * @returns issues for malformed overrides (no `=`, empty path, a path through a scalar); the others are applied.
  */
 export function applyOverrides(source: SourceDocument, overrides: readonly string[]): InputIssue[] {
@@ -39,6 +40,16 @@ export function applyOverrides(source: SourceDocument, overrides: readonly strin
     const value = parsed.value;
     try {
       if (source.doc.contents === null) source.doc.contents = source.doc.createNode({}) as unknown as typeof source.doc.contents;
+      const axis = matrixAxisKey(source, path);
+      if (axis !== undefined) {
+        // The path is a matrix axis: writing the field would be overwritten by every variant's axis value, so the
+        // flag replaces the axis instead (one value runs only it, a list runs those).
+        const axisNode = source.doc.createNode(Array.isArray(value) ? value : [value]);
+        source.origins.set(axisNode, origin);
+        if (isSeq(axisNode)) for (const item of axisNode.items) if (isNode(item)) source.origins.set(item, origin);
+        source.doc.setIn(['matrix', axis], axisNode);
+        continue;
+      }
       const node = source.doc.createNode(value);
       source.origins.set(node, origin);
       source.doc.setIn(path, node);
@@ -48,6 +59,21 @@ export function applyOverrides(source: SourceDocument, overrides: readonly strin
     }
   }
   return issues;
+}
+
+/**
+ * The key of the file's `matrix:` axis that varies `path` (`cluster.kubernetesVersion` for
+ * `['cluster', 'kubernetesVersion']`), or undefined when no axis does.
+ */
+function matrixAxisKey(source: SourceDocument, path: FieldPath): string | undefined {
+  const matrix = source.doc.get('matrix', true);
+  if (!isMap(matrix)) return undefined;
+  const wanted = path.join('.');
+  for (const pair of matrix.items) {
+    const key = isScalar(pair.key) ? pair.key.value : pair.key;
+    if (typeof key === 'string' && parseFieldPath(key).join('.') === wanted) return key;
+  }
+  return undefined;
 }
 
 /**

@@ -49,4 +49,21 @@ describe('spec/overrides', () => {
       `${MINIMAL} (--set cluster.workers): expected --set path=value, e.g. --set fault.duration=60s`,
     ]);
   });
+
+  it('replaces a matrix axis when the path is one (a value runs only it, a list runs those), instead of losing it to every variant', async () => {
+    const file = 'experiments/grace-matrix.yaml';
+    const one = await loadExperiment(file, { set: ['repeat=1', 'cluster.controllerManager.nodeMonitorGracePeriod=30s'] });
+    expect(one.variants.map((v) => v.experiment.cluster.settings.controllerManager.nodeMonitorGracePeriodMs)).to.deep.equal([30_000]);
+    const two = await loadExperiment(file, { set: ['repeat=1', 'cluster.controllerManager.nodeMonitorGracePeriod=[20s, 30s]'] });
+    expect(two.variants.map((v) => v.experiment.cluster.settings.controllerManager.nodeMonitorGracePeriodMs)).to.deep.equal([20_000, 30_000]);
+    try {
+      await loadExperiment(file, { set: ['cluster.controllerManager.nodeMonitorGracePeriod=fast'] });
+      expect.fail('a bad axis value was accepted');
+    } catch (error) {
+      expect(error).to.be.instanceOf(InputError);
+      const lines = (error as InputError).issues.map(formatInputIssue);
+      expect(lines).to.have.length(1);
+      expect(lines[0]).to.contain('--set cluster.controllerManager.nodeMonitorGracePeriod=fast');
+    }
+  });
 });
