@@ -37,10 +37,41 @@ const EVENT_ORDER: readonly ForecastItem['event'][] = [
 ];
 
 /**
+ * A window derived from the event it follows starts up to this much before that event's window, seconds: the 0.1 s
+ * every derived window allows for the clocks' rounding (e.g. `inPassTaintWindow` in lib/analyze/windows.ts, the replacement windows of
+ * forecast/pods.ts). Starts this close are one moment for the order of the timeline.
+ */
+const SAME_START_SECONDS = 0.1;
+
+/**
+ * Timeline order: by window start (never-happening items last); items whose starts lie within
+ * {@link SAME_START_SECONDS} of the first of a run of such starts are ordered as the causal chain goes
+ * ({@link EVENT_ORDER}: an eviction before the replacement derived from it), then by node and pod or workload.
+ * @returns a new array; the input is not changed.
+ */
+export function orderItems(items: readonly ForecastItem[]): ForecastItem[] {
+  const byStart = [...items].sort((a, b) => (a.window?.fromSeconds ?? Infinity) - (b.window?.fromSeconds ?? Infinity));
+  const groupOf = new Map<ForecastItem, number>();
+  let groupStart = -Infinity;
+  let group = -1;
+  for (const it of byStart) {
+    const from = it.window?.fromSeconds ?? Infinity;
+    if (!(from === groupStart || from - groupStart <= SAME_START_SECONDS + 1e-9)) {
+      group += 1;
+      groupStart = from;
+    }
+    groupOf.set(it, group);
+  }
+  return byStart.sort(
+    (a, b) => groupOf.get(a)! - groupOf.get(b)! || EVENT_ORDER.indexOf(a.event) - EVENT_ORDER.indexOf(b.event) || a.node.localeCompare(b.node) || (a.pod ?? a.workload ?? '').localeCompare(b.pod ?? b.workload ?? '') || (a.window?.fromSeconds ?? Infinity) - (b.window?.fromSeconds ?? Infinity),
+  );
+}
+
+/**
  * The forecast of one experiment variant: per target node its detection, NoSchedule and NoExecute taints (every
  * outcome where a pass grouping or a token decides), Ready again or deleted; per pod on a target its eviction or
  * PodGC deletion and its replacement created and Ready; per workload what clients see and when it is back; per
- * prober its last failed request. Items sorted by window start (never-happening ones last), then event, node, pod.
+ * prober its last failed request. Items in timeline order ({@link orderItems}).
  * Pure: the same input gives the same forecast.
  */
 export function forecast(input: ForecastInput): Forecast {
@@ -53,9 +84,7 @@ export function forecast(input: ForecastInput): Forecast {
   const workers = preFault.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
   const pods = forecastPods({ experiment, settings, targets: targets.nodes, taints: zones.taints, pods: preFault.pods, workers });
   const workloads = forecastWorkloads({ experiment, targets: targets.nodes, pods: preFault.pods, fates: pods.fates, kubernetesVersion: input.kubernetesVersion });
-  const items = [...targets.items, ...zones.items, ...pods.items, ...workloads.items].sort(
-    (a, b) => (a.window?.fromSeconds ?? Infinity) - (b.window?.fromSeconds ?? Infinity) || EVENT_ORDER.indexOf(a.event) - EVENT_ORDER.indexOf(b.event) || a.node.localeCompare(b.node) || (a.pod ?? a.workload ?? '').localeCompare(b.pod ?? b.workload ?? ''),
-  );
+  const items = orderItems([...targets.items, ...zones.items, ...pods.items, ...workloads.items]);
   const notForecast = [...targets.notForecast, ...workloads.notForecast];
   // A version outside the modelled set is forecast with the nearest one's mechanisms, and says so.
   for (const version of new Set([input.kubernetesVersion, ...targets.nodes.map((n) => n.kubeletVersion)])) {
