@@ -89,9 +89,9 @@ export const MECHANISMS = {
     behaviours: base('v1.28', 'pods of a deleted Node deleted after its 40 s quarantine, checked every 20 s; terminating pods of an out-of-service NotReady node force-deleted at the next pass'),
   },
   'replicaset': {
-    file: 'pkg/controller/replicaset/replica_set.go', function: 'manageReplicas (a pod with a deletionTimestamp or Failed no longer counts)',
+    file: 'pkg/controller/replicaset/replica_set.go', function: 'manageReplicas (a pod with a deletionTimestamp, Failed or Succeeded no longer counts: controller.FilterActivePods)',
     behaviours: [
-      { since: 'v1.27', what: 'a replacement is created once the old pod has a deletionTimestamp or is Failed' },
+      { since: 'v1.27', what: 'a replacement is created once the old pod has a deletionTimestamp or is terminal (Failed or Succeeded)' },
       { since: 'v1.36', what: 'StaleControllerConsistencyReplicaSet (Beta, on): a sync waits until the informers have seen the controller\'s own writes (syncReplicaSet EnsureReady, requeued from 5 ms): one informer round trip at most, inside the replacement window' },
     ],
   },

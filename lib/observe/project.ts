@@ -48,7 +48,8 @@ function claimVolumes(spec: unknown): Obj[] | undefined {
 }
 
 function projectPod(obj: RawObject): RawObject {
-  const spec = pick(obj.spec, ['nodeName', 'tolerations']);
+  // priority and terminationGracePeriodSeconds: the graceful node shutdown's groups and kill deadlines (forecast).
+  const spec = pick(obj.spec, ['nodeName', 'tolerations', 'priority', 'terminationGracePeriodSeconds']);
   const volumes = claimVolumes(obj.spec);
   if (spec && volumes) spec.volumes = volumes;
   const status = pick(obj.status, ['phase', 'podIP', 'conditions', 'containerStatuses', 'reason', 'message']);

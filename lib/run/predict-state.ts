@@ -40,6 +40,8 @@ export function preFaultStateOf(experiment: Experiment): PreFaultState {
     expectedPlacement(w, names.workers, targets).map((p) => ({
       namespace: WORKLOAD_NAMESPACE, name: p.name, workload: w.name, ownerKind: OWNER_KIND[w.kind], node: p.node,
       tolerations: admittedTolerations(w.tolerations, OWNER_KIND[w.kind], defaults),
+      // rebootlab's pod template sets no priorityClassName (lib/workloads/pod-template.ts): priority 0.
+      priority: 0, terminationGracePeriodSeconds: w.terminationGracePeriodSeconds,
     })),
   );
   return { source: 'experiment', nodes, targets, pods, leadSeconds: 0 };

@@ -11,6 +11,7 @@ import { OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
 import { item } from './items.js';
 import { forecastTargetNodes } from './nodes.js';
 import { forecastPods } from './pods.js';
+import { forecastShutdownPods } from './shutdown.js';
 import type { Forecast, ForecastItem, PreFaultState } from './types.js';
 import { forecastWorkloads } from './workloads.js';
 import { forecastTaints } from './zones.js';
@@ -32,7 +33,7 @@ export interface ForecastInput {
 
 /** Order of events with the same start: the node's, then the taints', the pods', the Jobs', the workloads'. */
 const EVENT_ORDER: readonly ForecastItem['event'][] = [
-  'node-deleted', 'node-not-ready', 'node-not-ready-kubelet', 'no-schedule-taint', 'no-execute-taint', 'endpoint-not-ready', 'pod-eviction', 'pod-deleted',
+  'node-deleted', 'node-not-ready', 'node-not-ready-kubelet', 'no-schedule-taint', 'no-execute-taint', 'endpoint-not-ready', 'pod-terminated', 'pod-eviction', 'pod-deleted',
   'replacement-created', 'replacement-ready', 'job-failed', 'node-ready-again', 'workload-unavailable', 'workload-api-unavailable', 'workload-recovered', 'probe-last-error',
 ];
 
@@ -112,14 +113,14 @@ export const SHUTDOWN_NOT_READY_WITHIN_SECONDS = 5;
 /**
  * A graceful node shutdown (fault type shutdown): per target, the kubelet's own Ready=False ("node is shutting down"),
  * from k8s.io/kubernetes pkg/kubelet/nodeshutdown (v1.37.2): at logind's PrepareForShutdown the shutdown manager
- * syncs the node status at once. Everything after it (pod terminations, the node stop, taints, replacements, clients,
- * Ready again) is not modelled yet and listed as not forecast, with the mechanism that drives it.
+ * syncs the node status at once; its pods are ended by priority group and a ReplicaSet's replaced
+ * (forecast/shutdown.ts). The node stop, taints, clients and Ready again are not modelled yet and listed as not
+ * forecast, with the mechanism that drives them.
  */
 function gracefulShutdownForecast(input: ForecastInput): Forecast {
   const { experiment, settings, preFault } = input;
   const grace = msToSeconds(settings.kubelet.shutdownGracePeriodMs);
   const critical = msToSeconds(settings.kubelet.shutdownGracePeriodCriticalPodsMs);
-  const regular = Math.max(0, grace - critical);
   const items: ForecastItem[] = [];
   const notForecast: string[] = [];
   const nodesByName = new Map(preFault.nodes.map((n) => [n.name, n]));
@@ -137,10 +138,15 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
       assumption: `logind runs on the node when its kubelet starts (rebootlab starts it on kind: lib/cluster/kind/logind.ts), so the kubelet holds its delay inhibitor lock; logind sends PrepareForShutdown as \`systemctl poweroff\` starts and the kubelet posts its status within ${SHUTDOWN_NOT_READY_WITHIN_SECONDS} s of the command's start; lastTransitionTime is truncated to the second`,
       because: 'the kubelet\'s shutdown manager syncs the node status at once on PrepareForShutdown(true): Ready=False, "node is shutting down" (nodeshutdown_manager_linux.go managerImpl.start)',
     }));
+    const pods = forecastShutdownPods({
+      experiment, node, offSeconds: off, preparedWithinSeconds: SHUTDOWN_NOT_READY_WITHIN_SECONDS, graceSeconds: grace, criticalSeconds: critical, pods: preFault.pods,
+      otherWorkerExists: preFault.nodes.some((n) => !n.controlPlane && !preFault.targets.includes(n.name)), kubeletVersion, kubernetesVersion: input.kubernetesVersion,
+    });
+    items.push(...pods.items);
+    notForecast.push(...pods.notForecast);
   });
   notForecast.push(
-    `pods on the targets killed and marked Failed, reason Terminated, DisruptionTarget=True (TerminationByKubelet) within shutdownGracePeriod − shutdownGracePeriodCriticalPods = ${secondsText(regular)} of Ready=False, critical pods in the last ${secondsText(critical)} (nodeshutdown_manager.go podManager.killPods): not forecast yet (pod termination is no forecast event yet)`,
-    'the node stop (the container exits once the kubelet released its inhibitor lock, at most shutdownGracePeriod after PrepareForShutdown, or when logind\'s InhibitDelayMaxSec ran out), the taints, the replacements and the clients\' view after it: not modelled yet for a graceful shutdown',
+    'the node stop (the container exits once the kubelet released its inhibitor lock, at most shutdownGracePeriod after PrepareForShutdown, or when logind\'s InhibitDelayMaxSec ran out), the taints and the clients\' view after it: not modelled yet for a graceful shutdown',
     'Ready again after the restore: not forecast for this fault type yet',
   );
   for (const version of new Set([input.kubernetesVersion, ...preFault.nodes.map((n) => n.kubeletVersion).filter((v): v is string => typeof v === 'string')])) {

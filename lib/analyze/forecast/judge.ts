@@ -23,6 +23,7 @@ export function observedFor(item: ForecastItem, run: ObservedRun): number | null
     case 'node-deleted': return node ? node.deletedAfterSeconds : undefined;
     case 'pod-eviction': return pod ? pod.evictedAfterSeconds : undefined;
     case 'pod-deleted': return pod ? pod.deletedAfterSeconds : undefined;
+    case 'pod-terminated': return pod ? pod.terminatedAfterSeconds ?? null : undefined;
     case 'replacement-created': return pod ? pod.replacement?.createdAfterSeconds ?? null : undefined;
     case 'replacement-ready': return pod ? pod.replacement?.readyAfterSeconds ?? null : undefined;
     // Followed only when the run knew the workload's Service (endpointReadyAtFault set).

@@ -77,11 +77,18 @@ export class PreFaultRecorder {
         namespace: r.namespace ?? 'default', name: r.name, workload: this.workloadOf(r), ownerKind: owner?.kind ?? null, node,
         tolerations: (get(r.object, 'spec', 'tolerations') as Toleration[] | undefined) ?? [],
         ...startedOf(r.object, atMs),
+        ...numberField('priority', get(r.object, 'spec', 'priority')),
+        ...numberField('terminationGracePeriodSeconds', get(r.object, 'spec', 'terminationGracePeriodSeconds')),
       });
     }
     pods.sort((a, b) => a.node.localeCompare(b.node) || a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
     return { source: 'journal', nodes, targets: [...this.targets], pods, leadSeconds };
   }
+}
+
+/** `{ [key]: value }` when the record holds a number there, `{}` otherwise (a journal written before the field was kept). */
+function numberField<K extends string>(key: K, value: unknown): Partial<Record<K, number>> {
+  return typeof value === 'number' && Number.isFinite(value) ? ({ [key]: value } as Partial<Record<K, number>>) : {};
 }
 
 /** `{ startedSeconds }`: the latest running container's startedAt, seconds relative to `atMs` (Unix epoch ms); `{}` when none is running. */

@@ -39,6 +39,13 @@ export interface PreFaultPod {
    * seconds since time zero (≤ 0); absent or null when unknown (no cluster, or not running).
    */
   startedSeconds?: number | null;
+  /**
+   * spec.priority as admitted (the Priority admission plugin), e.g. 2000001000 for system-node-critical; 0 for
+   * rebootlab's workloads (no priorityClassName); absent or null when not recorded (journals before it was kept).
+   */
+  priority?: number | null;
+  /** spec.terminationGracePeriodSeconds, seconds; absent or null when not recorded (the API default is 30 s). */
+  terminationGracePeriodSeconds?: number | null;
 }
 
 /**
@@ -68,6 +75,11 @@ export type ForecastEvent =
   | 'node-deleted'
   /** Replacement pod first seen Ready (client receive time). */
   | 'replacement-ready'
+  /**
+   * The pod ended by its kubelet without a deletionTimestamp: its first record after the fault in phase Failed (or
+   * Succeeded), client receive time (PodTimeline.terminatedAfterSeconds); forecast for a graceful node shutdown.
+   */
+  | 'pod-terminated'
   /** The pod's endpoint no longer ready in its Service's EndpointSlices (client receive time). */
   | 'endpoint-not-ready'
   /** The workload first below its desired serving count, as clients see it (WorkloadTimeline.unavailableAfterSeconds). */

@@ -294,6 +294,35 @@ describe('analyze/forecast', () => {
       expect(run.analysis.forecast!.missed.map((i) => i.event)).to.deep.equal(['workload-recovered']);
     });
 
+    it('graceful shutdown on kind v1.37.2 (grace 30 s, critical 10 s): every pod on the node terminated by its group\'s deadline and the web pod replaced at once; recomputed from the records before the fault, every item holds', () => {
+      const run = loadFixtureRun('kind-graceful-shutdown-real-recorded');
+      const f = forecastOf(run.observations, run.info)!;
+      const terminated = f.items.filter((i) => i.event === 'pod-terminated');
+      // web (a Deployment's), kube-proxy and the CNI DaemonSet pod: this journal predates recording spec.priority,
+      // so each gets the hull of both groups: 5 s to PrepareForShutdown + 20 s regular + min(30, 10) s critical + 2 + 1.
+      expect(terminated.map((i) => i.pod!.replace(/-[a-z0-9]+$/, ''))).to.have.members(['rebootlab/web-549fc7f89c', 'kube-system/kube-proxy', 'kube-system/rebootlab-cni']);
+      for (const t of terminated) expect(t.window).to.deep.equal({ fromSeconds: -0.1, toSeconds: 38 });
+      expect(find(f, 'replacement-created', 'web-549fc7f89c-h488s')?.window).to.deep.equal({ fromSeconds: -0.1, toSeconds: 41 });
+      expect(f.notForecast.some((n) => n.includes('replacements of DaemonSet pods'))).to.equal(true);
+      const judged = judgeForecast(f, run.analysis, 'recomputed');
+      expect(judged.missed).to.deep.equal([]);
+      expect(find(judged, 'pod-terminated', 'web-549fc7f89c-h488s')).to.include({ observedSeconds: 1.599, held: true });
+      expect(find(judged, 'replacement-ready', 'web-549fc7f89c-h488s')).to.include({ observedSeconds: 4.442, held: true });
+      expect(judged.items.filter((i) => i.event === 'pod-terminated').every((i) => i.held === true)).to.equal(true);
+    });
+
+    it('graceful shutdown, priorities known: a regular pod\'s deadline is PrepareForShutdown + min(its grace, grace − critical); a critical pod\'s comes after the whole regular period', () => {
+      const run = loadFixtureRun('kind-graceful-shutdown-real-recorded');
+      const preFault = preFaultStateOfJournal(run.observations, run.info.workloads)!;
+      const pods = preFault.pods.map((p) => ({ ...p, priority: p.namespace === 'kube-system' ? 2_000_001_000 : 0, terminationGracePeriodSeconds: p.namespace === 'kube-system' ? 30 : 5 }));
+      const f = forecast({ experiment: run.info.resolved!, settings: run.info.settings, kubernetesVersion: 'v1.37.2', preFault: { ...preFault, pods } });
+      // regular: 5 + min(5, 20) + 2 + 1 = 13; critical: 5 + 20 + min(30, 10) + 2 + 1 = 38.
+      expect(find(f, 'pod-terminated', 'web-549fc7f89c-h488s')?.window).to.deep.equal({ fromSeconds: -0.1, toSeconds: 13 });
+      expect(f.items.filter((i) => i.event === 'pod-terminated' && i.pod!.startsWith('kube-system/')).map((i) => i.window!.toSeconds)).to.deep.equal([38, 38]);
+      const judged = judgeForecast(f, run.analysis, 'recomputed');
+      expect(judged.missed).to.deep.equal([]);
+    });
+
     it('runtime-stop of 60 s (past the 30 s threshold): the node is reported NotReady and the workload is affected as before', () => {
       const run = loadFixtureRun('kind-probed-runtime-stop-recorded');
       const long = { ...run.info, resolved: { ...run.info.resolved!, fault: { ...run.info.resolved!.fault, durationMs: 60_000 } } };

@@ -100,14 +100,19 @@ describe('fault type shutdown (issue 28)', () => {
     expect(KUBELET_LOGIND_DROPIN).to.match(/^\/etc\/systemd\/system\/kubelet\.service\.d\/[\w-]+\.conf$/);
   });
 
-  it('the forecast: the kubelet\'s Ready=False from the shutdown manager (v1.37), everything after it listed as not forecast', () => {
+  it('the forecast: the kubelet\'s Ready=False from the shutdown manager (v1.37), the pods ended by their group\'s deadline and a Deployment\'s replaced at once, the node stop and after listed as not forecast', () => {
     const experiment = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment;
     const f = forecast({ experiment, settings: experiment.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(experiment) });
     expect(f.items.map((i) => [i.event, i.node, i.happens, i.window, i.mechanism])).to.deep.equal([
       ['node-not-ready-kubelet', 'rebootlab-worker', 'always', { fromSeconds: -1, toSeconds: 5 + OBSERVATION_LATENCY_SECONDS }, 'kubelet-graceful-shutdown'],
+      // Regular group (priority 0): PrepareForShutdown within 5 s + min(30 s grace, 30 − 10 s) + 2 s status write + 1 s observation.
+      ['pod-terminated', 'rebootlab-worker', 'always', { fromSeconds: -0.1, toSeconds: 28 }, 'kubelet-graceful-shutdown'],
+      ['replacement-created', 'rebootlab-worker', 'always', { fromSeconds: -0.1, toSeconds: 31 }, 'replicaset'],
+      ['replacement-ready', 'rebootlab-worker', 'always', { fromSeconds: -0.1, toSeconds: 36 }, 'pod-start'],
     ]);
     expect(f.mechanisms['kubelet-graceful-shutdown']!.file).to.contain('pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go');
-    expect(f.notForecast.join('\n')).to.contain('within shutdownGracePeriod − shutdownGracePeriodCriticalPods = 20 s of Ready=False, critical pods in the last 10 s');
+    expect(f.items.find((i) => i.event === 'pod-terminated')?.because).to.contain('regular group (priority 0): killed at PrepareForShutdown with grace min(30 s, shutdownGracePeriod − shutdownGracePeriodCriticalPods = 20 s)');
+    expect(f.notForecast.join('\n')).to.contain('the node stop');
     expect(f.notForecast.join('\n')).to.contain('Ready again after the restore: not forecast');
     expect(faultEffect('shutdown', 'kind').detection).to.equal('graceful-shutdown');
     // A kubelet whose shutdown manager was not read (older than v1.37): not forecast, said so.
