@@ -10,6 +10,7 @@ import {
   minorVersion,
 } from './flag-rules.js';
 import { DEFAULT_KUBERNETES_VERSION } from './defaults.js';
+import { WORKLOAD_CONTAINER_NAME } from './types.js';
 import { parseExpectation } from './expectation.js';
 import { checkExistingCluster, checkManifestWorkloads } from './existing-check.js';
 import { clusterNodeNames } from './node-names.js';
@@ -358,7 +359,8 @@ function checkToleration(toleration: Obj, path: FieldPath, report: Report): void
 /**
  * `job` belongs to kind Job; the API rules of batch/v1 Job validation (pkg/apis/batch/validation/validation.go,
  * v1.34.4) that an experiment can break: podReplacementPolicy must be Failed with a podFailurePolicy, each rule has
- * exactly one of onExitCodes and onPodConditions, and FailIndex needs backoffLimitPerIndex (not offered).
+ * exactly one of onExitCodes and onPodConditions, and FailIndex needs backoffLimitPerIndex (not offered); and an
+ * `onExitCodes.containerName` must be the workload's one container ({@link WORKLOAD_CONTAINER_NAME}).
  */
 function checkJob(workload: Obj, at: (field: string) => FieldPath, report: Report): void {
   const job = workload.job;
@@ -385,6 +387,11 @@ function checkJob(workload: Obj, at: (field: string) => FieldPath, report: Repor
       if ((rule.onExitCodes === undefined) === (rule.onPodConditions === undefined)) report(path, 'give exactly one of onExitCodes and onPodConditions');
       if (rule.action === 'FailIndex') report([...path, 'action'], 'FailIndex needs an Indexed Job with backoffLimitPerIndex, which rebootlab does not create; use FailJob, Ignore or Count');
       if (isObj(rule.onExitCodes)) checkExitCodes(rule.onExitCodes, [...path, 'onExitCodes'], report);
+      // A rule on another container never matches: the Job's pods run one container, and the API would not say so.
+      const container = isObj(rule.onExitCodes) ? rule.onExitCodes.containerName : undefined;
+      if (typeof container === 'string' && container !== WORKLOAD_CONTAINER_NAME) {
+        report([...path, 'onExitCodes', 'containerName'], `${JSON.stringify(container)} is no container of this Job's pods: the workload's container is named "${WORKLOAD_CONTAINER_NAME}"; write containerName: ${WORKLOAD_CONTAINER_NAME} or leave it out`);
+      }
     });
   }
 }
