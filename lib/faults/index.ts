@@ -4,8 +4,8 @@ export { resolveTargets, isControlPlane, CONTROL_PLANE_LABEL, type TargetNode, t
 export { loadTargetCandidates } from './candidates.js';
 export { FaultGuard, describePending, restoreCommandFor, type FaultGuardOptions, type GuardEntry, type GuardExit, type GuardQuit, type GuardTrigger } from './guard.js';
 export {
-  restorePending, writePendingRestore, findPendingRestoreDirs, rememberOutDir, restoreSearchDirs, lastOutFile, PENDING_RESTORE_FILE,
-  type PendingRestoreEntry, type PendingRestoreFile, type RestoreOptions, type RestoreReport,
+  restorePending, writePendingRestore, findPendingRestoreDirs, checkPendingRestoreFiles, rememberOutDir, restoreSearchDirs, lastOutFile, PENDING_RESTORE_FILE,
+  type PendingRestoreEntry, type PendingRestoreFile, type RestoreOptions, type RestoreReport, type PendingRestoreProblem,
 } from './restore-file.js';
 export { parseRestoreCommand, checkRestoreCommand, type ParsedRestoreCommand } from './restore-commands.js';
 export { evictionDetail, runSteps, stepActionDetail, type EvictionCallback, type StepDetail, type StepOptions, type StepPhaseCallback } from './steps.js';

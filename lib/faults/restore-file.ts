@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join, resolve } from 'node:path';
 import { CommandError, formatCommand, run } from '../common/exec.js';
 import { cacheDir, createRestoreTargets, type RestoreCommand, type RestoreTargets } from '../cluster/index.js';
-import { checkRestoreCommand, restoreCommandText } from './restore-commands.js';
+import { checkRestoreCommand, parseRestoreCommand, restoreCommandText } from './restore-commands.js';
 import { readInputJson } from '../common/read-input.js';
 
 /** File name of the restore list inside a run directory. */
@@ -151,12 +151,12 @@ async function restoreOne(runDir: string, options: Required<RestoreOptions>): Pr
 /** Deepest directory level searched under a reports directory (a matrix run sits at depth 2). */
 const MAX_SCAN_DEPTH = 8;
 
-/**
- * Directories holding a pending-restore.json at any depth under `reportsDir` (itself included), without following
- * symbolic links, at most {@link MAX_SCAN_DEPTH} levels down. Sorted; empty when `reportsDir` does not exist.
- */
-export function findPendingRestoreDirs(reportsDir: string): string[] {
-  const found: string[] = [];
+/** What a directory entry named pending-restore.json is, as read without following it (lstat). */
+type PendingEntryKind = 'file' | 'symlink' | 'directory' | 'other';
+
+/** Every entry named pending-restore.json at any depth under `reportsDir` (itself included), links not followed. */
+function scanPendingRestore(reportsDir: string): { dir: string; kind: PendingEntryKind }[] {
+  const found: { dir: string; kind: PendingEntryKind }[] = [];
   const visit = (dir: string, depth: number) => {
     let entries: Dirent[];
     try {
@@ -165,12 +165,64 @@ export function findPendingRestoreDirs(reportsDir: string): string[] {
       return;
     }
     for (const e of entries) {
-      if (e.isFile() && e.name === PENDING_RESTORE_FILE) found.push(dir);
-      else if (e.isDirectory() && depth < MAX_SCAN_DEPTH) visit(join(dir, e.name), depth + 1);
+      if (e.name === PENDING_RESTORE_FILE) found.push({ dir, kind: e.isFile() ? 'file' : e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'directory' : 'other' });
+      if (e.isDirectory() && e.name !== PENDING_RESTORE_FILE && depth < MAX_SCAN_DEPTH) visit(join(dir, e.name), depth + 1);
     }
   };
   visit(reportsDir, 0);
-  return found.sort();
+  return found.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+}
+
+/**
+ * Directories holding a pending-restore.json (a regular file) at any depth under `reportsDir` (itself included),
+ * without following symbolic links, at most {@link MAX_SCAN_DEPTH} levels down. Sorted; empty when `reportsDir` does
+ * not exist. A link, directory or other non-file of that name is not listed ({@link checkPendingRestoreFiles} names it).
+ */
+export function findPendingRestoreDirs(reportsDir: string): string[] {
+  return scanPendingRestore(reportsDir).filter((e) => e.kind === 'file').map((e) => e.dir);
+}
+
+/** One pending-restore.json that cannot be restored from as it is: `problem` and `fix` are each one line. */
+export interface PendingRestoreProblem {
+  /** Path of the entry named pending-restore.json (under one of the searched directories). */
+  file: string;
+  problem: string;
+  fix: string;
+}
+
+/**
+ * Checks, without running anything or asking Docker, every entry named pending-restore.json at any depth under each of
+ * `reportsDirs` (as {@link findPendingRestoreDirs} searches): a symbolic link (never followed), a directory or another
+ * non-file, a file that is not the shape rebootlab writes (unreadable, not JSON, wrong fields), and a command that is
+ * not one of rebootlab's undo commands ({@link parseRestoreCommand}). Nothing is changed on disk.
+ * @returns one problem per bad entry, sorted by path; empty when every file can be restored from. Never throws.
+ */
+export function checkPendingRestoreFiles(reportsDirs: readonly string[]): PendingRestoreProblem[] {
+  const problems: PendingRestoreProblem[] = [];
+  const seen = new Set<string>();
+  for (const { dir, kind } of reportsDirs.flatMap((d) => scanPendingRestore(d))) {
+    const file = join(dir, PENDING_RESTORE_FILE);
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const byHand = 'restore its faults by hand, then delete it';
+    if (kind === 'symlink') {
+      problems.push({ file, problem: 'a symbolic link, not the file rebootlab writes; not followed, nothing run', fix: 'remove the link, or replace it by the regular file it points to' });
+    } else if (kind === 'directory') {
+      problems.push({ file, problem: 'a directory, not the file rebootlab writes; nothing run', fix: 'remove it, or replace it by the regular file rebootlab wrote' });
+    } else if (kind === 'other') {
+      problems.push({ file, problem: 'not a regular file (a FIFO, socket or device); nothing run', fix: 'remove it' });
+    } else {
+      const content = readPendingFile(file);
+      if ('error' in content) {
+        // readInputJson's message starts with the path already; the problem line names it once.
+        problems.push({ file, problem: content.error.startsWith(`${file}: `) ? content.error.slice(file.length + 2) : content.error, fix: byHand });
+        continue;
+      }
+      const bad = content.entries.flatMap((e) => e.commands.map((c) => parseRestoreCommand(c))).find((p): p is { error: string } => 'error' in p);
+      if (bad) problems.push({ file, problem: `${bad.error}; nothing run`, fix: byHand });
+    }
+  }
+  return problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
 /** File in the rebootlab cache that remembers the last `--out` of a run (absolute path, one line). */

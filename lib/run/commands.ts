@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { cacheDir, getProvider, kindBinary, providerNames } from '../cluster/index.js';
 import { readToolchainEnv } from '../common/cache.js';
 import { DEFAULT_KUBERNETES_VERSION, isSupportedKubernetesVersion, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT } from '../common/versions.js';
-import { ExitCode, InfraError, InputError, printable } from '../common/errors.js';
+import { ExitCode, formatInputIssue, InfraError, InputError, printable } from '../common/errors.js';
 import { canRun, run, runInTerminal } from '../common/exec.js';
-import { findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../faults/index.js';
+import { checkPendingRestoreFiles, findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../faults/index.js';
 import { rebuildReports, selectReporters } from '../report/index.js';
 import { DEFAULT_REPORTS_DIR, type ClusterCommandOptions, type CommandOutcome, type DoctorOptions, type ReportOptions, type ToolchainOptions } from './options.js';
 import { planReporters, silentProgress } from './progress.js';
@@ -34,11 +34,17 @@ export interface DoctorCheck {
  * Checks what rebootlab needs, one line each: Docker engine, runtime capabilities, kind, node image, Go,
  * disk space, faults left behind. With `restore`, restores faults listed in pending-restore.json files.
  * Resolves to exit 0 when everything is present; otherwise throws.
- * @throws InfraError (exit 3) naming the first missing piece, after printing every line; InputError (exit 2) when
- *   that is a pending-restore.json rebootlab did not write, or `--reports` is not a directory.
+ * @throws InputError (exit 2), before any tool is looked up, when `--reports` is not a directory or (with `restore`) a
+ *   pending-restore.json is not a regular file of the shape rebootlab writes ({@link checkPendingRestoreFiles}); the
+ *   file is left as it is. InfraError (exit 3) naming the first missing piece, after printing every line; InputError
+ *   (exit 2) when that is a command rebootlab refused to run from a pending-restore.json.
  */
 export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome> {
   checkReportsDir(options.reportsDir);
+  // Faults a killed run left: under --reports (any depth), the default reports directory and the last --out.
+  const searchDirs = restoreSearchDirs([options.reportsDir], DEFAULT_REPORTS_DIR);
+  // A bad file is the user's to fix whatever tools are missing: say so before any of them is looked up.
+  if (options.restore) checkRestoreFiles(searchDirs);
   const checks: DoctorCheck[] = [];
   const fix = 'npm run toolchain';
   let dockerVersion = '';
@@ -73,8 +79,6 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   const stats = statfsSync(existsSync(cacheDir()) ? cacheDir() : '/');
   const freeBytes = stats.bavail * stats.bsize;
   checks.push({ name: 'disk space', ok: freeBytes >= MIN_FREE_DISK_BYTES, detail: `${(freeBytes / 1024 ** 3).toFixed(1)} GiB free`, fix: 'free at least 10 GiB' });
-  // Faults a killed run left: under --reports (any depth), the default reports directory and the last --out.
-  const searchDirs = restoreSearchDirs([options.reportsDir], DEFAULT_REPORTS_DIR);
   const restored = options.restore ? await restorePending({ reportsDirs: searchDirs }, { force: true }) : [];
   for (const r of restored) {
     for (const command of r.restored) checks.push({ name: 'restored fault', ok: true, detail: `${r.runDir}: ${command}` });
@@ -96,6 +100,17 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   if (missing?.badInput) throw new InputError(`${missing.name}: ${missing.detail}`, missing.fix ? `Then: ${missing.fix}` : undefined);
   if (missing) throw new InfraError(`${missing.name}: ${missing.detail}`, missing.fix ? `Run: ${missing.fix}` : undefined);
   return { exitCode: ExitCode.Ok };
+}
+
+/**
+ * `doctor --restore`: every pending-restore.json under `searchDirs` must be one rebootlab can restore from.
+ * @throws InputError (exit 2) with one issue (one line: the path, what is wrong, what to do) per bad entry.
+ */
+function checkRestoreFiles(searchDirs: readonly string[]): void {
+  const problems = checkPendingRestoreFiles(searchDirs);
+  if (problems.length === 0) return;
+  const issues = problems.map((p) => ({ file: p.file, path: '', message: `${p.problem}; ${p.fix}` }));
+  throw new InputError(formatInputIssue(issues[0]!), undefined, { issues });
 }
 
 /**

@@ -10,21 +10,39 @@ import {
   minorVersion,
 } from './flag-rules.js';
 import { DEFAULT_KUBERNETES_VERSION } from './defaults.js';
+import { WORKLOAD_CONTAINER_NAME } from './types.js';
 import { parseExpectation } from './expectation.js';
 import { checkExistingCluster, checkManifestWorkloads } from './existing-check.js';
 import { clusterNodeNames } from './node-names.js';
-import { issueAt, type FieldPath, type SourceDocument } from './source.js';
+import { formatPath, issueAt, type FieldPath, type SourceDocument } from './source.js';
 import { checkSteps } from './step-check.js';
 import { labelKeyProblem, labelValueProblem, PROTECTED_NODE_LABELS } from './label-syntax.js';
 
 type Obj = Record<string, unknown>;
-type Report = (path: FieldPath, message: string, atKey?: boolean) => void;
+/**
+ * Reports one issue at `path`. `reads` marks a rule that combines fields (critical pods ≤ grace period, duration ≤
+ * timeout): the fields it read besides its own value at `path`, so that it can be dropped when one of them, or that
+ * value, is itself refused.
+ */
+type Report = (path: FieldPath, message: string, atKey?: boolean, reads?: readonly FieldPath[]) => void;
 
-/** Runs every semantic check on the document `data` (plain JS); tolerant of values the schema check rejects. */
-export function checkSemantics(source: SourceDocument, data: unknown): InputIssue[] {
-  const issues: InputIssue[] = [];
-  const report: Report = (path, message, atKey) => issues.push(issueAt(source, path, message, { atKey }));
-  if (!isObj(data)) return issues;
+/**
+ * Runs every semantic check on the document `data` (plain JS); tolerant of values the schema check rejects.
+ * `refused`: dotted paths ({@link formatPath}) the schema check already has an issue at, e.g.
+ * `cluster.kubelet.shutdownGracePeriod` for `30x`.
+ * @returns the issues in check order; a rule that combines fields is left out when a field it reads is in `refused`
+ *   or has an issue of its own here: a bad value is reported once, at its root, not again by every rule reading it.
+ */
+export function checkSemantics(source: SourceDocument, data: unknown, refused: ReadonlySet<string> = new Set()): InputIssue[] {
+  const found: { issue: InputIssue; reads?: string[] }[] = [];
+  const report: Report = (path, message, atKey, reads) => found.push({ issue: issueAt(source, path, message, { atKey }), reads: reads && [path, ...reads].map(formatPath) });
+  if (isObj(data)) runChecks(data, report);
+  // A derived rule reading a refused value (read as absent or a default) would only repeat the root cause, wrongly.
+  const roots = new Set([...refused, ...found.filter((f) => f.reads === undefined).map((f) => f.issue.path)]);
+  return found.filter((f) => !f.reads?.some((p) => roots.has(p))).map((f) => f.issue);
+}
+
+function runChecks(data: Obj, report: Report): void {
   const cluster = isObj(data.cluster) ? data.cluster : {};
   checkCluster(cluster, report);
   checkWorkloads(data.workloads, String(cluster.provider ?? 'kind'), report);
@@ -37,7 +55,6 @@ export function checkSemantics(source: SourceDocument, data: unknown): InputIssu
   if (cluster.provider === 'kwok') checkSimulated(data, report);
   checkExistingCluster(cluster, isObj(data.fault) ? data.fault : {}, report);
   checkManifestWorkloads(data.workloads, report);
-  return issues;
 }
 
 /**
@@ -63,7 +80,7 @@ function checkGracefulShutdown(cluster: Obj, report: Report): void {
   const kubelet = isObj(cluster.kubelet) ? cluster.kubelet : {};
   const grace = durationMs(kubelet.shutdownGracePeriod);
   if (grace === null || grace <= 0) {
-    report(['fault', 'type'], 'shutdown is graceful only with the kubelet\'s graceful node shutdown; set cluster.kubelet.shutdownGracePeriod (e.g. 30s)');
+    report(['fault', 'type'], 'shutdown is graceful only with the kubelet\'s graceful node shutdown; set cluster.kubelet.shutdownGracePeriod (e.g. 30s)', false, [['cluster', 'kubelet', 'shutdownGracePeriod']]);
   }
 }
 
@@ -114,8 +131,8 @@ function checkFailureSchedule(schedule: unknown, path: FieldPath, report: Report
   const after = durationMs(schedule.after);
   const forMs = durationMs(schedule.for);
   const every = durationMs(schedule.every);
-  if (every !== null && (forMs === null || forMs >= every)) report([...path, 'every'], 'needs for: shorter than every (how long each failure lasts)');
-  if (after === 0 && forMs === null) report([...path, 'after'], 'failing from the start for ever, the pods never become Ready and the workloads never deploy; start later (e.g. after: 30s) or give for:');
+  if (every !== null && (forMs === null || forMs >= every)) report([...path, 'every'], 'needs for: shorter than every (how long each failure lasts)', false, [[...path, 'for']]);
+  if (after === 0 && forMs === null) report([...path, 'after'], 'failing from the start for ever, the pods never become Ready and the workloads never deploy; start later (e.g. after: 30s) or give for:', false, [[...path, 'for']]);
   if (forMs === 0 || every === 0) report([...path, forMs === 0 ? 'for' : 'every'], 'must be greater than 0s');
 }
 
@@ -198,7 +215,7 @@ function checkShutdownPeriods(kl: Obj, report: Report): void {
     if (valueMs !== null && valueMs > 0 && valueMs < 1000) report(['cluster', 'kubelet', field], `must be 0s or at least 1s: ${rule}`);
   }
   if (criticalMs !== null && criticalMs > (graceMs ?? 0)) {
-    report(['cluster', 'kubelet', 'shutdownGracePeriodCriticalPods'], `(${criticalMs / 1000}s) must not exceed shutdownGracePeriod (${(graceMs ?? 0) / 1000}s), the part of it reserved for critical pods: ${rule}`);
+    report(['cluster', 'kubelet', 'shutdownGracePeriodCriticalPods'], `(${criticalMs / 1000}s) must not exceed shutdownGracePeriod (${(graceMs ?? 0) / 1000}s), the part of it reserved for critical pods: ${rule}`, false, [['cluster', 'kubelet', 'shutdownGracePeriod']]);
   }
 }
 
@@ -221,7 +238,7 @@ function checkMonitorPeriod(cm: Obj, report: Report): void {
   const periodMs = durationMs(cm.nodeMonitorPeriod);
   const graceMs = durationMs(cm.nodeMonitorGracePeriod) ?? DEFAULT_TIMEOUT_SETTINGS.controllerManager.nodeMonitorGracePeriodMs;
   if (periodMs === null || periodMs <= 0 || graceMs <= 0 || periodMs < graceMs) return;
-  report(['cluster', 'controllerManager', 'nodeMonitorPeriod'], `nodeMonitorPeriod (${periodMs / 1000}s) must be shorter than nodeMonitorGracePeriod (${graceMs / 1000}s): the controller checks each node once per period, so a longer one, not the grace period, would decide when a node is NotReady`);
+  report(['cluster', 'controllerManager', 'nodeMonitorPeriod'], `nodeMonitorPeriod (${periodMs / 1000}s) must be shorter than nodeMonitorGracePeriod (${graceMs / 1000}s): the controller checks each node once per period, so a longer one, not the grace period, would decide when a node is NotReady`, false, [['cluster', 'controllerManager', 'nodeMonitorGracePeriod']]);
 }
 
 /**
@@ -256,7 +273,11 @@ function checkHeartbeat(cm: Obj, kl: Obj, report: Report): void {
   const from = heartbeatMs === statusPostIntervalMs(kubelet)
     ? `status posts every ${seconds(heartbeatMs)}: nodeStatusReportFrequency ${seconds(reportMs)} checked every nodeStatusUpdateFrequency ${seconds(kubelet.nodeStatusUpdateFrequencyMs)}, + 4% jitter`
     : `Lease renewals every ${seconds(heartbeatMs)}: 0.25 × nodeLeaseDurationSeconds ${leaseSeconds}, + 4% jitter`;
-  report(path, `nodeMonitorGracePeriod (${seconds(graceMs)}) must be longer than the longest silence between two heartbeats of a healthy node (${from}) plus nodeMonitorPeriod (${seconds(monitorMs)}), ${seconds(heartbeatMs + monitorMs)} in all, or healthy nodes are marked NotReady between heartbeats; raise the grace period or lower nodeLeaseDurationSeconds`);
+  const reads: FieldPath[] = [
+    ...['nodeMonitorGracePeriod', 'nodeMonitorPeriod'].map((f) => ['cluster', 'controllerManager', f]),
+    ...['nodeStatusUpdateFrequency', 'nodeStatusReportFrequency', 'nodeLeaseDurationSeconds'].map((f) => ['cluster', 'kubelet', f]),
+  ];
+  report(path, `nodeMonitorGracePeriod (${seconds(graceMs)}) must be longer than the longest silence between two heartbeats of a healthy node (${from}) plus nodeMonitorPeriod (${seconds(monitorMs)}), ${seconds(heartbeatMs + monitorMs)} in all, or healthy nodes are marked NotReady between heartbeats; raise the grace period or lower nodeLeaseDurationSeconds`, false, reads);
 }
 
 function checkWorkloads(workloads: unknown, provider: string, report: Report): void {
@@ -338,7 +359,8 @@ function checkToleration(toleration: Obj, path: FieldPath, report: Report): void
 /**
  * `job` belongs to kind Job; the API rules of batch/v1 Job validation (pkg/apis/batch/validation/validation.go,
  * v1.34.4) that an experiment can break: podReplacementPolicy must be Failed with a podFailurePolicy, each rule has
- * exactly one of onExitCodes and onPodConditions, and FailIndex needs backoffLimitPerIndex (not offered).
+ * exactly one of onExitCodes and onPodConditions, and FailIndex needs backoffLimitPerIndex (not offered); and an
+ * `onExitCodes.containerName` must be the workload's one container ({@link WORKLOAD_CONTAINER_NAME}).
  */
 function checkJob(workload: Obj, at: (field: string) => FieldPath, report: Report): void {
   const job = workload.job;
@@ -353,7 +375,7 @@ function checkJob(workload: Obj, at: (field: string) => FieldPath, report: Repor
     report([...at('job'), 'podReplacementPolicy'], 'must be Failed (or unset) when podFailurePolicy is set (Kubernetes API rule)');
   }
   if (typeof job.completions === 'number' && typeof workload.replicas === 'number' && job.completions < workload.replicas) {
-    report([...at('job'), 'completions'], `(${job.completions}) is below replicas (${workload.replicas}): the Job controller would run only ${job.completions} pod(s) at once, while rebootlab places and predicts replicas pods; set replicas to at most completions`);
+    report([...at('job'), 'completions'], `(${job.completions}) is below replicas (${workload.replicas}): the Job controller would run only ${job.completions} pod(s) at once, while rebootlab places and predicts replicas pods; set replicas to at most completions`, false, [at('replicas')]);
   }
   if (isObj(policy) && Array.isArray(policy.rules)) {
     // The API server's own rules (k8s.io/kubernetes v1.37.2 pkg/apis/batch/validation/validation.go
@@ -365,6 +387,11 @@ function checkJob(workload: Obj, at: (field: string) => FieldPath, report: Repor
       if ((rule.onExitCodes === undefined) === (rule.onPodConditions === undefined)) report(path, 'give exactly one of onExitCodes and onPodConditions');
       if (rule.action === 'FailIndex') report([...path, 'action'], 'FailIndex needs an Indexed Job with backoffLimitPerIndex, which rebootlab does not create; use FailJob, Ignore or Count');
       if (isObj(rule.onExitCodes)) checkExitCodes(rule.onExitCodes, [...path, 'onExitCodes'], report);
+      // A rule on another container never matches: the Job's pods run one container, and the API would not say so.
+      const container = isObj(rule.onExitCodes) ? rule.onExitCodes.containerName : undefined;
+      if (typeof container === 'string' && container !== WORKLOAD_CONTAINER_NAME) {
+        report([...path, 'onExitCodes', 'containerName'], `${JSON.stringify(container)} is no container of this Job's pods: the workload's container is named "${WORKLOAD_CONTAINER_NAME}"; write containerName: ${WORKLOAD_CONTAINER_NAME} or leave it out`);
+      }
     });
   }
 }
@@ -418,7 +445,7 @@ function checkFault(fault: Obj, cluster: Obj, report: Report): void {
   const workers = (cluster.provider ?? 'kind') === 'kwok' ? cluster.nodes : cluster.workers;
   const workerCount = typeof workers === 'number' ? workers : 2;
   if ((target === undefined || target === 'worker-with-most-pods') && typeof fault.count === 'number' && fault.count > workerCount) {
-    report(['fault', 'count'], `${fault.count} nodes requested but the cluster has ${workerCount} workers`);
+    report(['fault', 'count'], `${fault.count} nodes requested but the cluster has ${workerCount} workers`, false, [['cluster', 'workers']]);
   }
 }
 
@@ -430,9 +457,9 @@ function checkObserve(observe: Obj, fault: Obj, report: Report): void {
   if (durationMs(observe.timeout) === 0) report(['observe', 'timeout'], 'must be greater than 0s');
   const timeoutMs = durationMs(observe.timeout) ?? 600_000;
   const observeMs = durationMs(observe.duration);
-  if (observeMs !== null && observeMs > timeoutMs) report(['observe', 'duration'], `is longer than observe.timeout (${timeoutMs / 1000}s)`);
+  if (observeMs !== null && observeMs > timeoutMs) report(['observe', 'duration'], `is longer than observe.timeout (${timeoutMs / 1000}s)`, false, [['observe', 'timeout']]);
   const faultMs = durationMs(fault.duration);
-  if (faultMs !== null && faultMs >= timeoutMs) report(['observe', 'timeout'], `must be longer than fault.duration (${faultMs / 1000}s)`);
+  if (faultMs !== null && faultMs >= timeoutMs) report(['observe', 'timeout'], `must be longer than fault.duration (${faultMs / 1000}s)`, false, [['fault', 'duration']]);
 }
 
 /**

@@ -9,7 +9,8 @@ import { orList, providerActions, PROVIDERS, type BackendName, type ProviderName
 import { actionsTaking, STEP_ARG_FIELDS, stepArgsRule, stepRecord, type StepRecord } from './steps.js';
 
 type Obj = Record<string, unknown>;
-type Report = (path: FieldPath, message: string, atKey?: boolean) => void;
+/** Reports one issue; `reads`: other fields a combining rule read (dropped when one is refused: semantic-check.ts). */
+type Report = (path: FieldPath, message: string, atKey?: boolean, reads?: readonly FieldPath[]) => void;
 
 /** One part of an equality-based label selector: `key=value` or `key==value` (value may be empty). */
 const SELECTOR_PART = /^\s*([A-Za-z0-9._/-]+)\s*(=|==)\s*([A-Za-z0-9._-]*)\s*$/;
@@ -78,16 +79,20 @@ export function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Ob
     const node = typeof step.node === 'string' ? step.node : 'the fault targets';
     const action = typeof step.action === 'string' ? step.action : '';
     if (endMs !== null && afterMs >= endMs) {
-      report(at('after'), `${afterMs / 1000}s is not before the end of the observation (${until === 'duration' ? 'observe.duration' : 'observe.timeout'} ${endMs / 1000}s); the step would never run`);
+      report(at('after'), `${afterMs / 1000}s is not before the end of the observation (${until === 'duration' ? 'observe.duration' : 'observe.timeout'} ${endMs / 1000}s); the step would never run`, false, [['observe', until === 'duration' ? 'duration' : 'timeout']]);
     }
     const record: StepRecord | undefined = stepRecord(action);
     if (record !== undefined && 'endsFault' in record) {
       if (faultRecord(String(fault.type))?.duration === 'none') report(at('action'), `a ${String(fault.type)} is over at once; ${action} needs a fault that lasts (${FAULT_TYPES.filter((t) => FAULTS[t].duration !== 'none').join(', ')})`);
       const faultMs = durationMs(fault.duration);
-      if (faultMs !== null && afterMs >= faultMs) report(at('after'), `${afterMs / 1000}s is not before the end of fault.duration (${faultMs / 1000}s); the fault is restored by then`);
+      if (faultMs !== null && afterMs >= faultMs) report(at('after'), `${afterMs / 1000}s is not before the end of fault.duration (${faultMs / 1000}s); the fault is restored by then`, false, [['fault', 'duration']]);
     }
     const needs = record !== undefined && 'undoes' in record ? record.undoes : undefined;
-    if (needs && !done.has(`${needs} ${node}`)) report(at('action'), `${action} needs an earlier ${needs} step on ${node}`);
+    if (needs && !done.has(`${needs} ${node}`)) {
+      // A step of that action whose `after` is refused is not in `timed`: it may well be the earlier one.
+      const candidates = steps.flatMap((s, i) => (isObj(s) && s.action === needs ? [['steps', i, 'after']] : []));
+      report(at('action'), `${action} needs an earlier ${needs} step on ${node}`, false, candidates);
+    }
     if (action) done.add(`${action} ${node}`);
     if (typeof step.node === 'string' && nodes && !nodes.has(step.node)) {
       report(at('node'), `no node "${step.node}" in ${nodes.provider} cluster "${nodes.cluster}" (${nodes.workers} workers); its nodes are ${nodes.describe()}`);

@@ -12,6 +12,12 @@ export const API_VERSION = 'rebootlab.dev/v1alpha1';
 /** Image run by workloads that do not name one; built from hack/ by the toolchain. */
 export const DEFAULT_WORKLOAD_IMAGE = 'rebootlab/workload:v1';
 
+/**
+ * Name of the one container in every workload pod rebootlab builds (lib/workloads/pod-template.ts): here, below
+ * workloads, so that validation can check a Job's podFailurePolicy `onExitCodes.containerName` against it.
+ */
+export const WORKLOAD_CONTAINER_NAME = 'workload';
+
 /** Image of the fault agent pod when the experiment names none: public, with nsenter (util-linux) and iptables installable. */
 export const DEFAULT_AGENT_IMAGE = 'debian:bookworm-slim';
 /** Kubernetes workload kinds rebootlab can deploy. */

@@ -1,7 +1,7 @@
 // The pod template every workload kind shares: the workload image's HTTP server, labels, placement,
 // tolerations and the /data volume.
 import type { V1Affinity, V1PodSpec, V1PodTemplateSpec, V1Probe, V1TopologySpreadConstraint, V1Volume } from '@kubernetes/client-node';
-import type { FailureScheduleSpec, ProbeSpec, WorkloadSpec } from '../spec/types.js';
+import { WORKLOAD_CONTAINER_NAME, type FailureScheduleSpec, type ProbeSpec, type WorkloadSpec } from '../spec/types.js';
 
 /** Label naming the workload on every object and pod rebootlab creates. */
 export const WORKLOAD_LABEL = 'rebootlab.dev/workload';
@@ -11,8 +11,8 @@ export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
 export const WORKLOAD_NAMESPACE = 'rebootlab';
 /** Mount path of the workload volume in the container. */
 export const DATA_MOUNT_PATH = '/data';
-/** Name of the container in every workload pod. */
-export const CONTAINER_NAME = 'workload';
+/** Name of the container in every workload pod; defined in lib/spec, which validates podFailurePolicy rules against it. */
+export const CONTAINER_NAME = WORKLOAD_CONTAINER_NAME;
 /** Root of hostPath volumes on the node: `<root>/<workload>`. */
 export const HOST_PATH_ROOT = '/var/local/rebootlab';
 /** kind's default StorageClass (rancher local-path provisioner). */

@@ -379,19 +379,26 @@ function jobLoss(input: PodsForecastInput, target: TargetNodeForecast, workload:
   const counted = action === 'Ignore' ? 0 : lost;
   const jobFailed = action === 'FailJob'
     ? `its pods' failure (${disruption ? 'DisruptionTarget=True' : 'no condition'}) matches a podFailurePolicy rule with action FailJob`
-    : counted > spec.backoffLimit ? `${counted} failures counted exceed backoffLimit ${spec.backoffLimit} (BackoffLimitExceeded)` : null;
+    : counted > spec.backoffLimit ? `${counted === 1 ? '1 failure counted exceeds' : `${counted} failures counted exceed`} backoffLimit ${spec.backoffLimit} (BackoffLimitExceeded)` : null;
   const backoffSeconds = jobPodFailureBackoffSeconds(lost);
   const trigger = policy === 'Failed' ? fate.deleted : fate.stopped;
   const detection = target.detection !== null && target.detection.status === 'Unknown' && target.detection.happens === 'always' ? target.detection.window : null;
   const stops = fate.stopped.flatMap((o) => (o.window ? [o.window] : []));
   const finish = detection ?? hull(stops);
-  const actionText = action === null ? 'no podFailurePolicy rule matches: counted' : `podFailurePolicy action ${action}`;
+  // Without a policy there are no rules to match: the controller counts every failure.
+  const actionText = rules === null ? `no podFailurePolicy, so ${lost === 1 ? 'it is' : 'each is'} counted`
+    : action === null ? `no podFailurePolicy rule matches, so ${lost === 1 ? 'it is' : 'each is'} counted` : `podFailurePolicy action ${action}`;
   return {
     jobFailed, trigger, backoffSeconds, finish,
-    setting: `backoffLimit ${spec.backoffLimit}, podReplacementPolicy ${policy}${spec.podReplacementPolicy === null ? ' (defaulted)' : ''}${rules !== null ? `, podFailurePolicy ${rules.length} rule(s)` : ''}; pod failure backoff 10 s doubling, max 600 s`,
-    assumption: `the Job's ${lost} pod(s) on the targets fail together (within one ${JOB_SYNC_BATCH_SECONDS} s sync batch), none failed before; each lost pod is ${disruption ? 'marked DisruptionTarget=True (PodGC / taint eviction)' : 'force-deleted without a condition'}; its finish time is ${detection !== null ? 'its node\'s detection (Ready=False)' : 'its stop (deletionTimestamp − grace)'}`,
-    because: jobFailed !== null ? `Job ${workload.name} fails: ${jobFailed}` : `${lost} failure(s) at once (${actionText}; ${counted} counted ≤ backoffLimit ${spec.backoffLimit}): the Job controller replaces the pod once it ${policy === 'Failed' ? 'is Failed or gone' : 'is terminating or Failed'}, after the pod failure backoff ${secondsText(backoffSeconds)} from the last failure's finish time`,
+    setting: `backoffLimit ${spec.backoffLimit}, podReplacementPolicy ${policy}${spec.podReplacementPolicy === null ? ' (defaulted)' : ''}${rules !== null ? `, podFailurePolicy of ${countText(rules.length, 'rule')}` : ''}; pod failure backoff 10 s doubling, max 600 s`,
+    assumption: `${lost === 1 ? 'the Job\'s one pod on the targets fails' : `the Job's ${lost} pods on the targets fail together (within one ${JOB_SYNC_BATCH_SECONDS} s sync batch)`}, no pod of the Job failed before; each lost pod is ${disruption ? 'marked DisruptionTarget=True (PodGC / taint eviction)' : 'force-deleted without a condition'}; its finish time is ${detection !== null ? 'its node\'s detection (Ready=False)' : 'its stop (deletionTimestamp − grace)'}`,
+    because: jobFailed !== null ? `Job ${workload.name} fails: ${jobFailed}` : `${lost === 1 ? '1 failure' : `${lost} failures at once`} (${actionText}; ${counted} counted ≤ backoffLimit ${spec.backoffLimit}): the Job controller replaces ${lost === 1 ? 'the pod' : 'each pod'} once it ${policy === 'Failed' ? 'is Failed or gone' : 'is terminating or Failed'}, after the pod failure backoff ${secondsText(backoffSeconds)} from the last failure's finish time`,
   };
+}
+
+/** `n` and `noun`, the noun plural unless `n` is 1: `1 rule`, `3 rules`. */
+function countText(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /**
@@ -469,12 +476,12 @@ function jobFailedItem(input: PodsForecastInput, workload: WorkloadSpec, lost: r
   const from = Math.max(count.fromSeconds, goneHull?.fromSeconds ?? -Infinity) - 1;
   const to = Math.max(count.toSeconds, goneHull?.toSeconds ?? -Infinity, others.length > 0 ? count.toSeconds + batch + grace + KUBELET_POD_KILL_SECONDS : -Infinity) + batch;
   const window = windowOf(from, to);
-  const outcomes = mergeOutcomes([...(stuck ? [] : [{ window, when: `the sync counting the failures (${failing.jobFailed}) adds FailureTarget; Failed once no pod of the Job is terminating` }]), ...nevers]);
+  const outcomes = mergeOutcomes([...(stuck ? [] : [{ window, when: `the sync counting the failures adds FailureTarget, as ${failing.jobFailed}; Failed once no pod of the Job is terminating` }]), ...nevers]);
   const happens = outcomes.every((o) => o.window !== null) ? 'always' : outcomes.every((o) => o.window === null) ? 'never' : 'maybe';
   return item({
     ...base, happens, window: hull(outcomes.flatMap((o) => (o.window ? [o.window] : []))), outcomes,
     setting: `${failing.setting}; SyncJobBatchPeriod ${batch} s${others.length > 0 ? `; terminationGracePeriodSeconds ${grace} s` : ''}`,
-    assumption: `${failing.assumption}; the counting sync comes within one ${batch} s sync batch of the last failure it counts, and Failed's lastTransitionTime (truncated to the second, −1 s) is stamped in that sync or the one a batch after the last terminating pod is gone${others.length > 0 ? `; the Job's ${others.length} pod(s) on other nodes, deleted at FailureTarget, are marked Failed by their kubelet within terminationGracePeriodSeconds + ${KUBELET_POD_KILL_SECONDS} s` : ''}`,
-    because: `Job ${workload.name} fails: ${failing.jobFailed}; the Job controller adds FailureTarget=True at the sync that counts it and Failed=True once none of its pods is terminating (enactJobFinished)`,
+    assumption: `${failing.assumption}; the counting sync comes within one ${batch} s sync batch of the last failure it counts, and Failed's lastTransitionTime (truncated to the second, −1 s) is stamped in that sync or the one a batch after the last terminating pod is gone${others.length === 1 ? `; the Job's pod on another node, deleted at FailureTarget, is marked Failed by its kubelet within terminationGracePeriodSeconds + ${KUBELET_POD_KILL_SECONDS} s` : others.length > 1 ? `; the Job's ${others.length} pods on other nodes, deleted at FailureTarget, are marked Failed by their kubelets within terminationGracePeriodSeconds + ${KUBELET_POD_KILL_SECONDS} s` : ''}`,
+    because: `Job ${workload.name} fails: ${failing.jobFailed}; the Job controller adds FailureTarget=True at the sync that counts the failures and Failed=True once none of its pods is terminating (enactJobFinished)`,
   });
 }

@@ -377,6 +377,7 @@ export interface PodFailurePolicyRule {
   /** `Ignore`: not counted against backoffLimit; `Count`: counted; `FailJob`: the Job fails; `FailIndex`: its index fails (Indexed Jobs). */
   action: 'Ignore' | 'Count' | 'FailJob' | 'FailIndex';
   onExitCodes?: {
+    /** The container whose exit code counts: only `workload`, the one container of rebootlab's pods; default any. */
     containerName?: string;
     operator: 'In' | 'NotIn';
     /** @minItems 1 */

@@ -134,6 +134,36 @@ describe('analyze/forecast', () => {
       expect(run.analysis.jobs!.find((j) => j.workload === 'tolerant')!.conditions).to.deep.equal([]);
     });
 
+    it('job-failed of a Job without a podFailurePolicy that does not fail: its text says there is no policy, not that no rule matches, and counts in words', () => {
+      const r = run.info.resolved!;
+      const workloads = r.workloads.map((w) => (w.name === 'plain' ? { ...w, job: { ...w.job!, backoffLimit: 6 } } : w));
+      const g = forecast({ experiment: { ...r, workloads }, settings: run.info.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOfJournal(preFault, run.info.workloads)! });
+      const failed = g.items.find((i) => i.workload === 'plain' && i.event === 'job-failed')!;
+      expect(failed.happens).to.equal('never');
+      expect(failed.because).to.equal('no FailureTarget, so no Failed: 3 failures at once (no podFailurePolicy, so each is counted; 3 counted ≤ backoffLimit 6): the Job controller replaces each pod once it is terminating or Failed, after the pod failure backoff 40 s from the last failure\'s finish time');
+      expect(failed.assumption).to.match(/^the Job's 3 pods on the targets fail together \(within one 1 s sync batch\), no pod of the Job failed before; /);
+      const tolerant = g.items.find((i) => i.workload === 'tolerant' && i.event === 'job-failed')!;
+      expect(tolerant.setting).to.include('podFailurePolicy of 1 rule;');
+    });
+
+    it('job-failed with one lost pod: "1 failure counted exceeds", "the Job\'s one pod"', () => {
+      const r = run.info.resolved!;
+      const workloads = r.workloads.map((w) => (w.name === 'plain' ? { ...w, job: { ...w.job!, backoffLimit: 0 } } : w));
+      const state = preFaultStateOfJournal(preFault, run.info.workloads)!;
+      const plain = state.pods.filter((p) => p.workload === 'plain');
+      const one = { ...state, pods: state.pods.filter((p) => p.workload !== 'plain' || p === plain[0]) };
+      const g = forecast({ experiment: { ...r, workloads }, settings: run.info.settings, kubernetesVersion: 'v1.37.2', preFault: one });
+      const failed = g.items.find((i) => i.workload === 'plain' && i.event === 'job-failed')!;
+      expect(failed.because).to.match(/^Job plain fails: 1 failure counted exceeds backoffLimit 0 \(BackoffLimitExceeded\); /);
+      expect(failed.assumption).to.match(/^the Job's one pod on the targets fails, no pod of the Job failed before; /);
+    });
+
+    it('job-failed of a Job that fails names its reason once, without nested parentheses', () => {
+      const [failed] = of('plain', 'job-failed');
+      expect(failed.outcomes[0].when).to.equal('the sync counting the failures adds FailureTarget, as 3 failures counted exceed backoffLimit 2 (BackoffLimitExceeded); Failed once no pod of the Job is terminating');
+      expect(failed.because).to.include('at the sync that counts the failures and Failed=True');
+    });
+
     it('job-failed waits for terminating pods (enactJobFinished): evicted from a node that is down (power-off 60 s), Failed comes only after the kubelet back removes them, not at the count', () => {
       const r = run.info.resolved!;
       const powerOff = forecastOf(preFault, { ...run.info, resolved: { ...r, fault: { ...r.fault, type: 'power-off', durationMs: 60_000 } } })!;

@@ -36,6 +36,21 @@ describe('Job workloads: the Kubernetes API\'s rules, checked before any cluster
     expect(issuesOf(exitCodes('NotIn', '[4294967297]'))).to.deep.equal([`${path}[0]: 4294967297 is not an exit code (a 32-bit integer)`]);
   });
 
+  it('refuses an onExitCodes.containerName other than the workload\'s one container, with its place in the file', () => {
+    const rule = (name: string) => `{name: b, kind: Job, replicas: 1, job: {podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {containerName: ${name}, operator: In, values: [42]}}]}}}`;
+    expect(issuesOf(rule('workload'))).to.deep.equal([]);
+    let error: unknown;
+    try {
+      loadExperimentText('e.yaml', [...HEAD, 'workloads:', `  - ${rule('main')}`].join('\n'));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.be.instanceOf(InputError);
+    expect((error as InputError).issues.map(formatInputIssue)).to.deep.equal([
+      'e.yaml:7:119: workloads[0].job.podFailurePolicy.rules[0].onExitCodes.containerName: "main" is no container of this Job\'s pods: the workload\'s container is named "workload"; write containerName: workload or leave it out',
+    ]);
+  });
+
   it('refuses more than 20 rules', () => {
     const rule = '{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}';
     const issues = issuesOf(`{name: b, kind: Job, replicas: 1, job: {podFailurePolicy: {rules: [${Array(21).fill(rule).join(', ')}]}}}`);
