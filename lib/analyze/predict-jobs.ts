@@ -1,4 +1,5 @@
 // Causal model, Job part: when the Job controller creates a replacement for a pod it lost.
+import { countText } from '../common/words.js';
 import { jobPodFailureBackoffSeconds, JOB_SYNC_BATCH_SECONDS, type JobFacts, type JobPodFacts } from './jobs.js';
 import { causeOf, round3, secondsText, windowOf, type ItemDraft } from './predict-common.js';
 import { REPLACEMENT_SECONDS } from './predict-pods.js';
@@ -43,7 +44,7 @@ export function predictJobReplacements(jobs: readonly JobFacts[], pods: readonly
       failures += group.length;
       counted += group.filter((p) => p.action !== 'Ignore').length;
       if (group.some((p) => p.action === 'FailJob')) jobFailed ??= 'a failure matched a podFailurePolicy rule with action FailJob';
-      if (counted > job.backoffLimit) jobFailed ??= `${counted} failures counted exceed backoffLimit ${job.backoffLimit} (BackoffLimitExceeded)`;
+      if (counted > job.backoffLimit) jobFailed ??= `${countText(counted, 'failure')} counted ${counted === 1 ? 'exceeds' : 'exceed'} backoffLimit ${job.backoffLimit} (BackoffLimitExceeded)`;
       const finishes = group.flatMap((p) => (p.finished ? [p.finished] : []));
       if (finishes.length > 0) lastFinish = { fromSeconds: Math.max(...finishes.map((f) => f.fromSeconds)), toSeconds: Math.max(...finishes.map((f) => f.toSeconds)) };
       for (const p of group) {
@@ -97,6 +98,6 @@ function itemFor(job: JobFacts, id: string, facts: JobPodFacts, pod: PodTimeline
   const delay = finish === null ? 0 : round3(Math.max(0, finish.fromSeconds + backoff - at));
   const because = finish === null
     ? `Job controller replaces the pod at its next sync (${policy})`
-    : `Job controller replaces the pod after its pod failure backoff: ${state.failures} failure(s) since the last success → ${secondsText(backoff)} (10 s doubling, max 600 s) from the last failure's finish time ${secondsText(finish.fromSeconds)}${finish.toSeconds > finish.fromSeconds ? `…${secondsText(finish.toSeconds)}` : ''} (getFinishedTime)${delay > 0 ? `: ${secondsText(delay)} after it could be replaced` : ', already over when it could be replaced'} (${policy})`;
+    : `Job controller replaces the pod after its pod failure backoff: ${countText(state.failures, 'failure')} since the last success → ${secondsText(backoff)} (10 s doubling, max 600 s) from the last failure's finish time ${secondsText(finish.fromSeconds)}${finish.toSeconds > finish.fromSeconds ? `…${secondsText(finish.toSeconds)}` : ''} (getFinishedTime)${delay > 0 ? `: ${secondsText(delay)} after it could be replaced` : ', already over when it could be replaced'} (${policy})`;
   return { ...base, expected: true, window: windowOf(from - 0.1, to + REPLACEMENT_SECONDS), cause, because, ...(notModelled ? { notModelled } : {}) };
 }

@@ -1,5 +1,6 @@
 // Forecast, pod part: per pod on a target node, its eviction (taint eviction controller, out-of-service step), its
 // deletion (PodGC, force-delete step, its kubelet back), and its replacement created and Ready.
+import { countText } from '../../common/words.js';
 import type { TimeoutSettings } from '../../spec/settings.js';
 import type { Experiment, StepSpec, WorkloadSpec } from '../../spec/types.js';
 import { msToSeconds } from '../clock.js';
@@ -394,11 +395,6 @@ function jobLoss(input: PodsForecastInput, target: TargetNodeForecast, workload:
     assumption: `${lost === 1 ? 'the Job\'s one pod on the targets fails' : `the Job's ${lost} pods on the targets fail together (within one ${JOB_SYNC_BATCH_SECONDS} s sync batch)`}, no pod of the Job failed before; each lost pod is ${disruption ? 'marked DisruptionTarget=True (PodGC / taint eviction)' : 'force-deleted without a condition'}; its finish time is ${detection !== null ? 'its node\'s detection (Ready=False)' : 'its stop (deletionTimestamp − grace)'}`,
     because: jobFailed !== null ? `Job ${workload.name} fails: ${jobFailed}` : `${lost === 1 ? '1 failure' : `${lost} failures at once`} (${actionText}; ${counted} counted ≤ backoffLimit ${spec.backoffLimit}): the Job controller replaces ${lost === 1 ? 'the pod' : 'each pod'} once it ${policy === 'Failed' ? 'is Failed or gone' : 'is terminating or Failed'}, after the pod failure backoff ${secondsText(backoffSeconds)} from the last failure's finish time`,
   };
-}
-
-/** `n` and `noun`, the noun plural unless `n` is 1: `1 rule`, `3 rules`. */
-function countText(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /**

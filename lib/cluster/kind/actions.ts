@@ -146,6 +146,13 @@ export function describeDockerAction(action: NodeAction, kubeconfigPath: string,
   if (!DOCKER_NODE_ACTIONS.has(action)) throw new InputError(`node action ${action} is not supported by the kind provider`);
   if (isNodeApiAction(action)) return describeNodeApiAction(action, '{node}', kubeconfigPath);
   const commands = dockerCommands('{node}', network, '{IP before}')[action as keyof ReturnType<typeof dockerCommands>];
+  if (action === 'shutdown') {
+    // The policy is read from the node when the fault is injected (planFor); kind creates its nodes with on-failure:1.
+    return {
+      act: `docker update --restart=no {node} (if it has a restart policy, read first as {policy}); ${shellLine(commands.act!)}; over when the container has stopped`,
+      undo: `docker update --restart={policy} {node} (if it had one); ${shellLine(commands.undo!)} (unless it runs)`,
+    };
+  }
   return {
     act: commands.act ? shellLine(commands.act)
       : action === 'partition-api-server' ? 'docker exec {node} iptables/ip6tables: drop TCP between {node} and the API server endpoints (and the API server to the kubelet port); node-to-node traffic flows'

@@ -51,7 +51,7 @@ describe('analyze/jobs: the Job controller (pkg/controller/job, v1.34.4)', () =>
       for (const i of items) {
         expect(i).to.deep.include({ expected: true, held: true });
         expect(i.observedSeconds!).to.be.within(82.4, 82.5);
-        expect(i.because).to.include('3 failure(s) since the last success → 40 s');
+        expect(i.because).to.include('3 failures since the last success → 40 s');
       }
       expect(a.predictions.missed).to.deep.equal([]);
     });

@@ -3,20 +3,14 @@
 // skips when a field it reads is itself refused, instead of reading it as absent or as its default and adding lines
 // that are not true (found by a new-user try: `shutdownGracePeriod: 30x` gave three lines).
 import { expect } from 'chai';
-import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
 import { loadExperimentText } from '../../../lib/spec/load.js';
+import { inputIssuesOf } from '../../helpers/input-issues.js';
 
 const HEAD = ['apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}'];
 
 /** The one-line issues of an experiment made of HEAD and `yaml` lines, in file order. */
 function issuesOf(...yaml: string[]): string[] {
-  try {
-    loadExperimentText('e.yaml', [...HEAD, ...yaml].join('\n'));
-  } catch (error) {
-    expect(error).to.be.instanceOf(InputError);
-    return (error as InputError).issues.map(formatInputIssue);
-  }
-  return [];
+  return inputIssuesOf(() => loadExperimentText('e.yaml', [...HEAD, ...yaml].join('\n')));
 }
 
 describe('spec: rules that combine fields skip a field already refused', () => {

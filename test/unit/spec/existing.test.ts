@@ -2,20 +2,14 @@
 import { expect } from 'chai';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
 import { loadExperimentText } from '../../../lib/spec/load.js';
+import { inputIssuesOf } from '../../helpers/input-issues.js';
 
 const head = ['apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}'];
 const cluster = 'cluster: {provider: existing, kubeconfig: ./kc, context: prod}';
 
 function issuesOf(lines: string[]): string[] {
-  try {
-    loadExperimentText('dir/e.yaml', [...head, ...lines].join('\n'));
-  } catch (error) {
-    expect(error).to.be.instanceOf(InputError);
-    return (error as InputError).issues.map(formatInputIssue);
-  }
-  return [];
+  return inputIssuesOf(() => loadExperimentText('dir/e.yaml', [...head, ...lines].join('\n')));
 }
 
 describe('spec: provider existing and fault.backend', () => {

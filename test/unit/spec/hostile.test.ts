@@ -1,24 +1,18 @@
 // Issue 27, the experiment-file half: hostile values get one line each, with bounded work, never a crash or a
 // file that validates but cannot work. Each `it` names the issue's item it reproduces.
 import { expect } from 'chai';
-import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
 import { loadExperimentText, MAX_EXPERIMENT_FILE_BYTES } from '../../../lib/spec/load.js';
 import { MAX_EXPECTATION_CHARS, parseExpectation } from '../../../lib/spec/expectation.js';
 import { clusterNodeNames } from '../../../lib/spec/node-names.js';
 import { MAX_FLOW_NESTING } from '../../../lib/spec/source.js';
 import { MAX_RUNS } from '../../../lib/spec/matrix.js';
+import { inputIssuesOf } from '../../helpers/input-issues.js';
 
 const HEAD = 'apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\n';
 
 /** Every issue line of `text` as `e.yaml` (empty when it loads). Anything but an InputError fails the test. */
 function issuesOf(text: string, set: string[] = []): string[] {
-  try {
-    loadExperimentText('e.yaml', text, { set });
-  } catch (error) {
-    expect(error).to.be.instanceOf(InputError);
-    return (error as InputError).issues.map(formatInputIssue);
-  }
-  return [];
+  return inputIssuesOf(() => loadExperimentText('e.yaml', text, { set }));
 }
 
 /** The message of the one issue of `text` at `path`. */

@@ -1,20 +1,14 @@
 // A Job workload the Kubernetes API would refuse, or run with fewer pods than the experiment places, is refused when
 // the file is validated (one line per mistake, naming the field), not minutes later when the Job is created.
 import { expect } from 'chai';
-import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
 import { loadExperimentText } from '../../../lib/spec/load.js';
+import { inputIssuesOf } from '../../helpers/input-issues.js';
 
 const HEAD = ['apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}', 'cluster: {workers: 2}', 'fault: {type: power-off, duration: 60s}'];
 
 /** The one-line issues of an experiment with this Job workload (YAML flow mapping), [] when it loads. */
 function issuesOf(workload: string): string[] {
-  try {
-    loadExperimentText('e.yaml', [...HEAD, 'workloads:', `  - ${workload}`].join('\n'));
-  } catch (error) {
-    expect(error).to.be.instanceOf(InputError);
-    return (error as InputError).issues.map(formatInputIssue).map((line) => line.replace(/^e\.yaml:\d+:\d+: /, ''));
-  }
-  return [];
+  return inputIssuesOf(() => loadExperimentText('e.yaml', [...HEAD, 'workloads:', `  - ${workload}`].join('\n'))).map((line) => line.replace(/^e\.yaml:\d+:\d+: /, ''));
 }
 
 const exitCodes = (operator: string, values: string) =>
@@ -39,14 +33,7 @@ describe('Job workloads: the Kubernetes API\'s rules, checked before any cluster
   it('refuses an onExitCodes.containerName other than the workload\'s one container, with its place in the file', () => {
     const rule = (name: string) => `{name: b, kind: Job, replicas: 1, job: {podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {containerName: ${name}, operator: In, values: [42]}}]}}}`;
     expect(issuesOf(rule('workload'))).to.deep.equal([]);
-    let error: unknown;
-    try {
-      loadExperimentText('e.yaml', [...HEAD, 'workloads:', `  - ${rule('main')}`].join('\n'));
-    } catch (e) {
-      error = e;
-    }
-    expect(error).to.be.instanceOf(InputError);
-    expect((error as InputError).issues.map(formatInputIssue)).to.deep.equal([
+    expect(inputIssuesOf(() => loadExperimentText('e.yaml', [...HEAD, 'workloads:', `  - ${rule('main')}`].join('\n')))).to.deep.equal([
       'e.yaml:7:119: workloads[0].job.podFailurePolicy.rules[0].onExitCodes.containerName: "main" is no container of this Job\'s pods: the workload\'s container is named "workload"; write containerName: workload or leave it out',
     ]);
   });

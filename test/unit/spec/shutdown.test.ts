@@ -2,7 +2,6 @@
 // holds logind's delay inhibitor lock): its catalogue record, validation's one-line refusals, the plan (logind before
 // the kubelet, the poweroff and its undo), the forecast (not modelled yet: every event listed as not forecast).
 import { expect } from 'chai';
-import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
 import { forecast } from '../../../lib/analyze/forecast/index.js';
 import { faultEffect } from '../../../lib/analyze/forecast/fault-effects.js';
 import { OBSERVATION_LATENCY_SECONDS } from '../../../lib/analyze/windows.js';
@@ -14,19 +13,14 @@ import { preFaultStateOf } from '../../../lib/run/predict-state.js';
 import { clientImpactOf, FAULTS, FAULT_TYPES_WITH_DURATION, injectableFaultTypes, primitivesAmong } from '../../../lib/spec/faults.js';
 import { loadExperimentText } from '../../../lib/spec/load.js';
 import { providerActions } from '../../../lib/spec/providers.js';
+import { inputIssuesOf } from '../../helpers/input-issues.js';
 
 const HEAD = ['apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}'];
 const GRACE = 'cluster: {workers: 2, kubelet: {shutdownGracePeriod: 30s, shutdownGracePeriodCriticalPods: 10s}}';
 const load = (...yaml: string[]) => loadExperimentText('e.yaml', [...HEAD, ...yaml].join('\n'));
 
 function issuesOf(...yaml: string[]): string[] {
-  try {
-    load(...yaml);
-  } catch (error) {
-    expect(error).to.be.instanceOf(InputError);
-    return (error as InputError).issues.map(formatInputIssue);
-  }
-  return [];
+  return inputIssuesOf(() => load(...yaml));
 }
 
 describe('fault type shutdown (issue 28)', () => {
@@ -79,8 +73,11 @@ describe('fault type shutdown (issue 28)', () => {
       .to.deep.equal(['e.yaml:6:15: fault.type: shutdown cannot be done by backend agent (it does reboot, kubelet-stop, kubelet-restart, runtime-stop, network-partition)']);
   });
 
-  it('kind runs systemctl poweroff in the node and undoes it with docker start, a restore command doctor --restore replays', () => {
-    expect(describeDockerAction('shutdown', '/k')).to.deep.equal({ act: 'docker exec {node} systemctl poweroff', undo: 'docker start {node}' });
+  it('kind turns the restart policy off, runs systemctl poweroff in the node, and undoes both (policy back, docker start), restore commands doctor --restore replays', () => {
+    expect(describeDockerAction('shutdown', '/k')).to.deep.equal({
+      act: 'docker update --restart=no {node} (if it has a restart policy, read first as {policy}); docker exec {node} systemctl poweroff; over when the container has stopped',
+      undo: 'docker update --restart={policy} {node} (if it had one); docker start {node} (unless it runs)',
+    });
     expect(parseRestoreCommand(['docker', 'start', 'rebootlab-worker'])).to.deep.include({ via: 'docker', undo: 'start', container: 'rebootlab-worker' });
   });
 
@@ -88,7 +85,7 @@ describe('fault type shutdown (issue 28)', () => {
     const text = planExperiment(load(GRACE, 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment).join('\n');
     expect(text).to.contain(`on every node: write ${KUBELET_LOGIND_DROPIN} (dbus and systemd-logind before the kubelet), systemctl start dbus systemd-logind, systemctl restart kubelet`);
     expect(text).to.contain('fault shutdown on worker-with-most-pods, undone after 60 s;');
-    expect(text).to.contain('\n  docker exec {node} systemctl poweroff\n      undo: docker start {node}');
+    expect(text).to.contain('\n  docker update --restart=no {node} (if it has a restart policy, read first as {policy}); docker exec {node} systemctl poweroff; over when the container has stopped\n      undo: docker update --restart={policy} {node} (if it had one); docker start {node} (unless it runs)');
     const plain = planExperiment(load('cluster: {workers: 2}', 'fault: {type: power-off, duration: 60s}').variants[0]!.experiment).join('\n');
     expect(plain).to.not.contain('logind');
   });

@@ -1,17 +1,11 @@
 // Validation collects every issue, sorted by place, each one line.
 import { expect } from 'chai';
-import { InputError, formatInputIssue } from '../../../lib/common/errors.js';
 import { loadExperimentText } from '../../../lib/spec/load.js';
 import { settingsLeafPaths } from '../../../lib/spec/validate.js';
+import { inputIssuesOf } from '../../helpers/input-issues.js';
 
 function issuesOf(text: string): string[] {
-  try {
-    loadExperimentText('e.yaml', text);
-  } catch (error) {
-    expect(error).to.be.instanceOf(InputError);
-    return (error as InputError).issues.map(formatInputIssue);
-  }
-  return [];
+  return inputIssuesOf(() => loadExperimentText('e.yaml', text));
 }
 
 describe('spec/validate', () => {
