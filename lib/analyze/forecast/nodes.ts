@@ -117,6 +117,7 @@ export function restoreStartOf(experiment: Experiment, effect: FaultEffect, offS
   return [round3(first[0]), round3(first[1])];
 }
 
+/** The node lifecycle controller's detection settings and the heartbeat interval, as an item's `setting` text. */
 export const graceText = (settings: TimeoutSettings) =>
   `--node-monitor-grace-period ${secondsText(msToSeconds(settings.controllerManager.nodeMonitorGracePeriodMs))}, --node-monitor-period ${secondsText(msToSeconds(settings.controllerManager.nodeMonitorPeriodMs))}, kubelet nodeLeaseDurationSeconds ${settings.kubelet.nodeLeaseDurationSeconds} (heartbeat every ${secondsText(heartbeatIntervalSeconds(settings))})`;
 
@@ -211,7 +212,12 @@ export function noScheduleItem(node: TargetNodeForecast, detection: Window, happ
   });
 }
 
-/** Ready=True again after the restore of a node marked Unknown: its kubelet is back and posts its status. */
+/**
+ * Ready=True again after the restore of a node marked NotReady (Unknown; or False, then Unknown, in a graceful
+ * shutdown): its kubelet is back and posts its status, the effect's readyAgainAfterRestoreSeconds after the restore
+ * starts. Sets node.readyAgain; pushes a not-forecast line instead when the effect has no figure or a step deletes
+ * the Node.
+ */
 export function readyAgainItems(settings: TimeoutSettings, node: TargetNodeForecast, detected: 'always' | 'maybe', notForecast: string[], experimentSteps: Experiment['steps']): ForecastItem[] {
   const back = node.effect.readyAgainAfterRestoreSeconds;
   if (node.restoreStart === null) return [];
