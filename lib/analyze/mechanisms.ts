@@ -73,6 +73,11 @@ export const MECHANISMS = {
     function: 'processTaintBaseEviction, doNoExecuteTaintingPass, handleDisruption, ComputeZoneState, SwapLimiter',
     behaviours: base('v1.34', 'the NoExecute taint queued in the pass that marks the node (kubernetes/kubernetes PR 120816), written by the 100 ms tainting loop when its zone\'s token bucket allows'),
   },
+  'no-execute-taint-swap': {
+    file: 'pkg/controller/nodelifecycle/node_lifecycle_controller.go, pkg/controller/util/node/controller_utils.go',
+    function: 'monitorNodeHealth, processTaintBaseEviction, SwapNodeControllerTaint',
+    behaviours: base('v1.37', 'a node already tainted not-ready:NoExecute (the kubelet reported Ready=False, say a graceful shutdown) that the monitor pass marks Unknown has the taint swapped for unreachable:NoExecute at once in that pass, without a zone token (and unreachable for not-ready likewise when it reports False again) (read in v1.37.2)'),
+  },
   'taint-eviction': {
     file: 'pkg/controller/tainteviction/taint_eviction.go', function: 'processPodOnNode, getMinTolerationTime (first matching toleration per taint)',
     behaviours: [

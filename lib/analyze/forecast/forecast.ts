@@ -11,6 +11,8 @@ import { OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
 import { item } from './items.js';
 import { forecastTargetNodes } from './nodes.js';
 import { forecastPods } from './pods.js';
+import { faultEffect } from './fault-effects.js';
+import { forecastShutdownEvictions, forecastShutdownNode, type ShutdownNodeForecast } from './shutdown-node.js';
 import { forecastShutdownPods } from './shutdown.js';
 import type { Forecast, ForecastItem, PreFaultState } from './types.js';
 import { forecastWorkloads } from './workloads.js';
@@ -114,8 +116,10 @@ export const SHUTDOWN_NOT_READY_WITHIN_SECONDS = 5;
  * A graceful node shutdown (fault type shutdown): per target, the kubelet's own Ready=False ("node is shutting down"),
  * from k8s.io/kubernetes pkg/kubelet/nodeshutdown (v1.37.2): at logind's PrepareForShutdown the shutdown manager
  * syncs the node status at once; its pods are ended by priority group and a ReplicaSet's replaced
- * (forecast/shutdown.ts). The node stop, taints, clients and Ready again are not modelled yet and listed as not
- * forecast, with the mechanism that drives them.
+ * (forecast/shutdown.ts). Then the node side (forecast/shutdown-node.ts): the not-ready taints (NoSchedule on the
+ * update, NoExecute from the zone replay as for a kubelet-reported Ready=False), the node stop silencing its
+ * heartbeats, Ready=Unknown, the swap to the unreachable taints and Ready again after the restore. The clients' view
+ * is listed as not forecast.
  */
 function gracefulShutdownForecast(input: ForecastInput): Forecast {
   const { experiment, settings, preFault } = input;
@@ -124,6 +128,7 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
   const items: ForecastItem[] = [];
   const notForecast: string[] = [];
   const nodesByName = new Map(preFault.nodes.map((n) => [n.name, n]));
+  const shutdowns: ShutdownNodeForecast[] = [];
   preFault.targets.forEach((node, index) => {
     const off = index * msToSeconds(experiment.fault.staggerMs);
     const kubeletVersion = nodesByName.get(node)?.kubeletVersion ?? input.kubernetesVersion;
@@ -131,8 +136,9 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
       notForecast.push(`${node} Ready=False "node is shutting down": ${grace <= 0 ? 'the kubelet has no shutdownGracePeriod' : `the graceful shutdown manager was read in v1.37.2 only, not for kubelet ${kubeletVersion}`}`);
       return;
     }
+    const notReadyWindow = windowOf(off - 1, off + SHUTDOWN_NOT_READY_WITHIN_SECONDS + OBSERVATION_LATENCY_SECONDS);
     items.push(item({
-      event: 'node-not-ready-kubelet', node, happens: 'always', window: windowOf(off - 1, off + SHUTDOWN_NOT_READY_WITHIN_SECONDS + OBSERVATION_LATENCY_SECONDS),
+      event: 'node-not-ready-kubelet', node, happens: 'always', window: notReadyWindow,
       mechanism: mechanismKey('kubelet-graceful-shutdown', kubeletVersion, input.kubernetesVersion),
       setting: `kubelet shutdownGracePeriod ${secondsText(grace)}`,
       assumption: `logind runs on the node when its kubelet starts (rebootlab starts it on kind: lib/cluster/kind/logind.ts), so the kubelet holds its delay inhibitor lock; logind sends PrepareForShutdown as \`systemctl poweroff\` starts and the kubelet posts its status within ${SHUTDOWN_NOT_READY_WITHIN_SECONDS} s of the command's start; lastTransitionTime is truncated to the second`,
@@ -144,21 +150,39 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
     });
     items.push(...pods.items);
     notForecast.push(...pods.notForecast);
+    const side = forecastShutdownNode({
+      experiment, settings, node, offSeconds: off, preparedWithinSeconds: SHUTDOWN_NOT_READY_WITHIN_SECONDS, graceSeconds: grace, notReadyWindow,
+      effect: faultEffect(experiment.fault.type, experiment.cluster.provider), kubeletVersion, kubernetesVersion: input.kubernetesVersion,
+    });
+    shutdowns.push(side);
+    items.push(...side.items);
+    notForecast.push(...side.notForecast);
   });
-  notForecast.push(
-    'the node stop (the container exits once the kubelet released its inhibitor lock, at most shutdownGracePeriod after PrepareForShutdown, or when logind\'s InhibitDelayMaxSec ran out), the taints and the clients\' view after it: not modelled yet for a graceful shutdown',
-    'Ready again after the restore: not forecast for this fault type yet',
-  );
+  // The not-ready NoExecute taints: the causal model's zone replay, as for any kubelet-reported Ready=False.
+  const endSeconds = msToSeconds(experiment.observe.until === 'duration' && experiment.observe.durationMs !== null ? experiment.observe.durationMs : experiment.observe.timeoutMs);
+  const zones = forecastTaints({ settings, nodes: preFault.nodes, targets: shutdowns.map((s) => s.target), pods: preFault.pods, endSeconds });
+  items.push(...zones.items);
+  for (const side of shutdowns) {
+    if (side.unreachableNoExecute === null) continue;
+    const swapped = side.unreachableNoExecute(zones.items.find((i) => i.node === side.target.name && i.event === 'no-execute-taint'));
+    if (typeof swapped === 'string') notForecast.push(swapped);
+    else items.push(swapped);
+  }
+  // The pods the shutdown left terminal on a target: deleted by the taint eviction controller (no phase filter).
+  const evictions = forecastShutdownEvictions({ targets: shutdowns.map((s) => s.target), taints: zones.taints, pods: preFault.pods });
+  items.push(...evictions.items);
+  notForecast.push(...evictions.notForecast);
+  notForecast.push('the clients\' view (endpoints, workload availability, probes) during a graceful shutdown: not modelled yet');
   for (const version of new Set([input.kubernetesVersion, ...preFault.nodes.map((n) => n.kubeletVersion).filter((v): v is string => typeof v === 'string')])) {
     const warning = unsupportedVersionWarning(version);
     if (warning !== null) notForecast.push(warning);
   }
   return {
-    kubernetesVersion: input.kubernetesVersion, conditionedOn: preFault.source, conditions: [], targets: [...preFault.targets],
+    kubernetesVersion: input.kubernetesVersion, conditionedOn: preFault.source, conditions: [...zones.zoneNotes], targets: [...preFault.targets],
     mechanisms: Object.fromEntries([...new Set(items.map((i) => i.mechanism))].sort().map((key) => {
       const [id, version] = key.split('@') as [MechanismId, string | undefined];
       return [key, mechanismFor(id, version ?? input.kubernetesVersion)];
     })),
-    items, notForecast,
+    items: orderItems(items), notForecast,
   };
 }

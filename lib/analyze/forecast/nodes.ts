@@ -98,7 +98,7 @@ export function forecastTargetNodes(input: TargetNodesInput): { nodes: TargetNod
  * (runFault), or the end of the observation when that comes first (observe.until duration), or a `restore` step;
  * null when the fault has no restore while observed.
  */
-function restoreStartOf(experiment: Experiment, effect: FaultEffect, offSeconds: number): readonly [number, number] | null {
+export function restoreStartOf(experiment: Experiment, effect: FaultEffect, offSeconds: number): readonly [number, number] | null {
   const fault = experiment.fault;
   const ends = FAULT_TYPES_WITH_DURATION.includes(fault.type) || (fault.type === 'node-delete' && fault.durationMs !== null);
   const candidates: [number, number][] = [];
@@ -117,7 +117,8 @@ function restoreStartOf(experiment: Experiment, effect: FaultEffect, offSeconds:
   return [round3(first[0]), round3(first[1])];
 }
 
-const graceText = (settings: TimeoutSettings) =>
+/** The node lifecycle controller's detection settings and the heartbeat interval, as an item's `setting` text. */
+export const graceText = (settings: TimeoutSettings) =>
   `--node-monitor-grace-period ${secondsText(msToSeconds(settings.controllerManager.nodeMonitorGracePeriodMs))}, --node-monitor-period ${secondsText(msToSeconds(settings.controllerManager.nodeMonitorPeriodMs))}, kubelet nodeLeaseDurationSeconds ${settings.kubelet.nodeLeaseDurationSeconds} (heartbeat every ${secondsText(heartbeatIntervalSeconds(settings))})`;
 
 /** Ready→Unknown of a silenced node, its NoSchedule taint and Ready again; sets node.detection and node.readyAgain. */
@@ -199,7 +200,7 @@ function quickFaultDetection(settings: TimeoutSettings, node: TargetNodeForecast
  * new Ready condition (doNoScheduleTaintingPass, not rate limited): from the transition (detection.from + 1 undoes
  * the truncation) to its receipt + 1 s + the observation latency.
  */
-function noScheduleItem(node: TargetNodeForecast, detection: Window, happens: 'always' | 'maybe', status: 'Unknown' | 'False'): ForecastItem {
+export function noScheduleItem(node: TargetNodeForecast, detection: Window, happens: 'always' | 'maybe', status: 'Unknown' | 'False'): ForecastItem {
   const key = status === 'Unknown' ? UNREACHABLE_TAINT : NOT_READY_TAINT;
   const window = windowOf(detection.fromSeconds + 1 - 0.1, detection.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS);
   return item({
@@ -211,8 +212,13 @@ function noScheduleItem(node: TargetNodeForecast, detection: Window, happens: 'a
   });
 }
 
-/** Ready=True again after the restore of a node marked Unknown: its kubelet is back and posts its status. */
-function readyAgainItems(settings: TimeoutSettings, node: TargetNodeForecast, detected: 'always' | 'maybe', notForecast: string[], experimentSteps: Experiment['steps']): ForecastItem[] {
+/**
+ * Ready=True again after the restore of a node marked NotReady (Unknown; or False, then Unknown, in a graceful
+ * shutdown): its kubelet is back and posts its status, the effect's readyAgainAfterRestoreSeconds after the restore
+ * starts. Sets node.readyAgain; pushes a not-forecast line instead when the effect has no figure or a step deletes
+ * the Node.
+ */
+export function readyAgainItems(settings: TimeoutSettings, node: TargetNodeForecast, detected: 'always' | 'maybe', notForecast: string[], experimentSteps: Experiment['steps']): ForecastItem[] {
   const back = node.effect.readyAgainAfterRestoreSeconds;
   if (node.restoreStart === null) return [];
   const deleteStep = experimentSteps.find((s) => s.action === 'delete-node-object' && (s.node === null || s.node === node.name));

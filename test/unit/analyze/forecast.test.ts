@@ -16,7 +16,7 @@ import type { Observation } from '../../../lib/observe/types.js';
 import type { RunInfo } from '../../../lib/report/result-types.js';
 import { readRunInfo } from '../../../lib/report/write-reports.js';
 import { FIXTURE_RUNS_DIR, loadFixtureRun } from './fixture-runs.js';
-import { copy, timeZeroMarker } from './edited-journals.js';
+import { copy, editNode, timeZeroMarker } from './edited-journals.js';
 
 /** Recorded runs of YAML experiments: their run.json carries the resolved experiment. */
 const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
@@ -339,6 +339,65 @@ describe('analyze/forecast', () => {
       expect(find(judged, 'pod-terminated', 'web-549fc7f89c-h488s')).to.include({ observedSeconds: 1.599, held: true });
       expect(find(judged, 'replacement-ready', 'web-549fc7f89c-h488s')).to.include({ observedSeconds: 4.442, held: true });
       expect(judged.items.filter((i) => i.event === 'pod-terminated').every((i) => i.held === true)).to.equal(true);
+    });
+
+    it('graceful shutdown on kind v1.37.2, the node side: the not-ready taints on the kubelet\'s Ready=False, Ready=Unknown once the stopped node\'s heartbeats ran out, the swap to the unreachable taints, the Succeeded web pod deleted by the taint eviction controller and Ready again after docker start; recomputed, every one holds', () => {
+      const run = loadFixtureRun('kind-graceful-shutdown-real-recorded');
+      const f = forecastOf(run.observations, run.info)!;
+      const node = (event: string, key: string | null) => f.items.find((i) => i.event === event && i.node === 'rebootlab-worker' && i.taintKey === key);
+      // NoSchedule: [Ready=False from + 1 − 0.1, its to + 1 + 1]; NoExecute: the zone replay, the next monitor pass (5 s) with a token.
+      expect(node('no-schedule-taint', 'node.kubernetes.io/not-ready')?.window).to.deep.equal({ fromSeconds: -0.1, toSeconds: 8 });
+      expect(node('no-execute-taint', 'node.kubernetes.io/not-ready')).to.include({ mechanism: 'no-execute-taint', happens: 'always' });
+      expect(node('no-execute-taint', 'node.kubernetes.io/not-ready')?.window).to.deep.equal({ fromSeconds: -0.1, toSeconds: 12 });
+      // The last heartbeat in [0, 5 + 30 + 5] s (the stop): Unknown in [0 + 20 − 1, 40 + 20 + 2 × 5 + 1].
+      expect(node('node-not-ready', null)).to.include({ mechanism: 'node-health', happens: 'always' });
+      expect(node('node-not-ready', null)?.window).to.deep.equal({ fromSeconds: 19, toSeconds: 71 });
+      expect(node('no-schedule-taint', 'node.kubernetes.io/unreachable')?.window).to.deep.equal({ fromSeconds: 19.9, toSeconds: 73 });
+      expect(node('no-execute-taint', 'node.kubernetes.io/unreachable')).to.include({ mechanism: 'no-execute-taint-swap', happens: 'always' });
+      expect(node('no-execute-taint', 'node.kubernetes.io/unreachable')?.window).to.deep.equal({ fromSeconds: 19.9, toSeconds: 71 });
+      // The restore: the command's return (≤ 40 + 1 s) + 60 s, Ready again 1 to 12 s after docker start began.
+      expect(node('node-ready-again', null)?.window).to.deep.equal({ fromSeconds: 61, toSeconds: 113 });
+      // In timeline order: the kubelet's Ready=False, its taints, the pods, then Unknown, its taints, Ready again.
+      expect(f.items.map((i) => `${i.event}${i.taintKey ? ` ${i.taintKey.split('/')[1]}` : ''}`).filter((e) => !e.startsWith('pod-') && !e.startsWith('replacement-'))).to.deep.equal([
+        'node-not-ready-kubelet', 'no-schedule-taint not-ready', 'no-execute-taint not-ready', 'node-not-ready', 'no-schedule-taint unreachable', 'no-execute-taint unreachable', 'node-ready-again',
+      ]);
+      const judged = judgeForecast(f, run.analysis, 'recomputed');
+      expect(judged.missed).to.deep.equal([]);
+      const seen = (event: string, key: string | null) => judged.items.filter((i) => i.event === event && i.node === 'rebootlab-worker' && i.taintKey === key).map((i) => [i.observedSeconds, i.held]);
+      expect(seen('no-schedule-taint', 'node.kubernetes.io/not-ready')).to.deep.equal([[0.743, true]]);
+      expect(seen('no-execute-taint', 'node.kubernetes.io/not-ready')).to.deep.equal([[1.2, true]]);
+      expect(seen('node-not-ready', null)).to.deep.equal([[20.58, true]]);
+      expect(seen('no-schedule-taint', 'node.kubernetes.io/unreachable')).to.deep.equal([[21.382, true]]);
+      expect(seen('no-execute-taint', 'node.kubernetes.io/unreachable')).to.deep.equal([[21.21, true]]);
+      expect(seen('node-ready-again', null)).to.deep.equal([[68.58, true]]);
+      // The web pod the shutdown left Succeeded: deleted by the taint eviction controller 30 s after the not-ready
+      // NoExecute taint ([seen + 30, 12 + 30 + 1 + 1]); the DaemonSet pods (deleted by their controller) not forecast.
+      const eviction = judged.items.find((i) => i.event === 'pod-eviction' && i.pod === 'rebootlab/web-549fc7f89c-h488s')!;
+      expect([eviction.taintKey, eviction.mechanism, eviction.window, eviction.observedSeconds, eviction.held]).to.deep.equal(['node.kubernetes.io/not-ready', 'taint-eviction', { fromSeconds: 30, toSeconds: 44 }, 31.223, true]);
+      expect(judged.items.filter((i) => i.event === 'pod-eviction').length).to.equal(1);
+      expect(f.notForecast).to.include('rebootlab-worker: the deletion of its DaemonSet pods left Failed by the shutdown (their controller deletes or tracks a Failed pod itself): not forecast');
+      expect(f.notForecast.some((n) => n.includes('the node stop'))).to.equal(false);
+    });
+
+    it('graceful shutdown, edited journal: a not-ready NoExecute taint first seen after its window and an unreachable one that never came are judged missed', () => {
+      const run = loadFixtureRun('kind-graceful-shutdown-real-recorded');
+      const f = forecastOf(run.observations, run.info)!;
+      const zero = timeZeroMarker(run.observations).receivedAtMs;
+      type Taint = { key: string; effect: string };
+      // Drop the not-ready NoExecute taint from the Node records received in the first 14 s (its window ends at 12 s)
+      // and the unreachable NoExecute taint from every record.
+      const edited = editNode(run.observations, 'rebootlab-worker', (object, record) => {
+        const spec = object.spec as { taints?: Taint[] } | undefined;
+        if (!spec?.taints) return;
+        spec.taints = spec.taints.filter((t) => !(t.effect === 'NoExecute' && (t.key === 'node.kubernetes.io/unreachable' || (t.key === 'node.kubernetes.io/not-ready' && record.receivedAtMs - zero < 14_000))));
+      });
+      const a = analyze(edited, { settings: run.info.settings, workloads: run.info.workloads, experiment: run.info.resolved });
+      const judged = judgeForecast(f, a, 'recomputed');
+      expect(judged.missed.map((i) => [i.event, i.taintKey, i.observedSeconds! > 12, i.held])).to.deep.equal([
+        ['no-execute-taint', 'node.kubernetes.io/not-ready', true, false],
+        ['no-execute-taint', 'node.kubernetes.io/unreachable', false, false],
+      ]);
+      expect(judged.missed[1]!.observedSeconds).to.equal(null);
     });
 
     it('graceful shutdown, priorities known: a regular pod\'s deadline is PrepareForShutdown + min(its grace, grace − critical); a critical pod\'s comes after the whole regular period', () => {

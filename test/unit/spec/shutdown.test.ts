@@ -1,9 +1,12 @@
 // Issue 28: fault.type shutdown, a graceful node shutdown on kind (`systemctl poweroff` in the node while the kubelet
 // holds logind's delay inhibitor lock): its catalogue record, validation's one-line refusals, the plan (logind before
-// the kubelet, the poweroff and its undo), the forecast (not modelled yet: every event listed as not forecast).
+// the kubelet, the poweroff and its undo), the forecast from settings alone (the kubelet's Ready=False, the pods, the
+// node side after it: taints, the stop, Ready=Unknown, Ready again).
 import { expect } from 'chai';
 import { forecast } from '../../../lib/analyze/forecast/index.js';
 import { faultEffect } from '../../../lib/analyze/forecast/fault-effects.js';
+import { POWEROFF_AFTER_LOCK_SECONDS } from '../../../lib/analyze/forecast/shutdown-node.js';
+import type { ForecastItem } from '../../../lib/analyze/forecast/types.js';
 import { OBSERVATION_LATENCY_SECONDS } from '../../../lib/analyze/windows.js';
 import { describeDockerAction } from '../../../lib/cluster/kind/actions.js';
 import { KUBELET_LOGIND_DROPIN, KUBELET_LOGIND_DROPIN_TEXT, kubeletNeedsLogind } from '../../../lib/cluster/kind/logind.js';
@@ -17,6 +20,7 @@ import { inputIssuesOf } from '../../helpers/input-issues.js';
 
 const HEAD = ['apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}'];
 const GRACE = 'cluster: {workers: 2, kubelet: {shutdownGracePeriod: 30s, shutdownGracePeriodCriticalPods: 10s}}';
+const find = (items: readonly ForecastItem[], event: ForecastItem['event']) => items.find((i) => i.event === event);
 const load = (...yaml: string[]) => loadExperimentText('e.yaml', [...HEAD, ...yaml].join('\n'));
 
 function issuesOf(...yaml: string[]): string[] {
@@ -97,20 +101,51 @@ describe('fault type shutdown (issue 28)', () => {
     expect(KUBELET_LOGIND_DROPIN).to.match(/^\/etc\/systemd\/system\/kubelet\.service\.d\/[\w-]+\.conf$/);
   });
 
-  it('the forecast: the kubelet\'s Ready=False from the shutdown manager (v1.37), the pods ended by their group\'s deadline and a Deployment\'s replaced at once, the node stop and after listed as not forecast', () => {
+  it('the forecast: the kubelet\'s Ready=False from the shutdown manager (v1.37), the not-ready taints, the pods ended by their group\'s deadline and a Deployment\'s replaced at once, Ready=Unknown after the node stopped with the swap to the unreachable taints, the terminal pod\'s taint eviction, Ready again after docker start', () => {
     const experiment = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment;
     const f = forecast({ experiment, settings: experiment.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(experiment) });
+    const cm = experiment.cluster.settings.controllerManager;
+    const [G, M] = [cm.nodeMonitorGracePeriodMs / 1000, cm.nodeMonitorPeriodMs / 1000];
+    expect([G, M]).to.deep.equal([50, 5]);
+    // The node stops by PrepareForShutdown (5 s) + shutdownGracePeriod (30 s) + POWEROFF_AFTER_LOCK_SECONDS (5 s) = 40 s.
+    const stopTo = 5 + 30 + POWEROFF_AFTER_LOCK_SECONDS;
     expect(f.items.map((i) => [i.event, i.node, i.happens, i.window, i.mechanism])).to.deep.equal([
       ['node-not-ready-kubelet', 'rebootlab-worker', 'always', { fromSeconds: -1, toSeconds: 5 + OBSERVATION_LATENCY_SECONDS }, 'kubelet-graceful-shutdown'],
+      // NoSchedule: the update worker on the Ready=False update, [transition − 0.1, receipt + 1 + 1].
+      ['no-schedule-taint', 'rebootlab-worker', 'always', { fromSeconds: -0.1, toSeconds: 8 }, 'no-schedule-taint'],
+      // NoExecute: the zone replay, seen at the next monitor pass (≤ 5 s), the zone's token at once.
+      ['no-execute-taint', 'rebootlab-worker', 'always', { fromSeconds: -0.1, toSeconds: 12 }, 'no-execute-taint'],
       // Regular group (priority 0): PrepareForShutdown within 5 s + min(30 s grace, 30 − 10 s) + 2 s status write + 1 s observation.
       ['pod-terminated', 'rebootlab-worker', 'always', { fromSeconds: -0.1, toSeconds: 28 }, 'kubelet-graceful-shutdown'],
       ['replacement-created', 'rebootlab-worker', 'always', { fromSeconds: -0.1, toSeconds: 31 }, 'replicaset'],
       ['replacement-ready', 'rebootlab-worker', 'always', { fromSeconds: -0.1, toSeconds: 36 }, 'pod-start'],
+      // Ready=Unknown: the last heartbeat in [0, 40] s; [0 + G − 1, 40 + G + 2M + 1].
+      ['node-not-ready', 'rebootlab-worker', 'always', { fromSeconds: G - 1, toSeconds: stopTo + G + 2 * M + 1 }, 'node-health'],
+      ['no-schedule-taint', 'rebootlab-worker', 'always', { fromSeconds: G - 0.1, toSeconds: stopTo + G + 2 * M + 3 }, 'no-schedule-taint'],
+      // Swapped in the pass that marks Unknown (no token): inPassTaintWindow.
+      ['no-execute-taint', 'rebootlab-worker', 'always', { fromSeconds: G - 0.1, toSeconds: stopTo + G + 2 * M + 1 }, 'no-execute-taint-swap'],
+      // The restore: the command's return (≤ 40 + 1 s) + 60 s, then Ready again 1 to 12 s after docker start (power-off's).
+      ['node-ready-again', 'rebootlab-worker', 'always', { fromSeconds: 61, toSeconds: stopTo + 1 + 60 + 12 }, 'kubelet-status'],
     ]);
+    expect(f.items.filter((i) => i.event.endsWith('-taint')).map((i) => i.taintKey)).to.deep.equal(['node.kubernetes.io/not-ready', 'node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', 'node.kubernetes.io/unreachable']);
     expect(f.mechanisms['kubelet-graceful-shutdown']!.file).to.contain('pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go');
+    expect(f.mechanisms['no-execute-taint-swap']!.function).to.contain('processTaintBaseEviction');
     expect(f.items.find((i) => i.event === 'pod-terminated')?.because).to.contain('regular group (priority 0): killed at PrepareForShutdown with grace min(30 s, shutdownGracePeriod − shutdownGracePeriodCriticalPods = 20 s)');
-    expect(f.notForecast.join('\n')).to.contain('the node stop');
-    expect(f.notForecast.join('\n')).to.contain('Ready again after the restore: not forecast');
+    expect(f.items.find((i) => i.event === 'node-not-ready')?.assumption).to.contain('the node stops 0 s to 40 s');
+    expect(f.notForecast.join('\n')).to.not.contain('the node stop');
+    expect(f.notForecast.join('\n')).to.contain('the clients\' view');
+    // The terminal web pod's taint eviction (default not-ready toleration 300 s) would come after Ready again (from 61 s): not forecast.
+    expect(f.notForecast).to.include('rebootlab/web-0 deleted by the taint eviction controller: the node may be Ready again (from 61 s) before its 300 s toleration runs out; not forecast');
+    // With a 30 s toleration it comes first: [taint seen + 30, 12 + 30 + 1 + 1].
+    const tolerant = load(GRACE.replace('workers: 2,', 'workers: 2, apiServer: {defaultNotReadyTolerationSeconds: 30, defaultUnreachableTolerationSeconds: 30},'), 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment;
+    const t = forecast({ experiment: tolerant, settings: tolerant.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(tolerant) });
+    expect(t.items.filter((i) => i.event === 'pod-eviction').map((i) => [i.pod, i.taintKey, i.window, i.mechanism])).to.deep.equal([['rebootlab/web-0', 'node.kubernetes.io/not-ready', { fromSeconds: 30, toSeconds: 44 }, 'taint-eviction']]);
+    // A duration the silence may not outlast (10 s + 1 s ≤ G + 2M): Ready=Unknown and the unreachable taints not forecast, said so.
+    const short = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 10s}').variants[0]!.experiment;
+    const s = forecast({ experiment: short, settings: short.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(short) });
+    expect(s.items.some((i) => i.event === 'node-not-ready' || i.taintKey === 'node.kubernetes.io/unreachable')).to.equal(false);
+    expect(s.notForecast.join('\n')).to.contain('rebootlab-worker Ready=Unknown and the unreachable taints after the node stops: the fault\'s duration (10 s) may end before --node-monitor-grace-period 50 s and two monitor passes ran out; not forecast');
+    expect(find(s.items, 'node-ready-again')?.window).to.deep.equal({ fromSeconds: 11, toSeconds: stopTo + 1 + 10 + 12 });
     expect(faultEffect('shutdown', 'kind').detection).to.equal('graceful-shutdown');
     // A kubelet whose shutdown manager was not read (older than v1.37): not forecast, said so.
     const old = forecast({ experiment, settings: experiment.cluster.settings, kubernetesVersion: 'v1.34.4', preFault: preFaultStateOf(experiment) });
