@@ -183,6 +183,19 @@ describe('cli: hostile input (issue 27)', function () {
       expect(result.stderr).to.match(/torn last line/);
     });
 
+    it('report of a journal that ends before any fault (an empty one, or a run killed while creating its cluster) names the journal', async () => {
+      // Found by a new-user try: "journal has no fault-injected marker; ..." named neither the file nor the run.
+      const run = join(dir, 'r');
+      cpSync(RUN, run, { recursive: true });
+      const journal = readFileSync(join(RUN, 'observations.jsonl'), 'utf8').split('\n');
+      for (const kept of [[], journal.slice(0, 2)]) {
+        writeFileSync(join(run, 'observations.jsonl'), kept.map((l) => `${l}\n`).join(''));
+        badInput(await runCli(['report', run]),
+          `ERROR: ${join(run, 'observations.jsonl')}: journal has no fault-injected marker; the run ended before a fault was injected`,
+          'rerun the experiment');
+      }
+    });
+
     it('doctor --reports <a file> is refused before anything is checked', async () => {
       const f = file('not-a-dir', 'x');
       badInput(await runCli(['doctor', '--reports', f]), `ERROR: --reports ${f}: not a directory`, 'pass the parent directory of your run directories (rebootlab run --out), e.g. --reports reports');
