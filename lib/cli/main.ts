@@ -3,7 +3,7 @@
 import yargs, { type Argv } from 'yargs';
 import { ExitCode, InputError, type ExitCodeValue } from '../common/errors.js';
 import { registerCommands, type CommandContext, type GlobalFlags } from './commands.js';
-import { printError, processStreams, type Streams } from './print-error.js';
+import { ignoreClosedPipes, printError, processStreams, type Streams } from './print-error.js';
 
 /**
  * Runs the CLI with `argv` (without `node` and the script path) and sets `process.exitCode`:
@@ -11,6 +11,7 @@ import { printError, processStreams, type Streams } from './print-error.js';
  * or a bug, 130 interrupted. Never throws.
  */
 export async function main(argv: string[], streams: Streams = processStreams): Promise<ExitCodeValue> {
+  ignoreClosedPipes();
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   let exitCode: ExitCodeValue = ExitCode.Ok;
   try {

@@ -8,6 +8,26 @@ export interface Streams {
   stderr: (text: string) => void;
 }
 
+/** Error codes of a write to a reader that is gone (`rebootlab predict x.yaml | head`), and of writes after it. */
+const CLOSED_PIPE_CODES = new Set(['EPIPE', 'ERR_STREAM_DESTROYED']);
+let closedPipesIgnored = false;
+
+/**
+ * Makes a closed stdout or stderr end that stream's output quietly. Without a listener Node turns the stream's EPIPE
+ * 'error' into an uncaught exception: a stack trace and exit 1 after `| head`, and a `run` whose output reader went
+ * away would stop mid-fault. With it the command goes on (a run restores its faults and writes its reports) and keeps
+ * its own exit code. Any other write error (e.g. ENOSPC on a redirected file) is rethrown as before. Idempotent.
+ */
+export function ignoreClosedPipes(): void {
+  if (closedPipesIgnored) return;
+  closedPipesIgnored = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (!CLOSED_PIPE_CODES.has(error.code ?? '')) throw error;
+    });
+  }
+}
+
 /** The process streams, each call writing whole lines. */
 export const processStreams: Streams = {
   stdout: (text) => process.stdout.write(text),

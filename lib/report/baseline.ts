@@ -36,6 +36,20 @@ const MISSING_IS_REGRESSION = new Set(['replacementReady']);
 const round = (v: number): number => Math.round(v * 1000) / 1000;
 
 /**
+ * Check the `--tolerance-seconds` and `--tolerance-percent` flags (undefined: the flag was not given) before any work,
+ * so `run` and `compare` refuse a bad one the same way, naming the flag, before a cluster or a printed table.
+ * @throws InputError (exit code 2) naming the flag when a value is negative or not a finite number (yargs gives NaN
+ *   for `--tolerance-seconds abc`).
+ */
+export function checkToleranceFlags(flags: { toleranceSeconds?: number; tolerancePercent?: number }): void {
+  for (const [flag, value, unit] of [['--tolerance-seconds', flags.toleranceSeconds, 'seconds'], ['--tolerance-percent', flags.tolerancePercent, 'percent']] as const) {
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+      throw new InputError(`${flag}: must be a number ≥ 0 (${unit}), got ${Number.isNaN(value) ? 'not a number' : String(value)}`, `pass e.g. ${flag} ${unit === 'seconds' ? 5 : 10}`);
+    }
+  }
+}
+
+/**
  * Compare the current run(s) against a baseline result: for every timing metric the baseline has, the median of
  * the current runs' values (seconds; the same nearest-rank median as `expect:`) may exceed the baseline value by
  * at most max(toleranceSeconds, baseline × tolerancePercent / 100). Only slower is a regression: earlier detection

@@ -1,5 +1,5 @@
 // The rows of the comparison tables (config, side-by-side medians, details), shared by the text, Markdown and HTML renderers.
-import type { Comparison, MetricStats, VariantComparison } from './compare.js';
+import { sameSettingsApartFromVersion, type Comparison, type MetricStats, type VariantComparison } from './compare.js';
 import type { MetricDef } from './compare-metrics.js';
 
 type Unit = MetricDef['unit'];
@@ -80,9 +80,19 @@ export function detailRows(c: Comparison): string[][] {
 export const DETAIL_HEADERS = ['Metric', 'Variant', 'n', 'median', 'p95', 'min', 'max', 'Δ median', 'Δ p95'];
 
 
-/** What the deltas are measured against, for the headline: the baseline variant, or per Kubernetes version. */
+/**
+ * What the deltas are measured against, for the headline: the baseline variant, or per Kubernetes version. A variant
+ * of another version that has no run of its settings on the baseline's version is measured against the baseline
+ * variant (other settings, or another experiment), and the headline says so rather than claim the same settings.
+ */
 export function deltaBasis(c: Comparison): string {
   if (!c.byKubernetesVersion) return c.baseline;
-  const version = c.variants.find((v) => v.name === c.baseline)?.kubernetesVersion ?? '?';
-  return `the same settings on Kubernetes ${version} (row "Δ against")`;
+  const base = c.variants.find((v) => v.name === c.baseline);
+  const version = base?.kubernetesVersion ?? '?';
+  const unpaired = c.variants.filter((v) => v.kubernetesVersion !== version && v.deltaAgainst === c.baseline && !(base && sameSettingsApartFromVersion(v, base)));
+  const others = c.variants.filter((v) => v.kubernetesVersion !== version);
+  if (unpaired.length === 0) return `the same settings on Kubernetes ${version} (row "Δ against")`;
+  const without = `no run of the settings of ${unpaired.map((v) => v.name).join(', ')} on Kubernetes ${version}`;
+  if (unpaired.length === others.length) return `${c.baseline} (${without}; row "Δ against")`;
+  return `the same settings on Kubernetes ${version}, else ${c.baseline} (${without}; row "Δ against")`;
 }

@@ -202,10 +202,18 @@ export function compareResults(runs: readonly LoadedRun[], options: CompareRunsO
   return { apiVersion: 'rebootlab.dev/v1alpha1', kind: 'Comparison', baseline, byKubernetesVersion, metrics, variants, predictions: predictionTotals(groups.flat()) };
 }
 
+/**
+ * Whether `a` and `b` are runs of the same experiment whose matrix values are equal apart from
+ * `cluster.kubernetesVersion`: the pair an upgrade-impact delta may compare.
+ */
+export function sameSettingsApartFromVersion(a: VariantComparison, b: VariantComparison): boolean {
+  const rest = (x: VariantComparison) => JSON.stringify(Object.entries(x.matrixValues ?? {}).filter(([k]) => k !== 'cluster.kubernetesVersion'));
+  return a.experiment === b.experiment && rest(a) === rest(b);
+}
+
 /** The variant on Kubernetes `version` whose matrix values equal `v`'s except `cluster.kubernetesVersion`; undefined when none. */
 function versionPeer(v: VariantComparison, variants: readonly VariantComparison[], version: string | null): VariantComparison | undefined {
-  const rest = (x: VariantComparison) => JSON.stringify(Object.entries(x.matrixValues ?? {}).filter(([k]) => k !== 'cluster.kubernetesVersion'));
-  return variants.find((o) => o.kubernetesVersion === version && o.experiment === v.experiment && rest(o) === rest(v));
+  return variants.find((o) => o.kubernetesVersion === version && sameSettingsApartFromVersion(o, v));
 }
 
 /** Held / predicted / missed predictions summed over `runs` (a result without predictions counts none). */

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { analyze, type AnalyzeOptions } from '../analyze/analyze.js';
 import type { RunAnalysis } from '../analyze/types.js';
-import { InfraError } from '../common/errors.js';
+import { InfraError, InputError } from '../common/errors.js';
 import { readInputJson } from '../common/read-input.js';
 import { replaceFile } from '../common/replace-file.js';
 import { readJournal, type LogFn } from '../observe/journal.js';
@@ -101,13 +101,22 @@ export function analyzeOptionsOf(info: RunInfo): AnalyzeOptions {
  * Rebuild every report of a run from `<runDir>/observations.jsonl` and `<runDir>/run.json` alone
  * (`rebootlab report <run-dir>`); the same files give a byte-identical result.json. A journal without a
  * `run-finished` marker (the run was killed) gives status `interrupted`.
- * @throws InputError if run.json is unreadable or the journal has no fault-injected marker; InfraError if the journal is unreadable.
+ * @throws InputError if run.json is unreadable or the journal has no fault-injected marker (naming
+ *   `<runDir>/observations.jsonl`); InfraError if the journal is unreadable.
  */
 export async function rebuildReports(runDir: string, options: Omit<WriteReportsOptions, 'observations'> = {}): Promise<Result> {
   const info = readRunInfo(runDir);
-  let observations: Observation[] | null = readJournal(join(runDir, RUN_FILES.journal), options.log);
+  const journalPath = join(runDir, RUN_FILES.journal);
+  let observations: Observation[] | null = readJournal(journalPath, options.log);
   // A journal without run-finished (a killed run) is status interrupted: analyze() says so.
-  const analysis = analyze(observations, analyzeOptionsOf(info));
+  let analysis: RunAnalysis;
+  try {
+    analysis = analyze(observations, analyzeOptionsOf(info));
+  } catch (error) {
+    // The analysis knows records, not files: name the journal the user passed (one line, file first).
+    if (error instanceof InputError && error.issues.length === 0) throw new InputError(`${journalPath}: ${error.message}`, error.hint, { cause: error });
+    throw error;
+  }
   const { mux, startedAtMs } = replay(analysis, info, { ...options, observations });
   // The records are a few hundred MB of objects at 10,000 pods and no reporter needs them past the replay: let
   // them go before rendering, or every collection while the reports are built walks them (half of summary.md's

@@ -20,6 +20,9 @@ function hackDir(): string {
   return join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'hack');
 }
 
+/** What `doctor` says of a check that needs the Docker engine when the engine did not answer. */
+const DOCKER_NOT_CHECKED = 'not checked: the Docker engine did not answer (see its line)';
+
 /** One line of `rebootlab doctor`: what was checked, whether it is fine, and the command that fixes it. */
 export interface DoctorCheck {
   name: string;
@@ -58,7 +61,9 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   const lacksSysResource = (BigInt(`0x${capBnd}`) & (1n << 24n)) === 0n;
   if (!lacksSysResource) {
     checks.push({ name: 'runtime capabilities', ok: true, detail: 'CAP_SYS_RESOURCE in the bounding set; no runc wrapper needed' });
-  } else if (dockerVersion) {
+  } else if (!dockerVersion) {
+    checks.push({ name: 'runtime capabilities', ok: false, detail: `CAP_SYS_RESOURCE missing; dockerd's default runtime ${DOCKER_NOT_CHECKED}`, fix });
+  } else {
     const runtime = (await run('docker', ['info', '--format', '{{.DefaultRuntime}}'], { timeoutMs: 15_000 }).catch(() => '')).trim();
     checks.push(runtime === 'runc-nosysres'
       ? { name: 'runtime capabilities', ok: true, detail: 'CAP_SYS_RESOURCE missing; dockerd uses the runc-nosysres wrapper' }
@@ -70,7 +75,12 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   // The default version's node image is required; every other supported version is listed when it is built.
   for (const version of SUPPORTED_KUBERNETES_VERSIONS) {
     const image = readToolchainEnv(version).REBOOTLAB_NODE_IMAGE ?? `rebootlab/node:${version}`;
-    const hasImage = dockerVersion !== '' && (await canRun('docker', ['image', 'inspect', image]));
+    // Without an engine nothing can be said about its images: "not present" would send the user to rebuild them.
+    if (!dockerVersion) {
+      if (version === DEFAULT_KUBERNETES_VERSION) checks.push({ name: `node image ${version}`, ok: false, detail: `${image} ${DOCKER_NOT_CHECKED}`, fix });
+      continue;
+    }
+    const hasImage = await canRun('docker', ['image', 'inspect', image]);
     if (hasImage) checks.push({ name: `node image ${version}`, ok: true, detail: image });
     else if (version === DEFAULT_KUBERNETES_VERSION) checks.push({ name: `node image ${version}`, ok: false, detail: `${image} not present`, fix });
   }

@@ -1,5 +1,5 @@
 // `rebootlab compare`: a side-by-side table of run directories (or a matrix run's parent directory).
-import { checkBaseline, checkBaselineSubject, compareRuns, readBaseline, renderComparison } from '../report/index.js';
+import { checkBaseline, checkBaselineSubject, checkToleranceFlags, compareRuns, readBaseline, renderComparison } from '../report/index.js';
 import { expandRunDirs, loadRun } from '../report/compare-load.js';
 import { ExitCode } from '../common/errors.js';
 import type { CommandOutcome, CompareOptions } from './options.js';
@@ -9,10 +9,12 @@ import type { CommandOutcome, CompareOptions } from './options.js';
  * seconds with median, p95, min and max across repeats and the delta against the baseline variant.
  * With `options.baseline`, every run is also gated against that result.json (exit 1 on a regression).
  * @throws InputError (exit 2) naming a directory that holds no run, an unreadable baseline, or a baseline of another
- *   experiment, fault or variant without `baselineAny`.
+ *   experiment, fault or variant without `baselineAny`, or a `--tolerance-*` flag below 0 or not a number, before
+ *   anything is printed.
  */
 export async function compareCommand(options: CompareOptions): Promise<CommandOutcome> {
-  // A bad baseline is bad input: refuse it before printing a table the gate would then contradict.
+  // A bad baseline or tolerance is bad input: refuse it before printing a table the gate would then contradict.
+  checkToleranceFlags(options);
   const baseline = options.baseline === undefined ? null : readBaseline(options.baseline);
   const comparison = compareRuns(options.runDirs, { baseline: options.baselineVariant });
   if (baseline === null || options.baseline === undefined) {

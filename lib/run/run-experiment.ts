@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../common/errors.js';
 import { replaceFile } from '../common/replace-file.js';
-import { checkBaseline, checkBaselineSubject, compareRuns, readBaseline, renderComparison, selectReporters, type Result } from '../report/index.js';
+import { checkBaseline, checkBaselineSubject, checkToleranceFlags, compareRuns, readBaseline, renderComparison, selectReporters, type Result } from '../report/index.js';
 import type { Variant } from '../spec/types.js';
 import type { CommandOutcome, RunOptions } from './options.js';
 import { planReporters } from './progress.js';
@@ -47,9 +47,7 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
       variants: loaded.variants.map((v) => (Object.keys(v.matrixValues).length > 0 ? v.variantName : null)),
     }, options.baselineAny === true);
   }
-  for (const [flag, value] of [['--tolerance-seconds', options.toleranceSeconds], ['--tolerance-percent', options.tolerancePercent]] as const) {
-    if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new InputError(`${flag}: must be a number ≥ 0, got ${String(value)}`);
-  }
+  checkToleranceFlags(options);
   // A version that is not built fails here, in one line with the command, not minutes into a matrix.
   if (!options.reuseCluster) await checkKubernetesVersionsBuilt(loaded.variants);
   const sessionOptions = { ...options, provider: first.cluster.provider, progress, fileReporters };

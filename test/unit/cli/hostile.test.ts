@@ -183,6 +183,31 @@ describe('cli: hostile input (issue 27)', function () {
       expect(result.stderr).to.match(/torn last line/);
     });
 
+    it('report of a journal that ends before any fault (an empty one, or a run killed while creating its cluster) names the journal', async () => {
+      // Found by a new-user try: "journal has no fault-injected marker; ..." named neither the file nor the run.
+      const run = join(dir, 'r');
+      cpSync(RUN, run, { recursive: true });
+      const journal = readFileSync(join(RUN, 'observations.jsonl'), 'utf8').split('\n');
+      for (const kept of [[], journal.slice(0, 2)]) {
+        writeFileSync(join(run, 'observations.jsonl'), kept.map((l) => `${l}\n`).join(''));
+        badInput(await runCli(['report', run]),
+          `ERROR: ${join(run, 'observations.jsonl')}: journal has no fault-injected marker; the run ended before a fault was injected`,
+          'rerun the experiment');
+      }
+    });
+
+    it('compare with a negative or non-numeric --tolerance-*: one line naming the flag, exit 2, no table printed first', async () => {
+      // Found by a new-user try: the table was printed, then "baseline toleranceSeconds: ... got NaN" named no flag.
+      for (const [flag, value, line] of [
+        ['--tolerance-seconds', '-5', 'ERROR: --tolerance-seconds: must be a number ≥ 0 (seconds), got -5'],
+        ['--tolerance-percent', 'abc', 'ERROR: --tolerance-percent: must be a number ≥ 0 (percent), got not a number'],
+      ] as const) {
+        const result = await runCli(['compare', RUN, '--baseline', join(RUN, 'result.json'), flag, value]);
+        badInput(result, line, `pass e.g. ${flag} ${flag === '--tolerance-seconds' ? 5 : 10}`);
+        expect(result.stdout).to.equal('');
+      }
+    });
+
     it('doctor --reports <a file> is refused before anything is checked', async () => {
       const f = file('not-a-dir', 'x');
       badInput(await runCli(['doctor', '--reports', f]), `ERROR: --reports ${f}: not a directory`, 'pass the parent directory of your run directories (rebootlab run --out), e.g. --reports reports');

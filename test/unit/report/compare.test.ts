@@ -101,6 +101,27 @@ describe('report/compare: runs of several Kubernetes versions (issue 25)', () =>
     expect(text).to.match(/Kubernetes\s*│?\s*v1\.35\.4/);
   });
 
+  it('a variant of another version without a run of its settings on the baseline version: the headline names the baseline variant, not "the same settings"', () => {
+    // Two recorded runs of different experiments on different versions (found by a new-user try: `compare` of
+    // kind-outage-tuned-recorded and reboot-quick said "Δ against the same settings on Kubernetes v1.34.4").
+    const run = (name: string, version: string, detection: number) => {
+      const r = syntheticResult(name, 0, { detection });
+      r.metadata.experiment = name;
+      r.spec.cluster.kubernetesVersion = version;
+      return { dir: name, result: r, matrixValues: null };
+    };
+    const c = compareResults([run('outage-tuned', 'v1.34.4', 22), run('reboot-quick', 'v1.34.0', 6)]);
+    expect(c.variants[1]!.deltaAgainst).to.equal('outage-tuned');
+    const text = renderComparison(c, 'text');
+    expect(text).to.not.contain('the same settings');
+    expect(text).to.contain('Δ against outage-tuned (no run of the settings of reboot-quick on Kubernetes v1.34.4; row "Δ against")');
+    // A version matrix missing one cell: the others keep their peer, the headline says which one has none.
+    const partial = compareResults(versionMatrix().filter((r) => r.dir !== 'v1.35.4-30'));
+    expect(renderComparison(partial, 'markdown')).to.contain(
+      'the same settings on Kubernetes v1.35.4, else upgrade--kubernetesVersion-v1.35.4--tol-300 (no run of the settings of upgrade--kubernetesVersion-v1.37.2--tol-30 on Kubernetes v1.35.4',
+    );
+  });
+
   it('with --baseline every delta is against that variant, as for one version', () => {
     const c = compareResults(versionMatrix(), { baseline: 'upgrade--kubernetesVersion-v1.35.4--tol-30' });
     expect(c.byKubernetesVersion).to.equal(false);

@@ -1,0 +1,32 @@
+// `rebootlab doctor` on a machine without a Docker engine says so on the Docker line, and every check that needs the
+// engine says it was not checked, never "not present" (found by a new-user try: the node image was reported missing,
+// sending the user to rebuild it, and the runtime capabilities line vanished).
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_KUBERNETES_VERSION } from '../../../lib/spec/index.js';
+import { runCli } from '../../helpers/run-cli.js';
+
+describe('cli: doctor without Docker', function () {
+  this.timeout(30_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rebootlab-doctor-no-docker-'));
+    mkdirSync(join(dir, 'reports'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('names the missing engine, and the node image and runtime as not checked; exit 3', async () => {
+    // No tool on PATH and an empty cache: docker, kind and go are all missing.
+    const result = await runCli(['doctor', '--reports', join(dir, 'reports')], { env: { PATH: join(dir, 'no-tools'), REBOOTLAB_CACHE: join(dir, 'cache') } });
+    const out = result.stdout.split('\n').filter((l) => l !== '');
+    expect(out.find((l) => l.includes('Docker engine')), result.stdout).to.match(/^MISSING Docker engine: .*docker.*— fix: npm run toolchain$/);
+    expect(out.find((l) => l.includes(`node image ${DEFAULT_KUBERNETES_VERSION}`)), result.stdout).to.equal(
+      `MISSING node image ${DEFAULT_KUBERNETES_VERSION}: rebootlab/node:${DEFAULT_KUBERNETES_VERSION} not checked: the Docker engine did not answer (see its line) — fix: npm run toolchain`,
+    );
+    expect(out.filter((l) => l.includes('runtime capabilities')), result.stdout).to.have.length(1);
+    expect(result.stdout).to.not.include('not present');
+    expect(result.exitCode, result.stderr).to.equal(3);
+  });
+});
