@@ -17,14 +17,17 @@ export interface PlacedPod {
  *   per worker in turn;
  * - `any`: the scheduler's default spreading, taken as one pod per worker in turn (an assumption: resources decide);
  * - a DaemonSet: one pod per worker (its pods do not tolerate the control plane's taint).
- * Pod names are `<workload>-<i>` (a StatefulSet's own ordinals; placeholders for other kinds). Manifest and selected
- * workloads give none: their placement is the cluster's.
+ * Pod names: a StatefulSet's own `<workload>-<ordinal>`, a standalone Pod's own name, and for the kinds whose
+ * controller names its pods (Deployment `web-<hash>-<suffix>`, DaemonSet, Job) the placeholder `<workload>[n]`, n from
+ * 1, which no real pod name can be (brackets are not allowed in a DNS subdomain). Manifest and selected workloads give
+ * none: their placement is the cluster's.
  */
 export function expectedPlacement(spec: WorkloadSpec, workers: readonly string[], targets: readonly string[]): PlacedPod[] {
   if (spec.manifest !== null || spec.selected !== null || workers.length === 0) return [];
-  if (spec.kind === 'DaemonSet') return workers.map((node, i) => ({ name: `${spec.name}-${i}`, node }));
+  const nameOf = (i: number) => (spec.kind === 'StatefulSet' ? `${spec.name}-${i}` : `${spec.name}[${i + 1}]`);
+  if (spec.kind === 'DaemonSet') return workers.map((node, i) => ({ name: nameOf(i), node }));
   const count = spec.replicas ?? 1;
   const pool = spec.placement === 'target' && targets.length > 0 ? targets : workers;
   if (spec.kind === 'Pod') return [{ name: spec.name, node: pool[0] }];
-  return Array.from({ length: count }, (_, i) => ({ name: `${spec.name}-${i}`, node: pool[i % pool.length] }));
+  return Array.from({ length: count }, (_, i) => ({ name: nameOf(i), node: pool[i % pool.length] }));
 }

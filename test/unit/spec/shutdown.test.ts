@@ -135,11 +135,11 @@ describe('fault type shutdown (issue 28)', () => {
     expect(f.notForecast.join('\n')).to.not.contain('the node stop');
     expect(f.notForecast.join('\n')).to.contain('the clients\' view');
     // The terminal web pod's taint eviction (default not-ready toleration 300 s) would come after Ready again (from 61 s): not forecast.
-    expect(f.notForecast).to.include('rebootlab/web-0 deleted by the taint eviction controller: the node may be Ready again (from 61 s) before its 300 s toleration runs out; not forecast');
+    expect(f.notForecast).to.include('rebootlab/web[1] deleted by the taint eviction controller: the node may be Ready again (from 61 s) before its 300 s toleration runs out; not forecast');
     // With a 30 s toleration it comes first: [taint seen + 30, 12 + 30 + 1 + 1].
     const tolerant = load(GRACE.replace('workers: 2,', 'workers: 2, apiServer: {defaultNotReadyTolerationSeconds: 30, defaultUnreachableTolerationSeconds: 30},'), 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment;
     const t = forecast({ experiment: tolerant, settings: tolerant.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(tolerant) });
-    expect(t.items.filter((i) => i.event === 'pod-eviction').map((i) => [i.pod, i.taintKey, i.window, i.mechanism])).to.deep.equal([['rebootlab/web-0', 'node.kubernetes.io/not-ready', { fromSeconds: 30, toSeconds: 44 }, 'taint-eviction']]);
+    expect(t.items.filter((i) => i.event === 'pod-eviction').map((i) => [i.pod, i.taintKey, i.window, i.mechanism])).to.deep.equal([['rebootlab/web[1]', 'node.kubernetes.io/not-ready', { fromSeconds: 30, toSeconds: 44 }, 'taint-eviction']]);
     // A duration the silence may not outlast (10 s + 1 s ≤ G + 2M): Ready=Unknown and the unreachable taints not forecast, said so.
     const short = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 10s}').variants[0]!.experiment;
     const s = forecast({ experiment: short, settings: short.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(short) });
