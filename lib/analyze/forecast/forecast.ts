@@ -120,9 +120,9 @@ export const SHUTDOWN_NOT_READY_WITHIN_SECONDS = 5;
  * (forecast/shutdown.ts). Then the node side (forecast/shutdown-node.ts): the not-ready taints (NoSchedule on the
  * update, NoExecute from the zone replay as for a kubelet-reported Ready=False), the node stop silencing its
  * heartbeats, Ready=Unknown, the swap to the unreachable taints and Ready again after the restore. The clients' view
- * (forecast/shutdown-clients.ts): each killed pod's endpoint leaving its Service, each prober's last failed request
- * (the requests kube-proxy routes to a pod between its SIGTERM and its endpoint's removal); the workload's own
- * availability items are listed as not forecast.
+ * (forecast/shutdown-clients.ts): each workload lost to clients and back at its desired count, each killed pod's
+ * endpoint leaving its Service, each prober's last failed request (the requests kube-proxy routes to a pod between
+ * its SIGTERM and its endpoint's removal); the API's ready count is listed as not forecast.
  */
 function gracefulShutdownForecast(input: ForecastInput): Forecast {
   const { experiment, settings, preFault } = input;
@@ -179,7 +179,7 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
   const clients = forecastShutdownClients({ experiment, targets: preFault.targets, pods: preFault.pods, podItems: items });
   items.push(...clients.items);
   notForecast.push(...clients.notForecast);
-  notForecast.push('the workload\'s availability during a graceful shutdown (workload-unavailable, workload-api-unavailable, workload-recovered): not modelled yet');
+  notForecast.push('the API\'s ready count of a workload during a graceful shutdown (workload-api-unavailable: a Succeeded pod still counts as available, a Failed one does not): not modelled yet');
   for (const version of new Set([input.kubernetesVersion, ...preFault.nodes.map((n) => n.kubeletVersion).filter((v): v is string => typeof v === 'string')])) {
     const warning = unsupportedVersionWarning(version);
     if (warning !== null) notForecast.push(warning);

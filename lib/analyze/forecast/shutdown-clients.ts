@@ -1,6 +1,6 @@
-// The clients' view of a graceful node shutdown (fault type shutdown): each pod the kubelet's shutdown manager kills
-// leaves its Service's endpoints once its status says so, and the requests kube-proxy still routes to it between its
-// SIGTERM and that removal fail. Derived from the pod-terminated windows of forecast/shutdown.ts:
+// The clients' view of a graceful node shutdown (fault type shutdown): each workload lost to clients and back at its
+// desired count with its replacements, each pod the kubelet's shutdown manager kills leaving its Service's endpoints
+// once its status says so, and the requests kube-proxy still routes to it between its SIGTERM and that removal failing. Derived from the pod-terminated windows of forecast/shutdown.ts:
 // k8s.io/kubernetes v1.37.2 pkg/kubelet/nodeshutdown/nodeshutdown_manager.go podManager.killPods (SIGTERM at the
 // group's start, the terminal phase written when the containers stopped), k8s.io/endpointslice v0.37.2
 // util/controller_utils.go ShouldPodBeInEndpoints (a terminal pod is no endpoint), pkg/controller/endpointslice
@@ -34,6 +34,42 @@ function runsRebootlabServer(w: WorkloadSpec): boolean {
 }
 
 /**
+ * The workload as clients count it (lib/analyze/workload-timeline.ts, fault `shutdown` silences a target's pods like
+ * a power-off: clientImpactOf 'stopped'): `workload-unavailable` at its first target's command start (window [start,
+ * start]; the pod really serves until its SIGTERM, the item follows the run's client count), and `workload-recovered`
+ * once every pod of it on a target is replaced and Ready: [the latest replacement-ready start, the latest end] seconds
+ * since time zero (a terminal pod is not Ready again in place). A pod without a replacement forecast (a DaemonSet's,
+ * a StatefulSet's, a Job's, or no worker outside the targets): its recovery is listed as not forecast. Nothing when
+ * none of its pods on the targets has a pod-terminated item (the shutdown is not forecast for their kubelet).
+ */
+function workloadAvailability(w: WorkloadSpec, onTargets: readonly PreFaultPod[], input: ShutdownClientsInput, notForecast: string[]): ForecastItem[] {
+  // Only where the shutdown itself is forecast (a kubelet whose shutdown manager was read: its pods' pod-terminated items).
+  if (!onTargets.some((p) => input.podItems.some((i) => i.event === 'pod-terminated' && i.pod === `${p.namespace}/${p.name}`))) return [];
+  const node = onTargets[0]!.node;
+  const start = input.targets.indexOf(node) * (input.experiment.fault.staggerMs / 1000);
+  const items: ForecastItem[] = [item({
+    event: 'workload-unavailable', node, workload: w.name, happens: 'always', window: windowOf(start, start),
+    mechanism: 'fault-command', setting: `fault ${input.experiment.fault.type}`,
+    assumption: 'the run counts a pod on a shutdown target lost to clients from its fault command\'s start, as for a power-off (the client view of lib/analyze/workload-timeline.ts); the pod itself serves until its SIGTERM',
+    because: `${w.name} has a pod on ${node}, which the graceful shutdown kills`,
+  })];
+  const ready = onTargets.map((p) => input.podItems.find((i) => i.event === 'replacement-ready' && i.pod === `${p.namespace}/${p.name}`)?.window ?? null);
+  if (ready.some((r) => r === null)) {
+    notForecast.push(`workload ${w.name}: back at its desired count after the graceful shutdown (a pod of it on a target has no replacement forecast): not forecast`);
+    return items;
+  }
+  const windows = ready as { fromSeconds: number; toSeconds: number }[];
+  items.push(item({
+    event: 'workload-recovered', node, workload: w.name, happens: 'always',
+    window: windowOf(Math.max(...windows.map((r) => r.fromSeconds)), Math.max(...windows.map((r) => r.toSeconds))),
+    mechanism: 'pod-start', setting: 'the replacement-ready windows of its pods on the targets',
+    assumption: 'its pods elsewhere stay Ready; the latest of its killed pods\' replacements Ready brings it back to its desired count',
+    because: `${w.name} is back at its desired count when the last of its pods the shutdown killed is replaced and Ready`,
+  }));
+  return items;
+}
+
+/**
  * Per pod on a target behind a Service (a workload with `service:`, or a StatefulSet's headless one): `endpoint-not-ready`,
  * window [its pod-terminated window's start, its end + {@link ENDPOINT_SLICE_WRITE_SECONDS}] seconds since time zero:
  * the kubelet writes Ready=False or the terminal phase by the kill's status write at the latest (killPods), and a
@@ -55,10 +91,11 @@ export function forecastShutdownClients(input: ShutdownClientsInput): { items: F
   const notForecast: string[] = [];
   const podItem = (event: ForecastItem['event'], pod: PreFaultPod) => input.podItems.find((i) => i.event === event && i.pod === `${pod.namespace}/${pod.name}`);
   for (const w of input.experiment.workloads) {
-    if (w.service === null && w.kind !== 'StatefulSet') continue;
     const all = input.pods.filter((p) => p.workload === w.name);
     const onTargets = all.filter((p) => input.targets.includes(p.node));
     if (onTargets.length === 0) continue;
+    items.push(...workloadAvailability(w, onTargets, input, notForecast));
+    if (w.service === null && w.kind !== 'StatefulSet') continue;
     const endpoints: ForecastItem[] = [];
     for (const pod of onTargets) {
       const terminated = podItem('pod-terminated', pod);

@@ -358,7 +358,7 @@ describe('analyze/forecast', () => {
       // The restore: the command's return (≤ 40 + 1 s) + 60 s, Ready again 1 to 12 s after docker start began.
       expect(node('node-ready-again', null)?.window).to.deep.equal({ fromSeconds: 61, toSeconds: 113 });
       // In timeline order: the kubelet's Ready=False, its taints, the pods, then Unknown, its taints, Ready again.
-      expect(f.items.map((i) => `${i.event}${i.taintKey ? ` ${i.taintKey.split('/')[1]}` : ''}`).filter((e) => !e.startsWith('pod-') && !e.startsWith('replacement-') && !e.startsWith('endpoint-') && !e.startsWith('probe-'))).to.deep.equal([
+      expect(f.items.map((i) => `${i.event}${i.taintKey ? ` ${i.taintKey.split('/')[1]}` : ''}`).filter((e) => !e.startsWith('pod-') && !e.startsWith('replacement-') && !e.startsWith('endpoint-') && !e.startsWith('probe-') && !e.startsWith('workload-'))).to.deep.equal([
         'node-not-ready-kubelet', 'no-schedule-taint not-ready', 'no-execute-taint not-ready', 'node-not-ready', 'no-schedule-taint unreachable', 'no-execute-taint unreachable', 'node-ready-again',
       ]);
       const judged = judgeForecast(f, run.analysis, 'recomputed');
@@ -379,7 +379,7 @@ describe('analyze/forecast', () => {
       expect(f.notForecast.some((n) => n.includes('the node stop'))).to.equal(false);
     });
 
-    it('graceful shutdown, the clients\' view: the web pod\'s endpoint leaves the Service by its kill\'s end + the EndpointSlice write, and the prober\'s last failed request comes before kube-proxy drops it (+ 2 s); recomputed, both hold: 7 requests failed 0.915 to 1.596 s, the endpoint left at 1.613 s', () => {
+    it('graceful shutdown, the clients\' view: web lost at the command\'s start and back with its replacement Ready, the web pod\'s endpoint leaves the Service by its kill\'s end + the EndpointSlice write, and the prober\'s last failed request comes before kube-proxy drops it (+ 2 s); recomputed, both hold: 7 requests failed 0.915 to 1.596 s, the endpoint left at 1.613 s', () => {
       const run = loadFixtureRun('kind-graceful-shutdown-real-recorded');
       const f = forecastOf(run.observations, run.info)!;
       // The journal predates spec.priority: the pod-terminated window is the hull of both groups, [−0.1, 38] s.
@@ -394,11 +394,17 @@ describe('analyze/forecast', () => {
       expect(probe.outcomes.map((o) => o.window)).to.deep.equal([{ fromSeconds: -0.1, toSeconds: 41 }, { fromSeconds: -0.1, toSeconds: 161 }]);
       expect(probe.assumption).to.include('closes its listener at once on SIGTERM').and.to.include('no preStop hook');
       expect(f.notForecast.join('\n')).to.not.contain('the clients\' view');
-      expect(f.notForecast).to.include('the workload\'s availability during a graceful shutdown (workload-unavailable, workload-api-unavailable, workload-recovered): not modelled yet');
+      expect(f.notForecast).to.include('the API\'s ready count of a workload during a graceful shutdown (workload-api-unavailable: a Succeeded pod still counts as available, a Failed one does not): not modelled yet');
+      // The workload as clients count it: lost at the command's start (the run's client view of a shutdown target), back
+      // with the replacement Ready (its replacement-ready window).
+      expect(find(f, 'workload-unavailable', 'web')).to.deep.include({ happens: 'always', mechanism: 'fault-command', window: { fromSeconds: 0, toSeconds: 0 } });
+      expect(find(f, 'workload-recovered', 'web')).to.deep.include({ happens: 'always', mechanism: 'pod-start', window: { fromSeconds: -0.1, toSeconds: 46 } });
       const judged = judgeForecast(f, run.analysis, 'recomputed');
       expect(judged.missed).to.deep.equal([]);
       expect(find(judged, 'endpoint-not-ready', 'web-549fc7f89c-h488s')).to.include({ observedSeconds: 1.613, held: true });
       expect(find(judged, 'probe-last-error', 'web')).to.include({ observedSeconds: 1.596, held: true });
+      expect(find(judged, 'workload-unavailable', 'web')).to.include({ observedSeconds: 0, held: true });
+      expect(find(judged, 'workload-recovered', 'web')).to.include({ observedSeconds: 4.442, held: true });
       // Within the usual outcome, not only the conntrack one.
       expect(1.596).to.be.within(probe.outcomes[0]!.window!.fromSeconds, probe.outcomes[0]!.window!.toSeconds);
       const summary = run.analysis.probes!.find((p) => p.name === 'web')!;
