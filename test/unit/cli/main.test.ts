@@ -88,10 +88,25 @@ describe('cli', function () {
     expect(result.stderr.split('\n').filter(Boolean)).to.have.length(1);
   });
 
-  it('a bad choice: exit 2, one line', async () => {
+  it('a bad choice: exit 2, one line naming the argument, the value and the choices', async () => {
     const result = await runCli(['cluster', 'explode']);
     expect(result.exitCode).to.equal(2);
-    expect(result.stderr).to.equal('ERROR: invalid values: Argument: action, Given: "explode", Choices: "create", "delete", "list"; see rebootlab --help\n');
+    expect(result.stderr).to.equal('ERROR: rebootlab cluster <action>: "explode" is not one of create, delete, list\n');
+  });
+
+  it('a bad flag value: exit 2, one line naming the flag, the value and the choices, each flag once', async () => {
+    const predict = await runCli(['predict', 'experiments/reboot-quick.yaml', '--format', 'xml']);
+    expect(predict).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: --format: "xml" is not one of text, markdown, json\n' });
+    const two = await runCli(['compare', 'test/fixtures/runs/reboot-quick', '--format=xml', '-o', 'yaml']);
+    expect(two).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: --format: "xml" is not one of text, markdown, html, json; --output: "yaml" is not one of text, json\n' });
+  });
+
+  it('a missing positional argument: exit 2, one line naming the command, what is missing and its usage', async () => {
+    expect(await runCli(['run'])).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: rebootlab run: missing the experiment file; usage: rebootlab run <file.yaml>\n' });
+    expect(await runCli(['-o', 'json', 'compare', '--format', 'markdown'])).to.deep.equal({
+      exitCode: 2, stdout: '', stderr: 'ERROR: rebootlab compare: missing the run directories; usage: rebootlab compare <run-dir> [<run-dir> ...] (or a matrix run directory)\n',
+    });
+    expect((await runCli(['report'])).stderr).to.equal('ERROR: rebootlab report: missing the run directory; usage: rebootlab report <run-dir>\n');
   });
 
   it('--help: exit 0, usage on stdout', async () => {
