@@ -39,8 +39,10 @@ export interface DoctorCheck {
  * Resolves to exit 0 when everything is present; otherwise throws.
  * @throws InputError (exit 2), before any tool is looked up, when `--reports` is not a directory or (with `restore`) a
  *   pending-restore.json is not a regular file of the shape rebootlab writes ({@link checkPendingRestoreFiles}); the
- *   file is left as it is. InfraError (exit 3) naming the first missing piece, after printing every line; InputError
- *   (exit 2) when that is a command rebootlab refused to run from a pending-restore.json.
+ *   file is left as it is. After printing every line (each failure's detail once, on its own line): InfraError
+ *   (exit 3) naming the failed checks (the first one's name and detail when there is no `print`), with the first
+ *   one's fix as hint; InputError (exit 2) instead when the first is a command rebootlab refused to run from a
+ *   pending-restore.json.
  */
 export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome> {
   checkReportsDir(options.reportsDir);
@@ -106,10 +108,16 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
 
   if (options.output === 'json') options.print?.(JSON.stringify(checks, null, 2));
   else for (const c of checks) options.print?.(printable(`${c.ok ? 'ok     ' : 'MISSING'} ${c.name}: ${c.detail}${c.ok || !c.fix ? '' : ` — fix: ${c.fix}`}`));
-  const missing = checks.find((c) => !c.ok);
-  if (missing?.badInput) throw new InputError(`${missing.name}: ${missing.detail}`, missing.fix ? `Then: ${missing.fix}` : undefined);
-  if (missing) throw new InfraError(`${missing.name}: ${missing.detail}`, missing.fix ? `Run: ${missing.fix}` : undefined);
-  return { exitCode: ExitCode.Ok };
+  const failed = checks.filter((c) => !c.ok);
+  const missing = failed[0];
+  if (!missing) return { exitCode: ExitCode.Ok };
+  // Each failure's detail is on its printed line already: the error names the failed checks, not their details again
+  // (the Docker engine's failure was shown twice). Unprinted (no `print`), the first failure's detail is the message.
+  const message = options.print
+    ? `${failed.length === 1 ? '1 check' : `${failed.length} checks`} failed: ${[...new Set(failed.map((c) => c.name))].join(', ')}; each is listed above with its fix`
+    : `${missing.name}: ${missing.detail}`;
+  if (missing.badInput) throw new InputError(message, missing.fix ? `Then: ${missing.fix}` : undefined);
+  throw new InfraError(message, missing.fix ? `Run: ${missing.fix}` : undefined);
 }
 
 /**
