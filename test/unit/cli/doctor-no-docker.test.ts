@@ -3,7 +3,7 @@
 // sending the user to rebuild it, and the runtime capabilities line vanished), and shows the engine's failure once
 // (it was repeated as the closing ERROR line).
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_KUBERNETES_VERSION } from '../../../lib/spec/index.js';
@@ -35,6 +35,19 @@ describe('cli: doctor without Docker', function () {
     expect(result.stderr, result.stderr).to.match(
       new RegExp(`^ERROR: \\d checks failed: Docker engine, (runtime capabilities, )?kind, node image ${DEFAULT_KUBERNETES_VERSION}, Go(, disk space)?; each is listed above with its fix\nRun: npm run toolchain\n$`),
     );
+    expect(result.exitCode, result.stderr).to.equal(3);
+  });
+
+  it('says which Go it found and the minimum, and calls an older one missing', async () => {
+    const tools = join(dir, 'tools');
+    mkdirSync(tools);
+    writeFileSync(join(tools, 'go'), '#!/bin/sh\necho "go version go1.24.3 linux/amd64"\n');
+    chmodSync(join(tools, 'go'), 0o755);
+    const result = await runCli(['doctor', '--reports', join(dir, 'reports')], { env: { PATH: tools, REBOOTLAB_CACHE: join(dir, 'cache') } });
+    const out = result.stdout.split('\n').filter((l) => l !== '');
+    expect(out.filter((l) => l.includes(' Go: ')), result.stdout).to.deep.equal([
+      `MISSING Go: go1.24.3 found; the toolchain needs Go >= 1.26 (k8s.io/kubernetes ${DEFAULT_KUBERNETES_VERSION}'s go.mod) — fix: install Go >= 1.26 in /usr/local/go and add it to PATH`,
+    ]);
     expect(result.exitCode, result.stderr).to.equal(3);
   });
 });
