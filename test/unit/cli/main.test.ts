@@ -109,6 +109,19 @@ describe('cli', function () {
     expect((await runCli(['report'])).stderr).to.equal('ERROR: rebootlab report: missing the run directory; usage: rebootlab report <run-dir>\n');
   });
 
+  // docs/cli.md's plan row: the plan is printed, then a version that is not built here is one line and the command
+  // that builds it, exit 3. No docker on PATH: no image exists and none can be pulled, whatever this machine has built.
+  it('plan of a version that is not built here: the plan on stdout, then "not built" and the toolchain command, exit 3', async () => {
+    const env = { PATH: '/nonexistent-rebootlab-tools', REBOOTLAB_CACHE: '/nonexistent-rebootlab-cache' };
+    const result = await runCli(['plan', 'experiments/reboot-quick.yaml', '--set', 'cluster.kubernetesVersion=v1.36.3'], { env });
+    expect(result.stdout).to.match(/^plan of experiments\/reboot-quick\.yaml: 1 run\(s\); nothing below has been done\n/);
+    expect(result.stderr).to.equal(
+      'ERROR: Kubernetes v1.36.3 is not built here: no node image rebootlab/node:v1.36.3, and kindest/node:v1.36.3 cannot be pulled (no registry reachable)\n'
+      + 'Run: npm run toolchain -- --kubernetes v1.36.3\n',
+    );
+    expect(result.exitCode).to.equal(3);
+  });
+
   it('--help: exit 0, usage on stdout', async () => {
     const result = await runCli(['--help']);
     expect(result.exitCode).to.equal(0);
