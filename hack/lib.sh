@@ -10,11 +10,13 @@ HACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # Changing one changes the cache key of everything built from it. Each can be overridden from the environment.
 # versions.json lists the supported Kubernetes versions; the default is the newest. The etcd, CoreDNS and pause
 # versions are not pinned: resolve_kubeadm_pins reads them from the chosen kubeadm's own source.
+# `go` is the oldest Go the build accepts (GO_MINIMUM): the newest k8s.io/kubernetes go.mod's go directive (v1.37.2:
+# go 1.26.0), which build-binaries.sh's GOTOOLCHAIN=local cannot satisfy with an older go.
 # One Node process prints every pin as NAME=value; a variable already set in the environment wins.
 pins="$(node -e '
   const v = require(process.argv[1]);
   const names = { kind: "KIND_VERSION", localPathProvisioner: "LOCAL_PATH_PROVISIONER_VERSION", kwok: "KWOK_VERSION",
-    debianSuite: "DEBIAN_SUITE" };
+    debianSuite: "DEBIAN_SUITE", go: "GO_MINIMUM" };
   const ok = (s) => /^[A-Za-z0-9._-]+$/.test(s ?? "");
   for (const [key, name] of Object.entries(names)) {
     if (!ok(v[key])) { console.error(`ERROR: versions.json has no valid "${key}"`); process.exit(3); }

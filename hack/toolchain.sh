@@ -35,7 +35,11 @@ for v in "${requested[@]}"; do
   esac
 done
 
-command -v go >/dev/null || die "Go not found (needed to build kind and Kubernetes): install Go >= 1.24 to /usr/local/go"
+command -v go >/dev/null || die "Go not found (needed to build kind and Kubernetes): install Go >= $GO_MINIMUM to /usr/local/go"
+# k8s.io/kubernetes' go.mod needs Go >= $GO_MINIMUM (versions.json "go"), and the build runs with GOTOOLCHAIN=local.
+go_found="$(go env GOVERSION 2>/dev/null || true)"
+go_at_least() { local have="${1#go}" want="$2"; have="${have%%[!0-9.]*}"; [ "$(printf '%s\n%s\n' "$want" "$have" | sort -V | head -n1)" = "$want" ]; }
+go_at_least "$go_found" "$GO_MINIMUM" || die "Go ${go_found:-of an unknown version} found, the toolchain needs Go >= $GO_MINIMUM (k8s.io/kubernetes $DEFAULT_KUBERNETES_VERSION's go.mod): install it to /usr/local/go"
 
 bash "$HACK_DIR/docker.sh"
 bash "$HACK_DIR/build-binaries.sh" kind kwok

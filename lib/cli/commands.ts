@@ -29,6 +29,21 @@ export interface CommandContext {
  */
 const loadRun = () => import('../run/index.js');
 
+/**
+ * What each command with a required positional argument is missing when it is run without one, and its usage line:
+ * `rebootlab run` alone prints `rebootlab run: missing the experiment file; usage: rebootlab run <file.yaml>`
+ * (main's fail handler, in place of yargs' "Not enough non-option arguments"). Keep in step with registerCommands.
+ */
+export const MISSING_POSITIONAL: Readonly<Record<string, { what: string; usage: string }>> = {
+  validate: { what: 'the experiment file(s) to check', usage: 'rebootlab validate <file.yaml> [<file.yaml> ...]' },
+  run: { what: 'the experiment file', usage: 'rebootlab run <file.yaml>' },
+  plan: { what: 'the experiment file', usage: 'rebootlab plan <file.yaml>' },
+  predict: { what: 'the experiment file', usage: 'rebootlab predict <file.yaml>' },
+  cluster: { what: 'the action', usage: 'rebootlab cluster create|delete|list [<name>]' },
+  report: { what: 'the run directory', usage: 'rebootlab report <run-dir>' },
+  compare: { what: 'the run directories', usage: 'rebootlab compare <run-dir> [<run-dir> ...] (or a matrix run directory)' },
+};
+
 /** Default parent directory of run directories. */
 export const DEFAULT_OUT_DIR = DEFAULT_REPORTS_DIR;
 

@@ -2,7 +2,7 @@
 // only place that prints errors or sets the exit code.
 import yargs, { type Argv } from 'yargs';
 import { ExitCode, InputError, type ExitCodeValue } from '../common/errors.js';
-import { registerCommands, type CommandContext, type GlobalFlags } from './commands.js';
+import { MISSING_POSITIONAL, registerCommands, type CommandContext, type GlobalFlags } from './commands.js';
 import { ignoreClosedPipes, printError, processStreams, type Streams } from './print-error.js';
 
 /**
@@ -73,6 +73,10 @@ function buildParser(argv: string[], context: CommandContext, onParsed?: (comman
       // its value, and "not enough non-option arguments" would hide the real mistake.
       const unknown = /^Not enough non-option arguments/.test(message ?? '') ? unknownFlags(argv, (parser as unknown as { getOptions(): YargsOptions }).getOptions()) : [];
       if (unknown.length > 0) throw new InputError(`unknown flag ${unknown.join(', ')}; see rebootlab --help`);
+      const flagValue = /^Not enough arguments following: (\S+)$/.exec(message ?? '');
+      if (flagValue) throw new InputError(`--${flagValue[1]}: missing its value; see rebootlab --help`);
+      const specific = missingArgumentLine(message, argv) ?? invalidChoicesLine(message, argv);
+      if (specific !== null) throw new InputError(specific);
       let line = firstLine(message, argv);
       if (line.startsWith('did you mean')) line = `unknown command "${argv[0] ?? ''}"; ${line}`;
       throw new InputError(line.includes('--help') ? line : `${line}; see rebootlab --help`);
@@ -108,6 +112,46 @@ export function firstLine(message: string | undefined, argv: readonly string[] =
   });
   return line.charAt(0).toLowerCase() + line.slice(1);
 }
+
+/**
+ * yargs' "Not enough non-option arguments: got 0, need at least 1" as one line naming the command, what it is missing
+ * and its usage (commands.ts MISSING_POSITIONAL), e.g. `rebootlab run: missing the experiment file; usage: rebootlab
+ * run <file.yaml>`; null for any other message or when no command of that table is in `argv`.
+ */
+export function missingArgumentLine(message: string | undefined, argv: readonly string[]): string | null {
+  if (!/^Not enough non-option arguments/.test(message ?? '')) return null;
+  const command = argv.find((a) => Object.hasOwn(MISSING_POSITIONAL, a));
+  if (command === undefined) return null;
+  const { what, usage } = MISSING_POSITIONAL[command]!;
+  return `rebootlab ${command}: missing ${what}; usage: ${usage}`;
+}
+
+/**
+ * yargs' "Invalid values:\n  Argument: format, Given: "xml", Choices: "text", "json"" (one `Argument:` line per bad
+ * value) as one line naming each flag as `--name` (a positional, such as cluster's action, as `rebootlab cluster <action>`), the value
+ * given and the allowed ones: `--format: "xml" is not one of text, markdown, json`; parts joined by `; `. Null for
+ * any other message.
+ */
+export function invalidChoicesLine(message: string | undefined, argv: readonly string[]): string | null {
+  if (!/^Invalid values:/.test(message ?? '')) return null;
+  const parts: string[] = [];
+  for (const entry of message!.split('\n').slice(1)) {
+    const m = /^\s*Argument: ([^,]+), Given: (.*)$/.exec(entry);
+    if (!m) continue;
+    const name = m[1]!;
+    const at = m[2]!.lastIndexOf(', Choices: ');
+    const given = at < 0 ? m[2]! : m[2]!.slice(0, at);
+    const choices = at < 0 ? '' : m[2]!.slice(at + ', Choices: '.length).split(', ').map((c) => c.replace(/^"(.*)"$/, '$1')).join(', ');
+    // A defined positional is written as a word; anything else is a flag (given as --name, or as its alias: -o).
+    const positional = POSITIONAL_NAMES.has(name) && !argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    const command = argv.find((a) => Object.hasOwn(MISSING_POSITIONAL, a));
+    parts.push(`${positional ? `rebootlab ${command ?? ''} <${name}>`.replace('  ', ' ') : `--${name}`}: ${given} is not one of ${choices}`);
+  }
+  return parts.length > 0 ? parts.join('; ') : null;
+}
+
+/** Positional arguments that take a fixed set of values (commands.ts): named `<action>` in an invalid-value line. */
+const POSITIONAL_NAMES = new Set(['action']);
 
 /** The part of yargs' getOptions() (not in its type declarations) that names the defined flags. */
 interface YargsOptions {

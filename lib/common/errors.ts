@@ -59,11 +59,13 @@ const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t'
 
 /**
  * `text` made safe for one terminal line: control characters (C0, DEL, C1, and the Unicode line and paragraph
- * separators) written as JSON escapes (`\n`, `\u001b`), and a text longer than `maxChars` cut in the middle
- * (`…(1234 characters)…`), so bytes from an input file never end the line, move the cursor or fill the screen.
+ * separators) and bidirectional format characters (the marks U+200E, U+200F and U+061C, the embeddings and
+ * overrides U+202A–U+202E, the isolates U+2066–U+2069) written as JSON escapes (`\n`, `\u001b`, `\u202e`), and a
+ * text longer than `maxChars` cut in the middle (`…(1234 characters)…`), so bytes from an input file never end the
+ * line, move the cursor, reorder what the line shows, or fill the screen.
  */
 export function printable(text: string, maxChars = MAX_MESSAGE_CHARS): string {
-  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (escaped.length <= maxChars) return escaped;
   const keep = Math.max(0, Math.floor((maxChars - 30) / 2));
   return `${escaped.slice(0, keep)}…(${escaped.length - 2 * keep} characters)…${escaped.slice(escaped.length - keep)}`;

@@ -4,12 +4,36 @@ import pinned from '../../versions.json' with { type: 'json' };
 
 /**
  * Pinned tools: `kind` (sigs.k8s.io/kind release, one for every Kubernetes version), `localPathProvisioner`,
- * `kwok`, `debianSuite` (node image base), and `kubernetesVersions` (see {@link SUPPORTED_KUBERNETES_VERSIONS}).
+ * `kwok`, `debianSuite` (node image base), `go` (the oldest Go the toolchain builds with, {@link MIN_GO_VERSION}), and
+ * `kubernetesVersions` (see {@link SUPPORTED_KUBERNETES_VERSIONS}).
  * The etcd, CoreDNS and pause versions are not pinned: the toolchain reads them from each Kubernetes version's own
  * kubeadm (cmd/kubeadm/app/constants/constants.go: DefaultEtcdVersion, CoreDNSVersion, PauseVersion) at build time
  * and records them in that version's toolchain file (lib/common/cache.ts).
  */
 export const VERSIONS: Readonly<typeof pinned> = Object.freeze({ ...pinned });
+
+/**
+ * The oldest Go the toolchain builds with (versions.json `go`, e.g. `1.26`): the go directive of the newest supported
+ * k8s.io/kubernetes module's go.mod (v1.37.2: `go 1.26.0`), which hack/build-binaries.sh (GOTOOLCHAIN=local) needs
+ * the installed go to meet. hack/toolchain.sh refuses an older go; `rebootlab doctor` reports it.
+ */
+export const MIN_GO_VERSION: string = pinned.go;
+
+/**
+ * Whether a Go version (`go1.26.8`, `1.26`, `go1.27rc1`) is at least `minimum` (`1.26`), comparing the dotted numbers.
+ * @returns null when `version` has no leading number (e.g. a `devel` build), which cannot be compared.
+ */
+export function goVersionAtLeast(version: string, minimum: string): boolean | null {
+  const numbers = (v: string) => /^(?:go)?(\d+(?:\.\d+)*)/.exec(v)?.[1]?.split('.').map(Number) ?? null;
+  const have = numbers(version);
+  const want = numbers(minimum) ?? [0];
+  if (have === null) return null;
+  for (let i = 0; i < Math.max(have.length, want.length); i++) {
+    const d = (have[i] ?? 0) - (want[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
+}
 
 /** `v1.37.2` → [1, 37, 2]; null for anything else. */
 export function parseKubernetesVersion(version: string): [number, number, number] | null {

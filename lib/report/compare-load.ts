@@ -49,9 +49,18 @@ export function expandRunDirs(args: readonly string[]): string[] {
 }
 
 /**
+ * What to do about an unreadable `<dir>/run.json`: only `rebootlab run` writes it (`rebootlab report` reads it, to
+ * rebuild result.json), so the run is incomplete or corrupted and the way out is a new run or a comparison without it.
+ */
+export function runInfoHint(dir: string): string {
+  return `run.json is written only by rebootlab run and nothing rebuilds it: run the experiment again, or leave ${dir} out of the comparison`;
+}
+
+/**
  * Read `<dir>/result.json` and, when present, `matrixValues` from `<dir>/run.json`.
  * @throws InputError naming the file when result.json is missing, not JSON, or not a rebootlab Result (the first wrong
- *   field, schema/result.schema.json), or run.json is not JSON (exit code 2).
+ *   field, schema/result.schema.json; hint: rebuild it with `rebootlab report`), or run.json is not JSON or its
+ *   matrixValues is not an object (hint: {@link runInfoHint}) (exit code 2).
  */
 export function loadRun(dir: string): LoadedRun {
   const path = join(dir, RESULT_FILE);
@@ -62,10 +71,12 @@ export function loadRun(dir: string): LoadedRun {
   const infoPath = join(dir, 'run.json');
   if (existsSync(infoPath)) {
     // run.json is optional for compare (result.json carries variant and repeatIndex), but one that is there must be right.
-    const info = readInputJson(infoPath, { maxBytes: MAX_RESULT_BYTES, hint });
+    // `rebootlab report` reads run.json and rebuilds result.json from it: nothing rebuilds run.json itself.
+    const infoHint = runInfoHint(dir);
+    const info = readInputJson(infoPath, { maxBytes: MAX_RESULT_BYTES, hint: infoHint });
     const values = typeof info === 'object' && info !== null ? (info as { matrixValues?: unknown }).matrixValues : undefined;
     if (values !== undefined && values !== null && (typeof values !== 'object' || Array.isArray(values))) {
-      throw new InputError(`${infoPath}: not a rebootlab run.json: matrixValues: must be an object`, hint);
+      throw new InputError(`${infoPath}: not a rebootlab run.json: matrixValues: must be an object`, infoHint);
     }
     matrixValues = (values as Record<string, unknown> | undefined) ?? null;
   }

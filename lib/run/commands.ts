@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, getProvider, kindBinary, providerNames } from '../cluster/index.js';
 import { readToolchainEnv } from '../common/cache.js';
-import { DEFAULT_KUBERNETES_VERSION, isSupportedKubernetesVersion, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT } from '../common/versions.js';
+import { DEFAULT_KUBERNETES_VERSION, goVersionAtLeast, isSupportedKubernetesVersion, MIN_GO_VERSION, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT } from '../common/versions.js';
 import { ExitCode, formatInputIssue, InfraError, InputError, printable } from '../common/errors.js';
 import { canRun, run, runInTerminal } from '../common/exec.js';
 import { checkPendingRestoreFiles, findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../faults/index.js';
@@ -39,8 +39,10 @@ export interface DoctorCheck {
  * Resolves to exit 0 when everything is present; otherwise throws.
  * @throws InputError (exit 2), before any tool is looked up, when `--reports` is not a directory or (with `restore`) a
  *   pending-restore.json is not a regular file of the shape rebootlab writes ({@link checkPendingRestoreFiles}); the
- *   file is left as it is. InfraError (exit 3) naming the first missing piece, after printing every line; InputError
- *   (exit 2) when that is a command rebootlab refused to run from a pending-restore.json.
+ *   file is left as it is. After printing every line (each failure's detail once, on its own line): InfraError
+ *   (exit 3) naming the failed checks (the first one's name and detail when there is no `print`), with the first
+ *   one's fix as hint; InputError (exit 2) instead when the first is a command rebootlab refused to run from a
+ *   pending-restore.json.
  */
 export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome> {
   checkReportsDir(options.reportsDir);
@@ -85,7 +87,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
     else if (version === DEFAULT_KUBERNETES_VERSION) checks.push({ name: `node image ${version}`, ok: false, detail: `${image} not present`, fix });
   }
   const go = await run('go', ['version'], { timeoutMs: 15_000 }).catch(() => null);
-  checks.push(go ? { name: 'Go', ok: true, detail: go.trim() } : { name: 'Go', ok: false, detail: 'go not on PATH (needed to build the toolchain offline)', fix: 'install Go >= 1.24 in /usr/local/go and add it to PATH' });
+  checks.push(goCheck(go));
   const stats = statfsSync(existsSync(cacheDir()) ? cacheDir() : '/');
   const freeBytes = stats.bavail * stats.bsize;
   checks.push({ name: 'disk space', ok: freeBytes >= MIN_FREE_DISK_BYTES, detail: `${(freeBytes / 1024 ** 3).toFixed(1)} GiB free`, fix: 'free at least 10 GiB' });
@@ -106,10 +108,30 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
 
   if (options.output === 'json') options.print?.(JSON.stringify(checks, null, 2));
   else for (const c of checks) options.print?.(printable(`${c.ok ? 'ok     ' : 'MISSING'} ${c.name}: ${c.detail}${c.ok || !c.fix ? '' : ` — fix: ${c.fix}`}`));
-  const missing = checks.find((c) => !c.ok);
-  if (missing?.badInput) throw new InputError(`${missing.name}: ${missing.detail}`, missing.fix ? `Then: ${missing.fix}` : undefined);
-  if (missing) throw new InfraError(`${missing.name}: ${missing.detail}`, missing.fix ? `Run: ${missing.fix}` : undefined);
-  return { exitCode: ExitCode.Ok };
+  const failed = checks.filter((c) => !c.ok);
+  const missing = failed[0];
+  if (!missing) return { exitCode: ExitCode.Ok };
+  // Each failure's detail is on its printed line already: the error names the failed checks, not their details again
+  // (the Docker engine's failure was shown twice). Unprinted (no `print`), the first failure's detail is the message.
+  const message = options.print
+    ? `${failed.length === 1 ? '1 check' : `${failed.length} checks`} failed: ${[...new Set(failed.map((c) => c.name))].join(', ')}; each is listed above with its fix`
+    : `${missing.name}: ${missing.detail}`;
+  if (missing.badInput) throw new InputError(message, missing.fix ? `Then: ${missing.fix}` : undefined);
+  throw new InfraError(message, missing.fix ? `Run: ${missing.fix}` : undefined);
+}
+
+/**
+ * Doctor's Go line from the output of `go version` (`go version go1.26.8 linux/amd64`), or null when go did not run:
+ * the version found and the minimum ({@link MIN_GO_VERSION}, versions.json `go`), ok when it is at least that; a
+ * version that cannot be compared (a devel build) is ok and says it was not compared.
+ */
+export function goCheck(goVersionOutput: string | null): DoctorCheck {
+  const fix = `install Go >= ${MIN_GO_VERSION} in /usr/local/go and add it to PATH`;
+  if (goVersionOutput === null) return { name: 'Go', ok: false, detail: `go not on PATH (Go >= ${MIN_GO_VERSION} is needed to build the toolchain offline)`, fix };
+  const found = /\bgo version (\S+)/.exec(goVersionOutput)?.[1] ?? goVersionOutput.trim();
+  const atLeast = goVersionAtLeast(found, MIN_GO_VERSION);
+  if (atLeast === false) return { name: 'Go', ok: false, detail: `${found} found; the toolchain needs Go >= ${MIN_GO_VERSION} (k8s.io/kubernetes ${DEFAULT_KUBERNETES_VERSION}'s go.mod)`, fix };
+  return { name: 'Go', ok: true, detail: `${found} (minimum ${MIN_GO_VERSION}${atLeast === null ? ', not compared' : ''})` };
 }
 
 /**

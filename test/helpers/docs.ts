@@ -186,7 +186,7 @@ export async function checkCommandLine(text: string): Promise<string | null> {
     return null;
   } catch (error) {
     const message = (error as Error).message;
-    if (namesOnly && /^not enough non-option arguments|^missing required argument/i.test(message)) return null;
+    if (namesOnly && /^rebootlab \S+: missing |^missing required argument/i.test(message)) return null;
     return message;
   }
 }

@@ -102,7 +102,7 @@ describe('the docs (README.md and docs/)', function () {
       expect(await checkCommandLine('rebootlab runn x.yaml')).to.match(/unknown command "runn"/);
       expect(await checkCommandLine('npx rebootlab run x.yaml --keep')).to.equal('unknown flag --keep; see rebootlab --help');
       expect(await checkCommandLine('rebootlab compare a b --format md')).to.match(/format/);
-      expect(await checkCommandLine('rebootlab run --out reports')).to.match(/not enough non-option arguments/);
+      expect(await checkCommandLine('rebootlab run --out reports')).to.equal('rebootlab run: missing the experiment file; usage: rebootlab run <file.yaml>');
       expect(await checkCommandLine('rebootlab bogus')).to.match(/"bogus"/);
       expect(await checkCommandLine('rebootlab run x.yaml --set a=1 --reconfigure recreate')).to.equal(null);
       expect(await checkCommandLine('rebootlab report')).to.equal(null);

@@ -2,7 +2,7 @@
 // `--name NAME`), extra words called arguments, not flags. Parsed in process by the real yargs parser (main()).
 import { expect } from 'chai';
 import { clusterNameArgument } from '../../../lib/cli/commands.js';
-import { firstLine, main, unknownFlags } from '../../../lib/cli/main.js';
+import { firstLine, invalidChoicesLine, main, missingArgumentLine, unknownFlags } from '../../../lib/cli/main.js';
 
 async function cli(argv: string[]): Promise<{ exitCode: number; stderr: string; stdout: string }> {
   let stderr = '';
@@ -50,6 +50,15 @@ describe('cli arguments', () => {
     expect(firstLine('Invalid values:\n  Argument: action', [])).to.equal('invalid values: Argument: action');
   });
 
+  it('missingArgumentLine and invalidChoicesLine: yargs messages as one line, other messages left alone', () => {
+    expect(missingArgumentLine('Not enough non-option arguments: got 0, need at least 1', ['--verbose', 'plan'])).to.equal('rebootlab plan: missing the experiment file; usage: rebootlab plan <file.yaml>');
+    expect(missingArgumentLine('Not enough non-option arguments: got 0, need at least 1', ['nosuch'])).to.equal(null);
+    expect(missingArgumentLine('Unknown argument: x', ['run'])).to.equal(null);
+    expect(invalidChoicesLine('Invalid values:\n  Argument: output, Given: "xml", Choices: "text", "json"', ['validate', '-o', 'xml'])).to.equal('--output: "xml" is not one of text, json');
+    expect(invalidChoicesLine('Invalid values:\n  Argument: action, Given: "x, Choices: y", Choices: "create", "delete", "list"', ['cluster', 'x, Choices: y'])).to.equal('rebootlab cluster <action>: "x, Choices: y" is not one of create, delete, list');
+    expect(invalidChoicesLine('Unknown argument: x', [])).to.equal(null);
+  });
+
   it('unknownFlags: flags the matched command does not define, aliases, camelCase and --no- forms known', () => {
     const options = { key: { help: true, verbose: true, set: true, 'tolerance-seconds': true, toleranceSeconds: true }, alias: { verbose: ['v'], help: ['h'] } };
     expect(unknownFlags(['validate', '--foo', 'x.yaml', '-v', '--no-verbose', '--tolerance-seconds=3', '--set', 'a=1', '-q', '--', '--bar'], options)).to.deep.equal(['--foo', '-q']);
@@ -57,6 +66,6 @@ describe('cli arguments', () => {
   });
 
   it('a yargs argument error (--set with no value) is bad input, one line', async () => {
-    expect(await cli(['validate', 'experiments/reboot-quick.yaml', '--set'])).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: not enough arguments following: set; see rebootlab --help\n' });
+    expect(await cli(['validate', 'experiments/reboot-quick.yaml', '--set'])).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: --set: missing its value; see rebootlab --help\n' });
   });
 });

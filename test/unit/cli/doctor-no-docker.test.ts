@@ -1,8 +1,9 @@
 // `rebootlab doctor` on a machine without a Docker engine says so on the Docker line, and every check that needs the
 // engine says it was not checked, never "not present" (found by a new-user try: the node image was reported missing,
-// sending the user to rebuild it, and the runtime capabilities line vanished).
+// sending the user to rebuild it, and the runtime capabilities line vanished), and shows the engine's failure once
+// (it was repeated as the closing ERROR line).
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_KUBERNETES_VERSION } from '../../../lib/spec/index.js';
@@ -27,6 +28,26 @@ describe('cli: doctor without Docker', function () {
     );
     expect(out.filter((l) => l.includes('runtime capabilities')), result.stdout).to.have.length(1);
     expect(result.stdout).to.not.include('not present');
+    // The Docker failure is shown once, on its line: the closing error names the failed checks, not their details again.
+    const both = `${result.stdout}${result.stderr}`;
+    expect(both.split("docker version --format '{{.Server.Version}}' failed").length - 1, both).to.equal(1);
+    // Runtime capabilities fail only where CAP_SYS_RESOURCE is missing (this container), disk space only on a full disk.
+    expect(result.stderr, result.stderr).to.match(
+      new RegExp(`^ERROR: \\d checks failed: Docker engine, (runtime capabilities, )?kind, node image ${DEFAULT_KUBERNETES_VERSION}, Go(, disk space)?; each is listed above with its fix\nRun: npm run toolchain\n$`),
+    );
+    expect(result.exitCode, result.stderr).to.equal(3);
+  });
+
+  it('says which Go it found and the minimum, and calls an older one missing', async () => {
+    const tools = join(dir, 'tools');
+    mkdirSync(tools);
+    writeFileSync(join(tools, 'go'), '#!/bin/sh\necho "go version go1.24.3 linux/amd64"\n');
+    chmodSync(join(tools, 'go'), 0o755);
+    const result = await runCli(['doctor', '--reports', join(dir, 'reports')], { env: { PATH: tools, REBOOTLAB_CACHE: join(dir, 'cache') } });
+    const out = result.stdout.split('\n').filter((l) => l !== '');
+    expect(out.filter((l) => l.includes(' Go: ')), result.stdout).to.deep.equal([
+      `MISSING Go: go1.24.3 found; the toolchain needs Go >= 1.26 (k8s.io/kubernetes ${DEFAULT_KUBERNETES_VERSION}'s go.mod) — fix: install Go >= 1.26 in /usr/local/go and add it to PATH`,
+    ]);
     expect(result.exitCode, result.stderr).to.equal(3);
   });
 });

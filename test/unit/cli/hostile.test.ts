@@ -118,6 +118,17 @@ describe('cli: hostile input (issue 27)', function () {
       writeFileSync(join(run, 'result.json'), JSON.stringify(result));
       badInput(await runCli(['compare', run]), `ERROR: ${run}/result.json: not a rebootlab result: nodes[0].notReadyAfterSeconds: must be number or null, got "soon"`, `rebuild it with: rebootlab report ${run}`);
     });
+
+    // rebootlab report reads run.json to rebuild result.json; it cannot rebuild run.json, so the hint must not send the user there.
+    it('compare of a run whose run.json is broken: the hint is a new run or leaving the run out, not rebootlab report', async () => {
+      const run = join(dir, 'r');
+      cpSync(RUN, run, { recursive: true });
+      const hint = `run.json is written only by rebootlab run and nothing rebuilds it: run the experiment again, or leave ${run} out of the comparison`;
+      writeFileSync(join(run, 'run.json'), '{"experiment": ');
+      badInput(await runCli(['compare', run]), new RegExp(`^ERROR: ${run}/run\\.json: not JSON: `), hint);
+      writeFileSync(join(run, 'run.json'), JSON.stringify({ matrixValues: ['20s'] }));
+      badInput(await runCli(['compare', run]), `ERROR: ${run}/run.json: not a rebootlab run.json: matrixValues: must be an object`, hint);
+    });
   });
 
   it('13. --baseline of another experiment says what differs and is refused unless --baseline-any', async () => {

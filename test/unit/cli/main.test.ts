@@ -88,10 +88,38 @@ describe('cli', function () {
     expect(result.stderr.split('\n').filter(Boolean)).to.have.length(1);
   });
 
-  it('a bad choice: exit 2, one line', async () => {
+  it('a bad choice: exit 2, one line naming the argument, the value and the choices', async () => {
     const result = await runCli(['cluster', 'explode']);
     expect(result.exitCode).to.equal(2);
-    expect(result.stderr).to.equal('ERROR: invalid values: Argument: action, Given: "explode", Choices: "create", "delete", "list"; see rebootlab --help\n');
+    expect(result.stderr).to.equal('ERROR: rebootlab cluster <action>: "explode" is not one of create, delete, list\n');
+  });
+
+  it('a bad flag value: exit 2, one line naming the flag, the value and the choices, each flag once', async () => {
+    const predict = await runCli(['predict', 'experiments/reboot-quick.yaml', '--format', 'xml']);
+    expect(predict).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: --format: "xml" is not one of text, markdown, json\n' });
+    const two = await runCli(['compare', 'test/fixtures/runs/reboot-quick', '--format=xml', '-o', 'yaml']);
+    expect(two).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: --format: "xml" is not one of text, markdown, html, json; --output: "yaml" is not one of text, json\n' });
+  });
+
+  it('a missing positional argument: exit 2, one line naming the command, what is missing and its usage', async () => {
+    expect(await runCli(['run'])).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: rebootlab run: missing the experiment file; usage: rebootlab run <file.yaml>\n' });
+    expect(await runCli(['-o', 'json', 'compare', '--format', 'markdown'])).to.deep.equal({
+      exitCode: 2, stdout: '', stderr: 'ERROR: rebootlab compare: missing the run directories; usage: rebootlab compare <run-dir> [<run-dir> ...] (or a matrix run directory)\n',
+    });
+    expect((await runCli(['report'])).stderr).to.equal('ERROR: rebootlab report: missing the run directory; usage: rebootlab report <run-dir>\n');
+  });
+
+  // docs/cli.md's plan row: the plan is printed, then a version that is not built here is one line and the command
+  // that builds it, exit 3. No docker on PATH: no image exists and none can be pulled, whatever this machine has built.
+  it('plan of a version that is not built here: the plan on stdout, then "not built" and the toolchain command, exit 3', async () => {
+    const env = { PATH: '/nonexistent-rebootlab-tools', REBOOTLAB_CACHE: '/nonexistent-rebootlab-cache' };
+    const result = await runCli(['plan', 'experiments/reboot-quick.yaml', '--set', 'cluster.kubernetesVersion=v1.36.3'], { env });
+    expect(result.stdout).to.match(/^plan of experiments\/reboot-quick\.yaml: 1 run\(s\); nothing below has been done\n/);
+    expect(result.stderr).to.equal(
+      'ERROR: Kubernetes v1.36.3 is not built here: no node image rebootlab/node:v1.36.3, and kindest/node:v1.36.3 cannot be pulled (no registry reachable)\n'
+      + 'Run: npm run toolchain -- --kubernetes v1.36.3\n',
+    );
+    expect(result.exitCode).to.equal(3);
   });
 
   it('--help: exit 0, usage on stdout', async () => {

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { printable } from '../../../lib/common/errors.js';
+import { formatInputIssue, printable } from '../../../lib/common/errors.js';
 import { readInputJson, readInputText } from '../../../lib/common/read-input.js';
 import { replaceFile } from '../../../lib/common/replace-file.js';
 
@@ -69,5 +69,15 @@ describe('common/read-input and common/replace-file', () => {
     const cut = printable('x'.repeat(5000), 100);
     expect(cut).to.have.length.below(110);
     expect(cut).to.match(/^x+…\(4930 characters\)…x+$/);
+  });
+
+  it('printable escapes bidirectional marks, embeddings, overrides and isolates, which could reorder an error line', () => {
+    // A file name with a right-to-left override would show 'exe.yaml' reversed; escaped, every character shows as written.
+    expect(printable('run\u202eexe.yaml')).to.equal('run\\u202eexe.yaml');
+    const bidi = ['\u200e', '\u200f', '\u061c', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+    for (const c of bidi) expect(printable(`a${c}b`)).to.equal(`a\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}b`);
+    // Neighbours that do not reorder text pass through unchanged.
+    expect(printable('a\u200db\u2065c\u206ad\u202fe')).to.equal('a\u200db\u2065c\u206ad\u202fe');
+    expect(formatInputIssue({ file: 'x\u2067.yaml', line: 1, column: 2, path: 'name', message: 'bad \u202evalue' })).to.equal('x\\u2067.yaml:1:2: name: bad \\u202evalue');
   });
 });
