@@ -133,10 +133,13 @@ function attribute(r: ProbeObservation, all: readonly Snapshot[], input: Failing
       return `${n} ${f.type} from ${fmt(secondsSince(input.faultMs, f.issuedAtMs))}`;
     });
     const pods = sorted(down.map((e) => e.pod));
-    return {
-      cause: 'endpoint-ready-on-down-node', pods, nodes: sorted(down.map((e) => e.node)),
-      because: `endpoint still ready for ${pods.join(', ')} on a down node (${faults.join('; ')}): its kubelet cannot report, so the pod stays Ready until the node lifecycle controller detects the node`,
-    };
+    // A graceful shutdown's kubelet does report: it kills the pod first (nodeshutdown_manager.go killPods), and the
+    // endpoint stays ready only until the pod's terminal status reaches the EndpointSlice controller and kube-proxy.
+    const graceful = down.every((e) => input.faults.find((x) => x.node === e.node)?.type === 'shutdown');
+    const because = graceful
+      ? `endpoint still ready for ${pods.join(', ')} on a node shutting down gracefully (${faults.join('; ')}): its kubelet killed the pod (SIGTERM, no preStop delay), and kube-proxy routes to it until the kubelet writes it terminal and its endpoint leaves the Service`
+      : `endpoint still ready for ${pods.join(', ')} on a down node (${faults.join('; ')}): its kubelet cannot report, so the pod stays Ready until the node lifecycle controller detects the node`;
+    return { cause: 'endpoint-ready-on-down-node', pods, nodes: sorted(down.map((e) => e.node)), because };
   }
   // Same source port as an earlier failure toward a down node whose conntrack entry still lives: routed by that entry.
   const prior = r.localPort === undefined ? undefined : failedByPort.get(r.localPort);

@@ -6,6 +6,17 @@ import type { Observation, ProbeObservation } from '../../../lib/observe/types.j
 import { analyze } from '../../../lib/analyze/analyze.js';
 import { loadFixtureRun } from './fixture-runs.js';
 
+describe('analyze/probe-backends on a recorded graceful shutdown (test/fixtures/runs/kind-graceful-shutdown-real-recorded)', () => {
+  // systemctl poweroff of rebootlab-worker with shutdownGracePeriod 30 s: its kubelet killed web's pod at once (no
+  // preStop); 6 requests refused (sent 0.915 to 1.546 s) and 1 timeout (1.596 s) before the slice update at 1.613 s.
+  it('the failures toward the killed pod are explained by the graceful shutdown, not by a kubelet that cannot report', () => {
+    const web = loadFixtureRun('kind-graceful-shutdown-real-recorded').analysis.probes!.find((p) => p.name === 'web')!;
+    expect(web.failingBackends.map((f) => [f.cause, f.failed])).to.deep.equal([['endpoint-ready-on-down-node', 7]]);
+    expect(web.failingBackends[0]!.because).to.contain('on a node shutting down gracefully (rebootlab-worker shutdown from 0 s): its kubelet killed the pod (SIGTERM, no preStop delay)');
+    expect(web.failingBackends[0]!.because).to.not.contain('cannot report');
+  });
+});
+
 describe('analyze/probe-backends on a recorded kind run (test/fixtures/runs/kind-service-probes-recorded)', () => {
   // Power-off of rl-svc-worker (both web pods, api's jk9q8) for 90 s; probers at 20/s through rl-svc-worker2's node
   // port. The node went Unknown at 24.975 s (receive time); the slices marked web xkwnk not ready at 25.085 s, ppzww at
