@@ -14,6 +14,7 @@ import { forecastPods } from './pods.js';
 import { faultEffect } from './fault-effects.js';
 import { forecastShutdownEvictions, forecastShutdownNode, type ShutdownNodeForecast } from './shutdown-node.js';
 import { forecastShutdownPods } from './shutdown.js';
+import { forecastShutdownClients } from './shutdown-clients.js';
 import type { Forecast, ForecastItem, PreFaultState } from './types.js';
 import { forecastWorkloads } from './workloads.js';
 import { forecastTaints } from './zones.js';
@@ -119,7 +120,9 @@ export const SHUTDOWN_NOT_READY_WITHIN_SECONDS = 5;
  * (forecast/shutdown.ts). Then the node side (forecast/shutdown-node.ts): the not-ready taints (NoSchedule on the
  * update, NoExecute from the zone replay as for a kubelet-reported Ready=False), the node stop silencing its
  * heartbeats, Ready=Unknown, the swap to the unreachable taints and Ready again after the restore. The clients' view
- * is listed as not forecast.
+ * (forecast/shutdown-clients.ts): each workload lost to clients and back at its desired count, each killed pod's
+ * endpoint leaving its Service, each prober's last failed request (the requests kube-proxy routes to a pod between
+ * its SIGTERM and its endpoint's removal); the API's ready count is listed as not forecast.
  */
 function gracefulShutdownForecast(input: ForecastInput): Forecast {
   const { experiment, settings, preFault } = input;
@@ -172,7 +175,11 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
   const evictions = forecastShutdownEvictions({ targets: shutdowns.map((s) => s.target), taints: zones.taints, pods: preFault.pods });
   items.push(...evictions.items);
   notForecast.push(...evictions.notForecast);
-  notForecast.push('the clients\' view (endpoints, workload availability, probes) during a graceful shutdown: not modelled yet');
+  // The clients' view: the killed pods' endpoints and the probers' last failed request (forecast/shutdown-clients.ts).
+  const clients = forecastShutdownClients({ experiment, targets: preFault.targets, pods: preFault.pods, podItems: items });
+  items.push(...clients.items);
+  notForecast.push(...clients.notForecast);
+  notForecast.push('the API\'s ready count of a workload during a graceful shutdown (workload-api-unavailable: a Succeeded pod still counts as available, a Failed one does not): not modelled yet');
   for (const version of new Set([input.kubernetesVersion, ...preFault.nodes.map((n) => n.kubeletVersion).filter((v): v is string => typeof v === 'string')])) {
     const warning = unsupportedVersionWarning(version);
     if (warning !== null) notForecast.push(warning);

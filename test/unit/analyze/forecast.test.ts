@@ -14,9 +14,9 @@ import { parseExpectation, type Expectation } from '../../../lib/spec/expectatio
 import { readJournal } from '../../../lib/observe/journal.js';
 import type { Observation } from '../../../lib/observe/types.js';
 import type { RunInfo } from '../../../lib/report/result-types.js';
-import { readRunInfo } from '../../../lib/report/write-reports.js';
+import { analyzeOptionsOf, readRunInfo } from '../../../lib/report/write-reports.js';
 import { FIXTURE_RUNS_DIR, loadFixtureRun } from './fixture-runs.js';
-import { copy, editNode, timeZeroMarker } from './edited-journals.js';
+import { copy, editNode, mergeJournal, timeZeroMarker } from './edited-journals.js';
 
 /** Recorded runs of YAML experiments: their run.json carries the resolved experiment. */
 const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
@@ -358,7 +358,7 @@ describe('analyze/forecast', () => {
       // The restore: the command's return (≤ 40 + 1 s) + 60 s, Ready again 1 to 12 s after docker start began.
       expect(node('node-ready-again', null)?.window).to.deep.equal({ fromSeconds: 61, toSeconds: 113 });
       // In timeline order: the kubelet's Ready=False, its taints, the pods, then Unknown, its taints, Ready again.
-      expect(f.items.map((i) => `${i.event}${i.taintKey ? ` ${i.taintKey.split('/')[1]}` : ''}`).filter((e) => !e.startsWith('pod-') && !e.startsWith('replacement-'))).to.deep.equal([
+      expect(f.items.map((i) => `${i.event}${i.taintKey ? ` ${i.taintKey.split('/')[1]}` : ''}`).filter((e) => !e.startsWith('pod-') && !e.startsWith('replacement-') && !e.startsWith('endpoint-') && !e.startsWith('probe-') && !e.startsWith('workload-'))).to.deep.equal([
         'node-not-ready-kubelet', 'no-schedule-taint not-ready', 'no-execute-taint not-ready', 'node-not-ready', 'no-schedule-taint unreachable', 'no-execute-taint unreachable', 'node-ready-again',
       ]);
       const judged = judgeForecast(f, run.analysis, 'recomputed');
@@ -377,6 +377,73 @@ describe('analyze/forecast', () => {
       expect(judged.items.filter((i) => i.event === 'pod-eviction').length).to.equal(1);
       expect(f.notForecast).to.include('rebootlab-worker: the deletion of its DaemonSet pods left Failed by the shutdown (their controller deletes or tracks a Failed pod itself): not forecast');
       expect(f.notForecast.some((n) => n.includes('the node stop'))).to.equal(false);
+    });
+
+    it('graceful shutdown, the clients\' view: web lost at the command\'s start and back with its replacement Ready, the web pod\'s endpoint leaves the Service by its kill\'s end + the EndpointSlice write, and the prober\'s last failed request comes before kube-proxy drops it (+ 2 s); recomputed, both hold: 7 requests failed 0.915 to 1.596 s, the endpoint left at 1.613 s', () => {
+      const run = loadFixtureRun('kind-graceful-shutdown-real-recorded');
+      const f = forecastOf(run.observations, run.info)!;
+      // The journal predates spec.priority: the pod-terminated window is the hull of both groups, [−0.1, 38] s.
+      const endpoint = find(f, 'endpoint-not-ready', 'web-549fc7f89c-h488s')!;
+      expect([endpoint.happens, endpoint.mechanism, endpoint.window, endpoint.workload]).to.deep.equal(['always', 'endpoint-slice', { fromSeconds: -0.1, toSeconds: 39 }, 'web']);
+      expect(endpoint.because).to.include('podManager.killPods').and.to.include('ShouldPodBeInEndpoints');
+      // Only the pod on the target: the replica on rebootlab-worker2 keeps its endpoint.
+      expect(f.items.filter((i) => i.event === 'endpoint-not-ready').map((i) => i.pod)).to.deep.equal(['rebootlab/web-549fc7f89c-h488s']);
+      const probe = find(f, 'probe-last-error', 'web')!;
+      expect([probe.happens, probe.mechanism, probe.node]).to.deep.equal(['always', 'kube-proxy', 'rebootlab-worker']);
+      // [the endpoint window's start, its end + PROXY_LAG_MS (2 s)], or 120 s more through a reused conntrack entry.
+      expect(probe.outcomes.map((o) => o.window)).to.deep.equal([{ fromSeconds: -0.1, toSeconds: 41 }, { fromSeconds: -0.1, toSeconds: 161 }]);
+      expect(probe.assumption).to.include('closes its listener at once on SIGTERM').and.to.include('no preStop hook');
+      expect(f.notForecast.join('\n')).to.not.contain('the clients\' view');
+      expect(f.notForecast).to.include('the API\'s ready count of a workload during a graceful shutdown (workload-api-unavailable: a Succeeded pod still counts as available, a Failed one does not): not modelled yet');
+      // The workload as clients count it: lost at the command's start (the run's client view of a shutdown target), back
+      // with the replacement Ready (its replacement-ready window).
+      expect(find(f, 'workload-unavailable', 'web')).to.deep.include({ happens: 'always', mechanism: 'fault-command', window: { fromSeconds: 0, toSeconds: 0 } });
+      expect(find(f, 'workload-recovered', 'web')).to.deep.include({ happens: 'always', mechanism: 'pod-start', window: { fromSeconds: -0.1, toSeconds: 46 } });
+      const judged = judgeForecast(f, run.analysis, 'recomputed');
+      expect(judged.missed).to.deep.equal([]);
+      expect(find(judged, 'endpoint-not-ready', 'web-549fc7f89c-h488s')).to.include({ observedSeconds: 1.613, held: true });
+      expect(find(judged, 'probe-last-error', 'web')).to.include({ observedSeconds: 1.596, held: true });
+      expect(find(judged, 'workload-unavailable', 'web')).to.include({ observedSeconds: 0, held: true });
+      expect(find(judged, 'workload-recovered', 'web')).to.include({ observedSeconds: 4.442, held: true });
+      // Within the usual outcome, not only the conntrack one.
+      expect(1.596).to.be.within(probe.outcomes[0]!.window!.fromSeconds, probe.outcomes[0]!.window!.toSeconds);
+      const summary = run.analysis.probes!.find((p) => p.name === 'web')!;
+      expect([summary.errors, summary.outcomes.refused, summary.outcomes.timeout, summary.firstErrorAfterSeconds]).to.deep.equal([7, 6, 1, 0.915]);
+    });
+
+    it('graceful shutdown, the clients\' view on an edited journal: the web pod\'s endpoint kept ready 40 s longer (removed at 41.613 s, after its window\'s 39 s) is judged missed; the last failed request moved 40 s later (41.596 s) falls outside the usual outcome and is held only by the conntrack one', () => {
+      const run = loadFixtureRun('kind-graceful-shutdown-real-recorded');
+      const f = forecastOf(run.observations, run.info)!;
+      const zero = timeZeroMarker(run.observations).receivedAtMs;
+      type Slice = { endpoints?: { targetRef?: { name?: string } }[] };
+      const isWebSlice = (o: Observation) => o.type === 'object' && o.kind === 'EndpointSlice' && o.namespace === 'rebootlab';
+      const slices = run.observations.filter(isWebSlice) as (Observation & { object: Slice })[];
+      const gone = (s: Slice) => !(s.endpoints ?? []).some((e) => e.targetRef?.name === 'web-549fc7f89c-h488s');
+      const before = slices.filter((o) => o.receivedAtMs < zero).at(-1)!;
+      const removal = slices.find((o) => o.receivedAtMs >= zero && gone(o.object))!;
+      const endpointOfPod = before.object.endpoints!.find((e) => e.targetRef?.name === 'web-549fc7f89c-h488s')!;
+      // Every slice after the fault keeps the pod's ready endpoint; a copy of the last one without it comes 40 s after the real removal.
+      const kept = run.observations.map((o) => {
+        if (!isWebSlice(o) || o.receivedAtMs < zero) return o;
+        const c = copy(o) as Observation & { object: Slice };
+        if (gone(c.object)) c.object.endpoints = [...(c.object.endpoints ?? []), copy(endpointOfPod)];
+        return c;
+      });
+      const last = copy(slices.at(-1)!);
+      last.object.endpoints = (last.object.endpoints ?? []).filter((e) => e.targetRef?.name !== 'web-549fc7f89c-h488s');
+      const late = { ...last, receivedAtMs: removal.receivedAtMs + 40_000 };
+      // The last failed request (the timeout sent at 1.596 s) sent 40 s later.
+      const failed = run.observations.filter((o) => o.type === 'probe' && o.outcome !== 'ok');
+      const lastFailed = failed.at(-1)!;
+      const edited = mergeJournal(kept.map((o) => (o === lastFailed ? { ...o, sentAtMs: (o as { sentAtMs: number }).sentAtMs + 40_000, receivedAtMs: o.receivedAtMs + 40_000 } : o)), [late as Observation]);
+      const a = analyze(edited, analyzeOptionsOf(run.info));
+      const judged = judgeForecast(f, a, 'recomputed');
+      expect(judged.missed.map((i) => [i.event, i.pod, i.observedSeconds, i.window])).to.deep.equal([
+        ['endpoint-not-ready', 'rebootlab/web-549fc7f89c-h488s', 41.613, { fromSeconds: -0.1, toSeconds: 39 }],
+      ]);
+      const probe = judged.items.find((i) => i.event === 'probe-last-error' && i.workload === 'web')!;
+      expect([probe.observedSeconds, probe.held]).to.deep.equal([41.596, true]);
+      expect(probe.observedSeconds!).to.be.above(probe.outcomes[0]!.window!.toSeconds);
     });
 
     it('graceful shutdown, edited journal: a not-ready NoExecute taint first seen after its window and an unreachable one that never came are judged missed', () => {
@@ -408,6 +475,9 @@ describe('analyze/forecast', () => {
       // regular: 5 + min(5, 20) + 2 + 1 = 13; critical: 5 + 20 + min(30, 10) + 2 + 1 = 38.
       expect(find(f, 'pod-terminated', 'web-549fc7f89c-h488s')?.window).to.deep.equal({ fromSeconds: -0.1, toSeconds: 13 });
       expect(f.items.filter((i) => i.event === 'pod-terminated' && i.pod!.startsWith('kube-system/')).map((i) => i.window!.toSeconds)).to.deep.equal([38, 38]);
+      // The clients' view follows the regular deadline: the endpoint by 13 + 1 s, the last failed request by 14 + 2 s.
+      expect(find(f, 'endpoint-not-ready', 'web-549fc7f89c-h488s')?.window).to.deep.equal({ fromSeconds: -0.1, toSeconds: 14 });
+      expect(find(f, 'probe-last-error', 'web')?.outcomes.map((o) => o.window)).to.deep.equal([{ fromSeconds: -0.1, toSeconds: 16 }, { fromSeconds: -0.1, toSeconds: 136 }]);
       const judged = judgeForecast(f, run.analysis, 'recomputed');
       expect(judged.missed).to.deep.equal([]);
     });
