@@ -1,5 +1,7 @@
 // Black-box tests of the CLI through a real subprocess (`node bin/rebootlab.js`): exit codes and exact stderr.
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { runCli } from '../../helpers/run-cli.js';
 
@@ -134,16 +136,51 @@ describe('cli', function () {
   });
 
   // docs/cli.md's plan row: the plan is printed, then a version that is not built here is one line and the command
-  // that builds it, exit 3. No docker on PATH: no image exists and none can be pulled, whatever this machine has built.
+  // that builds it, exit 3. A docker on PATH whose engine answers but has no image and reaches no registry, whatever
+  // this machine has built.
   it('plan of a version that is not built here: the plan on stdout, then "not built" and the toolchain command, exit 3', async () => {
-    const env = { PATH: '/nonexistent-rebootlab-tools', REBOOTLAB_CACHE: '/nonexistent-rebootlab-cache' };
-    const result = await runCli(['plan', 'experiments/reboot-quick.yaml', '--set', 'cluster.kubernetesVersion=v1.36.3'], { env });
+    const tools = mkdtempSync(join(tmpdir(), 'rebootlab-fake-docker-'));
+    writeFileSync(join(tools, 'docker'), '#!/bin/sh\n[ "$1" = version ] && { echo 20.10.24; exit 0; }\necho "no such image: $*" >&2\nexit 1\n');
+    chmodSync(join(tools, 'docker'), 0o755);
+    const env = { PATH: tools, REBOOTLAB_CACHE: '/nonexistent-rebootlab-cache' };
+    const result = await runCli(['plan', 'experiments/reboot-quick.yaml', '--set', 'cluster.kubernetesVersion=v1.36.3'], { env }).finally(() => rmSync(tools, { recursive: true, force: true }));
     expect(result.stdout).to.match(/^plan of experiments\/reboot-quick\.yaml: 1 run\(s\); nothing below has been done\n/);
     expect(result.stderr).to.equal(
       'ERROR: Kubernetes v1.36.3 is not built here: no node image rebootlab/node:v1.36.3, and kindest/node:v1.36.3 cannot be pulled (no registry reachable)\n'
       + 'Run: npm run toolchain -- --kubernetes v1.36.3\n',
     );
     expect(result.exitCode).to.equal(3);
+  });
+
+  // Without a Docker engine, plan and run said the version "is not built here ... (no registry reachable)" and sent the
+  // user to build it; doctor said the engine did not answer. No docker on PATH, then a docker whose daemon is not there.
+  it('plan and run without a Docker engine say the engine did not answer and how to start it, exit 3', async function () {
+    this.timeout(60_000);
+    const tools = mkdtempSync(join(tmpdir(), 'rebootlab-fake-docker-'));
+    const down = 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?';
+    writeFileSync(join(tools, 'docker'), `#!/bin/sh\necho "${down}" >&2\nexit 1\n`);
+    chmodSync(join(tools, 'docker'), 0o755);
+    const hint = 'Start Docker: bash hack/docker.sh in the rebootlab checkout (or your own way), then run this again\n';
+    const cache = { REBOOTLAB_CACHE: '/nonexistent-rebootlab-cache' };
+    const noTools = { PATH: '/nonexistent-rebootlab-tools', ...cache };
+    const args = ['experiments/reboot-quick.yaml', '--set', 'cluster.kubernetesVersion=v1.36.3'];
+    try {
+      const [plan, run, stopped] = await Promise.all([
+        runCli(['plan', ...args], { env: noTools, timeoutMs: 50_000 }),
+        runCli(['run', ...args, '--out', join(tools, 'reports')], { env: noTools, timeoutMs: 50_000 }),
+        runCli(['plan', ...args], { env: { PATH: tools, ...cache }, timeoutMs: 50_000 }),
+      ]);
+      const line = (why: string) => `ERROR: Kubernetes v1.36.3: cannot tell whether it is built here: the Docker engine did not answer (docker version --format '{{.Server.Version}}' failed: ${why})\n${hint}`;
+      expect(plan.stdout).to.match(/^plan of experiments\/reboot-quick\.yaml: 1 run\(s\); nothing below has been done\n/);
+      expect(plan.stderr).to.equal(line('docker: command not found'));
+      expect(plan.exitCode).to.equal(3);
+      expect(run.stderr).to.equal(line('docker: command not found'));
+      expect(run.exitCode).to.equal(3);
+      expect(stopped.stderr).to.equal(line(down));
+      expect(stopped.exitCode).to.equal(3);
+    } finally {
+      rmSync(tools, { recursive: true, force: true });
+    }
   });
 
   it('--help: exit 0, usage on stdout', async () => {
