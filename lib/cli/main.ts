@@ -74,13 +74,19 @@ function buildParser(argv: string[], context: CommandContext, onParsed?: (comman
       const unknown = /^Not enough non-option arguments/.test(message ?? '') ? unknownFlags(argv, (parser as unknown as { getOptions(): YargsOptions }).getOptions()) : [];
       if (unknown.length > 0) throw new InputError(`unknown flag ${unknown.join(', ')}; see rebootlab --help`);
       const flagValue = /^Not enough arguments following: (\S+)$/.exec(message ?? '');
-      if (flagValue) throw new InputError(`--${flagValue[1]}: missing its value; see rebootlab --help`);
+      if (flagValue) throw new InputError(missingValueLine(`--${flagValue[1]}`));
       const specific = missingArgumentLine(message, argv) ?? invalidChoicesLine(message, argv);
       if (specific !== null) throw new InputError(specific);
       let line = firstLine(message, argv);
       if (line.startsWith('did you mean')) line = `unknown command "${argv[0] ?? ''}"; ${line}`;
       throw new InputError(line.includes('--help') ? line : `${line}; see rebootlab --help`);
     });
+  // yargs takes a value flag given last or before another flag (`run x.yaml --out`) as '' or as its default, and
+  // `--out=` as '': every flag that takes a value needs one (yargs' own check covers only --set, nargs 1).
+  parser.middleware(() => {
+    const missing = missingValueFlags(argv, (parser as unknown as { getOptions(): YargsOptions }).getOptions());
+    if (missing.length > 0) throw new InputError(missingValueLine(missing[0]!));
+  });
   if (onParsed) {
     // yargs returns the instance from command(), so the chained definitions in registerCommands all come here.
     const define = parser.command.bind(parser) as (...args: unknown[]) => unknown;
@@ -150,6 +156,42 @@ export function invalidChoicesLine(message: string | undefined, argv: readonly s
   return parts.length > 0 ? parts.join('; ') : null;
 }
 
+/** The line for a flag given without its value (`--out`, `--out=`, `--out ''`, `-o`): `--out: missing its value; see rebootlab --help`. */
+export function missingValueLine(flag: string): string {
+  return `${flag}: missing its value; see rebootlab --help`;
+}
+
+/**
+ * The flags of `argv` that take a value (every option of the matched command that is not boolean or a count,
+ * `options` as yargs' getOptions() gives them) but were given none, as written: `--out` last or followed by another
+ * flag or `--`, `--out=`, `--out ''`, and `-o` (also last in a group, `-vo`). A negative number is a value
+ * (`--tolerance-seconds -1`). Nothing after `--` is looked at.
+ */
+export function missingValueFlags(argv: readonly string[], options: YargsOptions): string[] {
+  const canonical = new Map<string, string>();
+  for (const name of Object.keys(options.key)) canonical.set(name, name);
+  for (const [name, aliases] of Object.entries(options.alias)) for (const a of aliases) canonical.set(a, name);
+  const noValue = new Set([...(options.boolean ?? []), ...(options.count ?? [])]);
+  const takesValue = (name: string) => {
+    const key = canonical.get(name) ?? canonical.get(name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()));
+    return key !== undefined && !noValue.has(key) && !(options.alias[key] ?? []).some((a) => noValue.has(a));
+  };
+  const isFlag = (arg: string) => /^-[^0-9]/.test(arg);
+  const missing: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    const m = /^(--?)([^=]+)(=(.*))?$/s.exec(arg);
+    if (!m || arg === '-' || /^-[0-9]/.test(arg)) continue;
+    // In a group of short flags (-vo) only the last may take the next word.
+    const name = m[1] === '-' ? m[2]!.slice(-1) : m[2]!;
+    if (!takesValue(name)) continue;
+    const given = m[3] !== undefined ? m[4]! : argv[i + 1];
+    if (given === undefined || given === '' || (m[3] === undefined && (given === '--' || isFlag(given)))) missing.push(`${m[1]}${name}`);
+  }
+  return [...new Set(missing)];
+}
+
 /** Positional arguments that take a fixed set of values (commands.ts): named `<action>` in an invalid-value line. */
 const POSITIONAL_NAMES = new Set(['action']);
 
@@ -157,6 +199,8 @@ const POSITIONAL_NAMES = new Set(['action']);
 interface YargsOptions {
   key: Record<string, unknown>;
   alias: Record<string, string[]>;
+  boolean?: string[];
+  count?: string[];
 }
 
 /**

@@ -6,6 +6,7 @@ import { readInputJson } from '../common/read-input.js';
 import { checkResultShape, MAX_RESULT_BYTES } from './result-shape.js';
 import { RESULT_FILE } from './reporters/json.js';
 import type { Result } from './result-types.js';
+import { readRunInfo, RUN_FILES } from './write-reports.js';
 
 /** One run as compare reads it. */
 export interface LoadedRun {
@@ -57,16 +58,51 @@ export function runInfoHint(dir: string): string {
 }
 
 /**
+ * Why `rebootlab report <dir>` could not rebuild the run's result.json, as it checks (lib/run/commands.ts
+ * reportCommand): no observations.jsonl (or not a regular file), no run.json, or a run.json that is not JSON or not
+ * the shape rebootlab writes (its one-line message); null when both are there and run.json reads.
+ */
+export function whyReportCannotRebuild(dir: string): string | null {
+  const journal = join(dir, RUN_FILES.journal);
+  if (!existsSync(journal)) return `no ${RUN_FILES.journal}`;
+  if (!statSync(journal).isFile()) return `${RUN_FILES.journal} is not a regular file`;
+  if (!existsSync(join(dir, RUN_FILES.runInfo))) return `no ${RUN_FILES.runInfo}`;
+  try {
+    readRunInfo(dir);
+  } catch (error) {
+    if (error instanceof InputError) return error.message;
+    throw error;
+  }
+  return null;
+}
+
+/**
+ * What to do about a missing or broken `<dir>/result.json`: `rebuild it with: rebootlab report <dir>` when report can
+ * (observations.jsonl and a readable run.json are there), else the run is incomplete: a new run, or a comparison without it.
+ */
+export function resultHint(dir: string): string {
+  const why = whyReportCannotRebuild(dir);
+  if (why === null) return `rebuild it with: rebootlab report ${dir}`;
+  return `the run is incomplete (${why}), so rebootlab report cannot rebuild it: run the experiment again, or leave ${dir} out of the comparison`;
+}
+
+/**
  * Read `<dir>/result.json` and, when present, `matrixValues` from `<dir>/run.json`.
  * @throws InputError naming the file when result.json is missing, not JSON, or not a rebootlab Result (the first wrong
- *   field, schema/result.schema.json; hint: rebuild it with `rebootlab report`), or run.json is not JSON or its
- *   matrixValues is not an object (hint: {@link runInfoHint}) (exit code 2).
+ *   field, schema/result.schema.json; hint: {@link resultHint}), or run.json is not JSON or its matrixValues is not an
+ *   object (hint: {@link runInfoHint}) (exit code 2).
  */
 export function loadRun(dir: string): LoadedRun {
   const path = join(dir, RESULT_FILE);
-  if (!existsSync(path)) throw new InputError(`${dir}: not a run directory: no ${RESULT_FILE}`, `rebuild it with: rebootlab report ${dir}`);
-  const hint = `rebuild it with: rebootlab report ${dir}`;
-  const result = checkResultShape(readInputJson(path, { maxBytes: MAX_RESULT_BYTES, hint }), path, hint);
+  if (!existsSync(path)) throw new InputError(`${dir}: not a run directory: no ${RESULT_FILE}`, resultHint(dir));
+  let result: Result;
+  try {
+    result = checkResultShape(readInputJson(path, { maxBytes: MAX_RESULT_BYTES }), path);
+  } catch (error) {
+    // The hint reads the journal and run.json, so only for a result.json that is wrong: a good one needs neither.
+    if (error instanceof InputError) throw new InputError(error.message, resultHint(dir), { cause: error });
+    throw error;
+  }
   let matrixValues: Record<string, unknown> | null = null;
   const infoPath = join(dir, 'run.json');
   if (existsSync(infoPath)) {

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, getProvider, kindBinary, providerNames } from '../cluster/index.js';
+import { cacheDir, dockerServerVersion, getProvider, kindBinary, providerNames } from '../cluster/index.js';
 import { readToolchainEnv } from '../common/cache.js';
 import { DEFAULT_KUBERNETES_VERSION, goVersionAtLeast, isSupportedKubernetesVersion, MIN_GO_VERSION, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT } from '../common/versions.js';
 import { ExitCode, formatInputIssue, InfraError, InputError, printable } from '../common/errors.js';
@@ -54,7 +54,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   const fix = 'npm run toolchain';
   let dockerVersion = '';
   try {
-    dockerVersion = (await run('docker', ['version', '--format', '{{.Server.Version}}'], { timeoutMs: 15_000 })).trim();
+    dockerVersion = await dockerServerVersion();
     checks.push({ name: 'Docker engine', ok: true, detail: `server ${dockerVersion}` });
   } catch (error) {
     checks.push({ name: 'Docker engine', ok: false, detail: (error as Error).message, fix });

@@ -2,7 +2,7 @@
 // `--name NAME`), extra words called arguments, not flags. Parsed in process by the real yargs parser (main()).
 import { expect } from 'chai';
 import { clusterNameArgument } from '../../../lib/cli/commands.js';
-import { firstLine, invalidChoicesLine, main, missingArgumentLine, unknownFlags } from '../../../lib/cli/main.js';
+import { firstLine, invalidChoicesLine, main, missingArgumentLine, missingValueFlags, parseCommandLine, unknownFlags } from '../../../lib/cli/main.js';
 
 async function cli(argv: string[]): Promise<{ exitCode: number; stderr: string; stdout: string }> {
   let stderr = '';
@@ -63,6 +63,36 @@ describe('cli arguments', () => {
     const options = { key: { help: true, verbose: true, set: true, 'tolerance-seconds': true, toleranceSeconds: true }, alias: { verbose: ['v'], help: ['h'] } };
     expect(unknownFlags(['validate', '--foo', 'x.yaml', '-v', '--no-verbose', '--tolerance-seconds=3', '--set', 'a=1', '-q', '--', '--bar'], options)).to.deep.equal(['--foo', '-q']);
     expect(unknownFlags(['compare', '-1', '-'], options)).to.deep.equal([]);
+  });
+
+  it('missingValueFlags: value flags given last, before a flag or "--", or empty; booleans, counts, numbers and "=" values left alone', () => {
+    const options = { key: { help: true, verbose: true, v: true, out: true, output: true, o: true, 'tolerance-seconds': true }, alias: { verbose: ['v'], output: ['o'] }, boolean: ['help', 'verbose'], count: [] };
+    expect(missingValueFlags(['run', 'x.yaml', '--out'], options)).to.deep.equal(['--out']);
+    expect(missingValueFlags(['run', 'x.yaml', '--out', '-v', '--tolerance-seconds', '--', 'a'], options)).to.deep.equal(['--out', '--tolerance-seconds']);
+    expect(missingValueFlags(['run', '--out=', 'x.yaml', '-vo'], options)).to.deep.equal(['--out', '-o']);
+    expect(missingValueFlags(['run', 'x.yaml', '--out', 'r', '--tolerance-seconds', '-1', '--out=-x', '-v', '--help', '-o', 'json', '--', '--out'], options)).to.deep.equal([]);
+    expect(missingValueFlags(['run', 'x.yaml', '--unknown', '--verbose'], options)).to.deep.equal([]);
+  });
+
+  it('a flag without its value never runs its command (toolchain --kubernetes built the default version, doctor --reports --restore restored)', async () => {
+    const cases: [string[], string][] = [
+      [['toolchain', '--kubernetes'], '--kubernetes'],
+      [['run', 'x.yaml', '--allow-faults-on'], '--allow-faults-on'],
+      [['run', 'x.yaml', '--baseline', '--shard=1/2'], '--baseline'],
+      [['plan', 'x.yaml', '--set='], '--set'],
+      [['doctor', '--reports', '--restore'], '--reports'],
+      [['cluster', 'create', '--experiment'], '--experiment'],
+      [['run', 'x.yaml', '--out', ''], '--out'],
+      [['run', 'x.yaml', '--tolerance-seconds'], '--tolerance-seconds'],
+      [['run', 'x.yaml', '--reporter'], '--reporter'],
+      [['compare', 'a', '--baseline-variant'], '--baseline-variant'],
+    ];
+    for (const [argv, flag] of cases) {
+      let error: unknown;
+      await parseCommandLine(argv).catch((e: unknown) => (error = e));
+      expect(error, argv.join(' ')).to.be.an('error').with.property('message', `${flag}: missing its value; see rebootlab --help`);
+      expect(error).to.have.property('exitCode', 2);
+    }
   });
 
   it('a yargs argument error (--set with no value) is bad input, one line', async () => {

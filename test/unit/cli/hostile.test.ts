@@ -119,6 +119,28 @@ describe('cli: hostile input (issue 27)', function () {
       badInput(await runCli(['compare', run]), `ERROR: ${run}/result.json: not a rebootlab result: nodes[0].notReadyAfterSeconds: must be number or null, got "soon"`, `rebuild it with: rebootlab report ${run}`);
     });
 
+    // The hint to rebuild result.json with rebootlab report was given when report could not: without observations.jsonl
+    // or a readable run.json it fails too. Each hint here is followed to show it is true.
+    it('compare of a run whose result.json is missing or broken: rebootlab report only when it can rebuild it', async () => {
+      const run = join(dir, 'r');
+      cpSync(RUN, run, { recursive: true });
+      rmSync(join(run, 'result.json'));
+      badInput(await runCli(['compare', run]), `ERROR: ${run}: not a run directory: no result.json`, `rebuild it with: rebootlab report ${run}`);
+      expect((await runCli(['report', run, '--reporter', 'json'])).exitCode).to.equal(0);
+      expect((await runCli(['compare', run])).exitCode).to.equal(0);
+      const incomplete = (why: string) => `the run is incomplete (${why}), so rebootlab report cannot rebuild it: run the experiment again, or leave ${run} out of the comparison`;
+      writeFileSync(join(run, 'result.json'), '[]');
+      rmSync(join(run, 'observations.jsonl'));
+      badInput(await runCli(['compare', run]), `ERROR: ${run}/result.json: not a rebootlab result: a list, not a JSON object`, incomplete('no observations.jsonl'));
+      expect(lines(await runCli(['report', run]))[0]).to.equal(`ERROR: ${run}: not a run directory (needs observations.jsonl and run.json)`);
+      cpSync(join(RUN, 'observations.jsonl'), join(run, 'observations.jsonl'));
+      writeFileSync(join(run, 'run.json'), '{"experiment": ');
+      rmSync(join(run, 'result.json'));
+      const result = await runCli(['compare', run]);
+      badInput(result, `ERROR: ${run}: not a run directory: no result.json`, new RegExp(`^the run is incomplete \\(${run}/run\\.json: not JSON: .*\\), so rebootlab report cannot rebuild it: run the experiment again, or leave ${run} out of the comparison$`));
+      expect(lines(await runCli(['report', run]))[0]).to.match(new RegExp(`^ERROR: ${run}/run\\.json: not JSON: `));
+    });
+
     // rebootlab report reads run.json to rebuild result.json; it cannot rebuild run.json, so the hint must not send the user there.
     it('compare of a run whose run.json is broken: the hint is a new run or leaving the run out, not rebootlab report', async () => {
       const run = join(dir, 'r');

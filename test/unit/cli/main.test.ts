@@ -1,5 +1,7 @@
 // Black-box tests of the CLI through a real subprocess (`node bin/rebootlab.js`): exit codes and exact stderr.
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { runCli } from '../../helpers/run-cli.js';
 
@@ -109,17 +111,76 @@ describe('cli', function () {
     expect((await runCli(['report'])).stderr).to.equal('ERROR: rebootlab report: missing the run directory; usage: rebootlab report <run-dir>\n');
   });
 
+  // A value flag given last, before another flag, or empty was taken as '' or its default (`run x.yaml --out` wrote
+  // to reports/, `cluster create --name` blamed the name ""). Each command line here fails harmlessly without the check.
+  // (More flags, parsed in process: test/unit/cli/arguments.test.ts.)
+  it('a flag without its value: exit 2, one line naming the flag, before the command does anything', async function () {
+    this.timeout(60_000);
+    const invalid = `${FIXTURES}/invalid-duration-bare-number.yaml`;
+    const cases: [string[], string][] = [
+      [['run', invalid, '--out'], '--out'],
+      [['run', invalid, '--out='], '--out'],
+      [['run', invalid, '--out', '--keep-cluster'], '--out'],
+      [['run', invalid, '-o'], '-o'],
+      [['cluster', 'create', '--name'], '--name'],
+      [['report', 'no-such-run', '--reporter'], '--reporter'],
+      [['compare', 'no-such-run', '--format'], '--format'],
+    ];
+    const results = await Promise.all(cases.map(([argv]) => runCli(argv, { timeoutMs: 50_000 })));
+    for (const [index, [argv, flag]] of cases.entries()) {
+      expect(results[index], argv.join(' ')).to.deep.equal({ exitCode: 2, stdout: '', stderr: `ERROR: ${flag}: missing its value; see rebootlab --help\n` });
+    }
+    // A value that starts with "-" is still a value when it is a number, or written with "=".
+    const negative = await runCli(['run', invalid, '--tolerance-seconds', '-1', '--out=reports']);
+    expect(negative.stderr).to.match(/^ERROR: test\/fixtures\/experiments\/invalid-duration-bare-number\.yaml:8:29: /);
+  });
+
   // docs/cli.md's plan row: the plan is printed, then a version that is not built here is one line and the command
-  // that builds it, exit 3. No docker on PATH: no image exists and none can be pulled, whatever this machine has built.
+  // that builds it, exit 3. A docker on PATH whose engine answers but has no image and reaches no registry, whatever
+  // this machine has built.
   it('plan of a version that is not built here: the plan on stdout, then "not built" and the toolchain command, exit 3', async () => {
-    const env = { PATH: '/nonexistent-rebootlab-tools', REBOOTLAB_CACHE: '/nonexistent-rebootlab-cache' };
-    const result = await runCli(['plan', 'experiments/reboot-quick.yaml', '--set', 'cluster.kubernetesVersion=v1.36.3'], { env });
+    const tools = mkdtempSync(join(tmpdir(), 'rebootlab-fake-docker-'));
+    writeFileSync(join(tools, 'docker'), '#!/bin/sh\n[ "$1" = version ] && { echo 20.10.24; exit 0; }\necho "no such image: $*" >&2\nexit 1\n');
+    chmodSync(join(tools, 'docker'), 0o755);
+    const env = { PATH: tools, REBOOTLAB_CACHE: '/nonexistent-rebootlab-cache' };
+    const result = await runCli(['plan', 'experiments/reboot-quick.yaml', '--set', 'cluster.kubernetesVersion=v1.36.3'], { env }).finally(() => rmSync(tools, { recursive: true, force: true }));
     expect(result.stdout).to.match(/^plan of experiments\/reboot-quick\.yaml: 1 run\(s\); nothing below has been done\n/);
     expect(result.stderr).to.equal(
       'ERROR: Kubernetes v1.36.3 is not built here: no node image rebootlab/node:v1.36.3, and kindest/node:v1.36.3 cannot be pulled (no registry reachable)\n'
       + 'Run: npm run toolchain -- --kubernetes v1.36.3\n',
     );
     expect(result.exitCode).to.equal(3);
+  });
+
+  // Without a Docker engine, plan and run said the version "is not built here ... (no registry reachable)" and sent the
+  // user to build it; doctor said the engine did not answer. No docker on PATH, then a docker whose daemon is not there.
+  it('plan and run without a Docker engine say the engine did not answer and how to start it, exit 3', async function () {
+    this.timeout(60_000);
+    const tools = mkdtempSync(join(tmpdir(), 'rebootlab-fake-docker-'));
+    const down = 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?';
+    writeFileSync(join(tools, 'docker'), `#!/bin/sh\necho "${down}" >&2\nexit 1\n`);
+    chmodSync(join(tools, 'docker'), 0o755);
+    const hint = 'Start Docker: bash hack/docker.sh in the rebootlab checkout (or your own way), then run this again\n';
+    const cache = { REBOOTLAB_CACHE: '/nonexistent-rebootlab-cache' };
+    const noTools = { PATH: '/nonexistent-rebootlab-tools', ...cache };
+    const args = ['experiments/reboot-quick.yaml', '--set', 'cluster.kubernetesVersion=v1.36.3'];
+    try {
+      const [plan, run, stopped] = await Promise.all([
+        runCli(['plan', ...args], { env: noTools, timeoutMs: 50_000 }),
+        runCli(['run', ...args, '--out', join(tools, 'reports')], { env: noTools, timeoutMs: 50_000 }),
+        runCli(['plan', ...args], { env: { PATH: tools, ...cache }, timeoutMs: 50_000 }),
+      ]);
+      const line = (why: string) => `ERROR: Kubernetes v1.36.3: cannot tell whether it is built here: the Docker engine did not answer (docker version --format '{{.Server.Version}}' failed: ${why})\n${hint}`;
+      expect(plan.stdout).to.match(/^plan of experiments\/reboot-quick\.yaml: 1 run\(s\); nothing below has been done\n/);
+      expect(plan.stderr).to.equal(line('docker: command not found'));
+      expect(plan.exitCode).to.equal(3);
+      expect(run.stderr).to.equal(line('docker: command not found'));
+      expect(run.exitCode).to.equal(3);
+      expect(stopped.stderr).to.equal(line(down));
+      expect(stopped.exitCode).to.equal(3);
+    } finally {
+      rmSync(tools, { recursive: true, force: true });
+    }
   });
 
   it('--help: exit 0, usage on stdout', async () => {

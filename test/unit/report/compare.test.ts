@@ -1,6 +1,6 @@
 // Tests for lib/report/compare*.ts: statistics on synthetic runs with known medians/p95, directory expansion, rendering.
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareResults, compareRuns, metricStats } from '../../../lib/report/compare.js';
@@ -159,11 +159,20 @@ describe('report/compare: run directories', () => {
     expect(() => compareRuns([empty])).to.throw(`${empty}: not a run directory (no result.json or run.json) and holds none`).with.property('exitCode', 2);
     expect(() => compareRuns([join(root, 'missing')])).to.throw(`${join(root, 'missing')}: not a directory`).with.property('exitCode', 2);
   });
-  it('a run directory without result.json says how to rebuild it', () => {
+  it('a run directory without result.json says how to rebuild it, or, when report cannot, that the run is incomplete', () => {
     const dir = join(root, 'norun');
     mkdirSync(dir);
     writeFileSync(join(dir, 'run.json'), '{}');
+    const incomplete = (why: string) => `the run is incomplete (${why}), so rebootlab report cannot rebuild it: run the experiment again, or leave ${dir} out of the comparison`;
+    expect(() => compareRuns([dir])).to.throw(`${dir}: not a run directory: no result.json`).with.property('hint', incomplete('no observations.jsonl'));
+    writeFileSync(join(dir, 'observations.jsonl'), '');
+    expect(() => compareRuns([dir])).to.throw(`${dir}: not a run directory: no result.json`).with.property('hint', incomplete(`${join(dir, 'run.json')}: not a rebootlab run.json: experiment: missing`));
+    cpSync(join(REPO_ROOT, 'test/fixtures/runs/reboot-quick/run.json'), join(dir, 'run.json'));
     expect(() => compareRuns([dir])).to.throw(`${dir}: not a run directory: no result.json`).with.property('hint', `rebuild it with: rebootlab report ${dir}`);
+    writeFileSync(join(dir, 'result.json'), '{');
+    expect(() => compareRuns([dir])).to.throw(`${join(dir, 'result.json')}: not JSON: `).with.property('hint', `rebuild it with: rebootlab report ${dir}`);
+    rmSync(join(dir, 'observations.jsonl'));
+    expect(() => compareRuns([dir])).to.throw(`${join(dir, 'result.json')}: not JSON: `).with.property('hint', incomplete('no observations.jsonl'));
   });
   it('renders text, Markdown, JSON and self-contained HTML, each deterministic', () => {
     const c = compareRuns([join(root, 'matrix')], { baseline: 'grace-20s' });
