@@ -459,4 +459,20 @@ describe('scenario catalog on kind (issue 6)', function () {
     expect(r.nodes.find((n) => n.faultTarget)!.notReadyStatus).to.equal('Unknown');
     for (const p of podsOf(r, 'web')) expect(p.phaseWhenNotReady).to.equal('Running');
   });
+
+  it('C15 a graceful node shutdown that really runs (issue 28): Ready=False from the kubelet, its pod terminated and out of the endpoints before the node stops; Unknown only after (the C8 twin above shows none of it)', async function () {
+    await deleteCluster(`${SHARED}-gs`);
+    const [r] = await run('graceful-shutdown-real', `${SHARED}-gs`);
+    await deleteCluster(`${SHARED}-gs`);
+    const target = r.nodes.find((n) => n.faultTarget)!;
+    expect([target.notReadyStatus, target.notReadyReason]).to.deep.equal(['False', 'KubeletNotReady']);
+    // kind's shutdown action returns when the node container has stopped: the node is down from then.
+    const stoppedAt = r.summary.faults.find((f) => f.node === target.name)!.effectiveAfterSeconds!;
+    const [pod] = podsOf(r, 'web').filter((p) => onTarget(r, p));
+    expect(pod!.outcome).to.equal('terminated-replaced');
+    // Regular pods are killed at PrepareForShutdown with grace shutdownGracePeriod − shutdownGracePeriodCriticalPods (20 s).
+    expect(pod!.terminatedAfterSeconds!).to.be.below(Math.min(stoppedAt, 20));
+    expect(pod!.endpointNotReadyAfterSeconds!, 'endpoint not ready before the node stops').to.be.below(stoppedAt);
+    expect(target.unknownAfterSeconds!, 'Unknown once the stopped node\'s heartbeats ran out').to.be.above(stoppedAt);
+  });
 });
