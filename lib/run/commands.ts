@@ -42,7 +42,7 @@ export interface DoctorCheck {
  *   file is left as it is. After printing every line (each failure's detail once, on its own line): InfraError
  *   (exit 3) naming the failed checks (the first one's name and detail when there is no `print`), with the first
  *   one's fix as hint; InputError (exit 2) instead when the first is a command rebootlab refused to run from a
- *   pending-restore.json.
+ *   pending-restore.json, its message that check's name and detail (what was refused).
  */
 export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome> {
   checkReportsDir(options.reportsDir);
@@ -112,8 +112,9 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   const missing = failed[0];
   if (!missing) return { exitCode: ExitCode.Ok };
   // Each failure's detail is on its printed line already: the error names the failed checks, not their details again
-  // (the Docker engine's failure was shown twice). Unprinted (no `print`), the first failure's detail is the message.
-  const message = options.print
+  // (the Docker engine's failure was shown twice). Unprinted (no `print`), the first failure's detail is the message;
+  // so it is for a command refused from a pending-restore.json: bad input, whose one line must say what was refused.
+  const message = options.print && !missing.badInput
     ? `${failed.length === 1 ? '1 check' : `${failed.length} checks`} failed: ${[...new Set(failed.map((c) => c.name))].join(', ')}; each is listed above with its fix`
     : `${missing.name}: ${missing.detail}`;
   if (missing.badInput) throw new InputError(message, missing.fix ? `Then: ${missing.fix}` : undefined);
