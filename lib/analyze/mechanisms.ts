@@ -43,7 +43,10 @@ export const MECHANISMS = {
   'kubelet-graceful-shutdown': {
     file: 'pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go, pkg/kubelet/nodeshutdown/nodeshutdown_manager.go',
     function: 'managerImpl.start (PrepareForShutdown(true): go syncNodeStatus, processShutdownEvent), podManager.killPods',
-    behaviours: base('v1.37', 'with shutdownGracePeriod > 0 and logind on the system D-Bus when it starts, the kubelet holds a delay inhibitor lock; at logind\'s PrepareForShutdown(true) it syncs its node status at once (Ready=False, "node is shutting down") and kills its pods, regular ones within shutdownGracePeriod − shutdownGracePeriodCriticalPods, critical ones in the rest, each marked Failed, reason Terminated, DisruptionTarget=True (TerminationByKubelet), then releases the lock (read in v1.37.2)'),
+    behaviours: [
+      { since: 'v1.34', what: 'with shutdownGracePeriod > 0 and logind on the system D-Bus when it starts, the kubelet holds a delay inhibitor lock; at logind\'s PrepareForShutdown(true) it syncs its node status at once (Ready=False, "node is shutting down") and kills its pods, regular ones within shutdownGracePeriod − shutdownGracePeriodCriticalPods, critical ones in the rest, each marked Failed, reason Terminated, DisruptionTarget=True (TerminationByKubelet), then releases the lock; but it reads InhibitDelayMaxSec once, right after its asynchronous ReloadLogindConf: when logind has not reloaded yet, start fails ("node shutdown manager was unable to update logind InhibitDelayMaxSec"), the kubelet logs "Failed to start node shutdown manager" and runs without it until it restarts, and a shutdown is then a plain power-off for its pods (read in v1.34.4)' },
+      { since: 'v1.35', what: 'with shutdownGracePeriod > 0 and logind on the system D-Bus when it starts, the kubelet holds a delay inhibitor lock; at logind\'s PrepareForShutdown(true) it syncs its node status at once (Ready=False, "node is shutting down") and kills its pods, regular ones within shutdownGracePeriod − shutdownGracePeriodCriticalPods, critical ones in the rest, each marked Failed, reason Terminated, DisruptionTarget=True (TerminationByKubelet), then releases the lock; InhibitDelayMaxSec is re-read with backoff (5 tries from 100 ms) after ReloadLogindConf, so a slow logind reload no longer leaves the manager off (read in v1.35.4, v1.36.3 and v1.37.2: the same shutdown path, v1.37 adds only context plumbing and closes a previous D-Bus connection on reconnect)' },
+    ],
   },
   'kubelet-status': {
     file: 'pkg/kubelet/kubelet_node_status.go, pkg/kubelet/kubelet.go', function: 'syncNodeStatus (every nodeStatusUpdateFrequency, jitter 4 %), fastStatusUpdateOnce',
@@ -76,7 +79,7 @@ export const MECHANISMS = {
   'no-execute-taint-swap': {
     file: 'pkg/controller/nodelifecycle/node_lifecycle_controller.go, pkg/controller/util/node/controller_utils.go',
     function: 'monitorNodeHealth, processTaintBaseEviction, SwapNodeControllerTaint',
-    behaviours: base('v1.37', 'a node already tainted not-ready:NoExecute (the kubelet reported Ready=False, say a graceful shutdown) that the monitor pass marks Unknown has the taint swapped for unreachable:NoExecute at once in that pass, without a zone token (and unreachable for not-ready likewise when it reports False again) (read in v1.37.2)'),
+    behaviours: base('v1.34', 'a node already tainted not-ready:NoExecute (the kubelet reported Ready=False, say a graceful shutdown) that the monitor pass marks Unknown has the taint swapped for unreachable:NoExecute at once in that pass, without a zone token (and unreachable for not-ready likewise when it reports False again) (read in v1.34.4, v1.35.4, v1.36.3 and v1.37.2: processTaintBaseEviction is the same in all four)'),
   },
   'taint-eviction': {
     file: 'pkg/controller/tainteviction/taint_eviction.go', function: 'processPodOnNode, getMinTolerationTime (first matching toleration per taint)',
@@ -177,7 +180,7 @@ function minorText(version: string): string {
 
 /**
  * The behaviour of mechanism `id` on Kubernetes `version` (any patch or build suffix: `v1.35.4-gke.100` reads as
- * v1.35) and the range of versions it holds for (`v1.35+`, `v1.27 to v1.34`). A version older than a mechanism's
+ * v1.35) and the range of versions it holds for (`v1.35+`, `v1.27 to v1.34`, `v1.34` for one minor). A version older than a mechanism's
  * first row gets that row; text that is not a version gets the newest.
  */
 export function behaviourFor(id: MechanismId, version: string): { behaviour: MechanismBehaviour; versions: string } {
@@ -195,7 +198,7 @@ export function behaviourFor(id: MechanismId, version: string): { behaviour: Mec
   const nextKey = next ? minorKey(next.since) : null;
   const before = nextKey === null ? null : `v${Math.floor(nextKey / 1000)}.${(nextKey % 1000) - 1}`;
   const since = rows[index]!.since;
-  return { behaviour: rows[index]!, versions: since === 'any' ? 'any' : before === null ? `${since}+` : `${since} to ${before}` };
+  return { behaviour: rows[index]!, versions: since === 'any' ? 'any' : before === null ? `${since}+` : before === since ? since : `${since} to ${before}` };
 }
 
 /** The reference of mechanism `id` as it applies to Kubernetes `version`: file, function, the behaviour used and its range. */

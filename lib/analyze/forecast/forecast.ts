@@ -114,6 +114,14 @@ export function forecast(input: ForecastInput): Forecast {
 export const SHUTDOWN_NOT_READY_WITHIN_SECONDS = 5;
 
 /**
+ * The first minor whose kubelet shutdown manager is sure to start when logind runs (mechanism
+ * `kubelet-graceful-shutdown`): v1.34.4 reads InhibitDelayMaxSec once right after the asynchronous ReloadLogindConf
+ * and stays off when logind was slower; v1.35.4 re-reads it with backoff (nodeshutdown_manager_linux.go
+ * managerImpl.start). Below it the shutdown is not forecast: it may be graceful or a plain power-off.
+ */
+export const SHUTDOWN_MANAGER_STARTS_SINCE = 'v1.35';
+
+/**
  * A graceful node shutdown (fault type shutdown): per target, the kubelet's own Ready=False ("node is shutting down"),
  * from k8s.io/kubernetes pkg/kubelet/nodeshutdown (v1.37.2): at logind's PrepareForShutdown the shutdown manager
  * syncs the node status at once; its pods are ended by priority group and a ReplicaSet's replaced
@@ -135,8 +143,8 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
   preFault.targets.forEach((node, index) => {
     const off = index * msToSeconds(experiment.fault.staggerMs);
     const kubeletVersion = nodesByName.get(node)?.kubeletVersion ?? input.kubernetesVersion;
-    if (grace <= 0 || !hasBehaviourSince(kubeletVersion, 'v1.37')) {
-      notForecast.push(`${node} Ready=False "node is shutting down": ${grace <= 0 ? 'the kubelet has no shutdownGracePeriod' : `the graceful shutdown manager was read in v1.37.2 only, not for kubelet ${kubeletVersion}`}`);
+    if (grace <= 0 || !hasBehaviourSince(kubeletVersion, SHUTDOWN_MANAGER_STARTS_SINCE)) {
+      notForecast.push(`${node} Ready=False "node is shutting down": ${grace <= 0 ? 'the kubelet has no shutdownGracePeriod' : `kubelet ${kubeletVersion}'s shutdown manager may not have started (before v1.35 it reads logind's InhibitDelayMaxSec once, right after an asynchronous reload, and stays off when logind was slower: kubelet-graceful-shutdown); the shutdown is graceful or a plain power-off for its pods`}`);
       return;
     }
     const notReadyWindow = windowOf(off - 1, off + SHUTDOWN_NOT_READY_WITHIN_SECONDS + OBSERVATION_LATENCY_SECONDS);

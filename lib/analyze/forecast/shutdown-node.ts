@@ -121,9 +121,9 @@ export function forecastShutdownNode(input: ShutdownNodeInput): ShutdownNodeFore
   items.push(noScheduleItem(unknownTarget, detection, 'always', 'Unknown'));
   items.push(...readyAgainItems(settings, target, 'always', notForecast, experiment.steps));
 
-  const swapRead = hasBehaviourSince(input.kubernetesVersion, 'v1.37');
+  const swapRead = hasBehaviourSince(input.kubernetesVersion, 'v1.34');
   const unreachableNoExecute = (notReady: ForecastItem | undefined): ForecastItem | string => {
-    if (!swapRead) return `${node} ${UNREACHABLE_TAINT}:NoExecute after Ready=Unknown: the taint swap was read in v1.37.2 only, not for ${input.kubernetesVersion}`;
+    if (!swapRead) return `${node} ${UNREACHABLE_TAINT}:NoExecute after Ready=Unknown: the taint swap was read in v1.34.4 to v1.37.2, not for ${input.kubernetesVersion}`;
     if (notReady === undefined || notReady.happens !== 'always' || notReady.window === null || notReady.window.toSeconds >= detection.fromSeconds + 1) {
       return `${node} ${UNREACHABLE_TAINT}:NoExecute after Ready=Unknown: the ${NOT_READY_TAINT}:NoExecute taint may not be there when the node is marked Unknown (then it waits for a zone token); not forecast`;
     }
