@@ -1,13 +1,13 @@
 // Forecast, workload part: what clients and the API see of each workload with pods on a target (first drop, back at
 // the desired count), its pods' endpoints leaving the Service, and the last failed request of each traffic prober.
 import type { Experiment } from '../../spec/types.js';
-import { PROXY_LAG_MS } from '../probe-backends.js';
 import type { Window } from '../types.js';
 import { OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
 import { item, type ItemSpec } from './items.js';
 import { restartReadiness, type RestartReadiness } from './kubelet-restart.js';
 import type { TargetNodeForecast } from './nodes.js';
 import type { PodFate } from './pods.js';
+import { CONNTRACK_SYN_SENT_SECONDS, everyEndpointOnTargetsLastError, PROXY_LAG_SECONDS } from './probe-last-error.js';
 import type { ForecastItem, ForecastOutcome, PreFaultPod } from './types.js';
 
 /**
@@ -32,10 +32,7 @@ export interface WorkloadsForecastInput {
   kubernetesVersion: string;
 }
 
-const PROXY_LAG_SECONDS = PROXY_LAG_MS / 1000;
 const NOTHING_BRINGS_IT_BACK = 'nothing brings it back while observed';
-/** nf_conntrack's timeout of an unanswered SYN_SENT entry (nf_conntrack_tcp_timeout_syn_sent, Linux default), seconds. */
-export const CONNTRACK_SYN_SENT_SECONDS = 120;
 
 /**
  * A node whose container runtime stops too briefly for its kubelet to report it down (runtime-stop shorter than
@@ -208,7 +205,8 @@ function restartEndpointItem(pod: PreFaultPod, workload: string, node: TargetNod
 
 /**
  * The last failed request of a prober of the workload's Service: when every ready endpoint was on a target, clients
- * fail until the first pod is back (replacement Ready, or Ready in place) and kube-proxy programs it; otherwise the
+ * fail until the first pod is back (replacement Ready, or Ready in place) and kube-proxy programs it
+ * (forecast/probe-last-error.ts everyEndpointOnTargetsLastError, with the observation latency); otherwise the
  * requests routed to a dead endpoint fail until that endpoint is no longer ready and kube-proxy drops it, unless a
  * reused conntrack entry keeps sending one there (up to 120 s: nf_conntrack's SYN_SENT timeout).
  */
@@ -224,21 +222,15 @@ function probeItems(probe: string, workload: string, input: WorkloadsForecastInp
     })];
   }
   if (onTargets.length === all.length) {
-    const firstBack = perPod.flatMap((o) => o).flatMap((o) => (o.window ? [o.window] : []));
-    if (firstBack.length === 0) return [];
-    const from = Math.min(...firstBack.map((w) => w.fromSeconds));
-    const to = Math.min(...perPod.map((o) => Math.max(...o.flatMap((x) => (x.window ? [x.window.toSeconds] : [Infinity])))));
-    if (!Number.isFinite(to)) return [];
-    const usual = windowOf(from - 1, to + proxy);
-    const conntrack = windowOf(from - 1, to + proxy + CONNTRACK_SYN_SENT_SECONDS);
     // A kubelet restart may leave readiness alone (the probe ran before the status was written): then no request fails.
     const unharmed = restart === null ? [] : [{ window: null, when: 'the restarted kubelet never reports the pods not ready' }];
-    return [item({
-      ...base, event: 'probe-last-error', happens: unharmed.length > 0 ? 'maybe' : 'always', window: conntrack,
-      outcomes: [{ window: usual, when: 'clients reach the first pod back once kube-proxy programs it' }, { window: conntrack, when: 'a reused conntrack entry still points at a dead pod' }, ...unharmed],
+    const lastError = everyEndpointOnTargetsLastError({
+      base, backs: perPod.map((o) => o.map((x) => x.window)), proxySeconds: proxy, otherOutcomes: unharmed,
+      usualWhen: 'clients reach the first pod back once kube-proxy programs it', conntrackWhen: 'a reused conntrack entry still points at a dead pod',
       assumption: `every ready endpoint was on a target: clients fail until the first pod is back and kube-proxy programs it (within ${PROXY_LAG_SECONDS} s); a request reusing the source port of one that failed toward a dead pod follows its conntrack entry (nf_conntrack keeps an unanswered SYN_SENT entry ${CONNTRACK_SYN_SENT_SECONDS} s)`,
       because: `${workload} has no ready endpoint elsewhere`,
-    })];
+    });
+    return lastError === null ? [] : [lastError];
   }
   const detection = fates.map((f) => input.targets.find((t) => t.name === f.pod.node)?.detection?.window).filter((w): w is Window => w !== undefined);
   if (detection.length === 0 || target.effect.containersServe) return [];
