@@ -44,6 +44,15 @@ export function runtimeStopUnnoticed(node: TargetNodeForecast): boolean {
   return node.effect.detection === 'kubelet-reports-not-ready' && node.detection === null;
 }
 
+/**
+ * When the pods of a node detected Unknown in `detection` are seen marked Ready=False (MarkPodsNotReady, in the node
+ * lifecycle controller's pass that marks the node): [detection from + 1 - 0.1, detection to + 1 +
+ * OBSERVATION_LATENCY_SECONDS], seconds since time zero (the window of nodes.ts noScheduleItem's taint too).
+ */
+function markedNotReadyWindow(detection: Window): Window {
+  return windowOf(detection.fromSeconds + 1 - 0.1, detection.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS);
+}
+
 /** The [latest earliest, latest latest] over pods each given by outcomes: when every one of them is back; null when one never is. */
 function allBack(perPod: readonly ForecastOutcome[][]): { window: Window | null; some: boolean } {
   let from = -Infinity;
@@ -85,8 +94,8 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     } else if (target.detection !== null && target.detection.status === 'Unknown') {
       const d = target.detection.window;
       items.push(item({
-        event: 'workload-unavailable', node: target.name, workload: w.name, happens: target.detection.happens, window: windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS),
-        outcomes: target.detection.happens === 'maybe' ? [{ window: windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS), when: 'its node is marked NotReady' }, { window: null, when: 'it is not' }] : undefined,
+        event: 'workload-unavailable', node: target.name, workload: w.name, happens: target.detection.happens, window: markedNotReadyWindow(d),
+        outcomes: target.detection.happens === 'maybe' ? [{ window: markedNotReadyWindow(d), when: 'its node is marked NotReady' }, { window: null, when: 'it is not' }] : undefined,
         mechanism: 'endpoint-slice', setting: 'the detection window', assumption: 'its containers keep serving; the node lifecycle controller marks its pods Ready=False in the pass that marks the node Unknown (MarkPodsNotReady)',
         because: `${w.name}'s pods on ${target.name} keep running but are marked not ready`,
       }));
@@ -117,7 +126,7 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     // in that pass) or gets a deletionTimestamp, whichever comes first.
     const apiDrop = fates.flatMap((f) => {
       const node = targetOf.get(f.pod.node)!;
-      const marked = node.detection?.status === 'Unknown' && node.detection.happens === 'always' ? [windowOf(node.detection.window.fromSeconds + 1 - 0.1, node.detection.window.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS)] : [];
+      const marked = node.detection?.status === 'Unknown' && node.detection.happens === 'always' ? [markedNotReadyWindow(node.detection.window)] : [];
       const stop = f.stopped.every((o) => o.window !== null) ? [windowOf(Math.min(...f.stopped.map((o) => o.window!.fromSeconds)), Math.max(...f.stopped.map((o) => o.window!.toSeconds)))] : [];
       const both = [...marked, ...stop];
       return both.length === 0 ? [] : [windowOf(Math.min(...both.map((w) => w.fromSeconds)), Math.min(...both.map((w) => w.toSeconds)))];
@@ -166,7 +175,7 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
         if (kept !== undefined) items.push(restartEndpointItem(f.pod, w.name, node, kept));
         if (node.detection === null || node.detection.status !== 'Unknown') continue;
         const d = node.detection.window;
-        let window = windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS);
+        let window = markedNotReadyWindow(d);
         // A pod evicted first (an out-of-service step) is terminating, so not ready, from then: the earlier of both.
         const stop = f.stopped.every((o) => o.window !== null) ? f.stopped.map((o) => o.window as Window) : [];
         if (stop.length > 0) window = windowOf(Math.min(window.fromSeconds, ...stop.map((w) => w.fromSeconds)), Math.min(window.toSeconds, Math.max(...stop.map((w) => w.toSeconds))));
