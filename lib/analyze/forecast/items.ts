@@ -1,8 +1,8 @@
-// Building forecast items: defaults for the fields most items leave empty, the hull of their outcomes.
+// Building forecast items: defaults for the fields most items leave empty, the hull of their outcomes; finding a pod's item.
 import type { Window } from '../types.js';
 import { windowOf } from '../windows.js';
 import type { MechanismId } from './mechanisms.js';
-import type { ForecastItem, ForecastOutcome } from './types.js';
+import type { ForecastEvent, ForecastItem, ForecastOutcome, PreFaultPod } from './types.js';
 
 /** What {@link item} needs: the rest defaults to null (pod, workload, taint key) or one outcome from `window`. */
 export interface ItemSpec extends Omit<ForecastItem, 'pod' | 'workload' | 'taintKey' | 'mechanism' | 'outcomes'> {
@@ -30,4 +30,9 @@ export function item(spec: ItemSpec): ForecastItem {
 export function hull(windows: readonly Window[]): Window | null {
   if (windows.length === 0) return null;
   return windowOf(Math.min(...windows.map((w) => w.fromSeconds)), Math.max(...windows.map((w) => w.toSeconds)));
+}
+
+/** The first of `items` for `event` about `pod` (its `pod` field is `namespace/name`), or undefined. */
+export function podItemOf(items: readonly ForecastItem[], event: ForecastEvent, pod: Pick<PreFaultPod, 'namespace' | 'name'>): ForecastItem | undefined {
+  return items.find((i) => i.event === event && i.pod === `${pod.namespace}/${pod.name}`);
 }

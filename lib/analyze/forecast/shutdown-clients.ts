@@ -6,16 +6,14 @@
 // util/controller_utils.go ShouldPodBeInEndpoints (a terminal pod is no endpoint), pkg/controller/endpointslice
 // syncService, and kube-proxy's syncProxyRules (pkg/proxy).
 import type { Experiment, WorkloadSpec } from '../../spec/types.js';
-import { PROXY_LAG_MS } from '../probe-backends.js';
+import type { Window } from '../types.js';
 import { windowOf } from '../windows.js';
-import { hull, item } from './items.js';
+import { hull, item, podItemOf } from './items.js';
+import { CONNTRACK_SYN_SENT_SECONDS, everyEndpointOnTargetsLastError, PROXY_LAG_SECONDS } from './probe-last-error.js';
 import type { ForecastItem, PreFaultPod } from './types.js';
-import { CONNTRACK_SYN_SENT_SECONDS } from './workloads.js';
 
 /** The EndpointSlice controller writes a pod's change within this many seconds (the other faults' endpoint items assume the same). */
 export const ENDPOINT_SLICE_WRITE_SECONDS = 1;
-/** kube-proxy applies an EndpointSlice change within this many seconds of its write (PROXY_LAG_MS of lib/analyze/probe-backends.ts). */
-const PROXY_LAG_SECONDS = PROXY_LAG_MS / 1000;
 
 /** What {@link forecastShutdownClients} needs: the experiment, the targets, the pods before the fault and the pod items already forecast. */
 export interface ShutdownClientsInput {
@@ -33,6 +31,15 @@ function runsRebootlabServer(w: WorkloadSpec): boolean {
   return w.manifest === null && w.selected === null;
 }
 
+/** The replacement-ready windows of `pods` (one each, in their order, seconds since time zero), or null when one of them has none forecast. */
+function replacementWindows(podItems: readonly ForecastItem[], pods: readonly PreFaultPod[]): Window[] | null {
+  const windows = pods.flatMap((p) => {
+    const window = podItemOf(podItems, 'replacement-ready', p)?.window;
+    return window ? [window] : [];
+  });
+  return windows.length === pods.length ? windows : null;
+}
+
 /**
  * The workload as clients count it (lib/analyze/workload-timeline.ts, fault `shutdown` silences a target's pods like
  * a power-off: clientImpactOf 'stopped'): `workload-unavailable` at its first target's command start (window [start,
@@ -44,7 +51,7 @@ function runsRebootlabServer(w: WorkloadSpec): boolean {
  */
 function workloadAvailability(w: WorkloadSpec, onTargets: readonly PreFaultPod[], input: ShutdownClientsInput, notForecast: string[]): ForecastItem[] {
   // Only where the shutdown itself is forecast (a kubelet whose shutdown manager was read: its pods' pod-terminated items).
-  if (!onTargets.some((p) => input.podItems.some((i) => i.event === 'pod-terminated' && i.pod === `${p.namespace}/${p.name}`))) return [];
+  if (!onTargets.some((p) => podItemOf(input.podItems, 'pod-terminated', p) !== undefined)) return [];
   const node = onTargets[0]!.node;
   const start = input.targets.indexOf(node) * (input.experiment.fault.staggerMs / 1000);
   const items: ForecastItem[] = [item({
@@ -53,12 +60,11 @@ function workloadAvailability(w: WorkloadSpec, onTargets: readonly PreFaultPod[]
     assumption: 'the run counts a pod on a shutdown target lost to clients from its fault command\'s start, as for a power-off (the client view of lib/analyze/workload-timeline.ts); the pod itself serves until its SIGTERM',
     because: `${w.name} has a pod on ${node}, which the graceful shutdown kills`,
   })];
-  const ready = onTargets.map((p) => input.podItems.find((i) => i.event === 'replacement-ready' && i.pod === `${p.namespace}/${p.name}`)?.window ?? null);
-  if (ready.some((r) => r === null)) {
+  const windows = replacementWindows(input.podItems, onTargets);
+  if (windows === null) {
     notForecast.push(`workload ${w.name}: back at its desired count after the graceful shutdown (a pod of it on a target has no replacement forecast): not forecast`);
     return items;
   }
-  const windows = ready as { fromSeconds: number; toSeconds: number }[];
   items.push(item({
     event: 'workload-recovered', node, workload: w.name, happens: 'always',
     window: windowOf(Math.max(...windows.map((r) => r.fromSeconds)), Math.max(...windows.map((r) => r.toSeconds))),
@@ -82,14 +88,13 @@ function workloadAvailability(w: WorkloadSpec, onTargets: readonly PreFaultPod[]
  *   source port of one that timed out toward the gone pod (kube-proxy flushes only UDP entries: pkg/proxy/conntrack
  *   cleanup.go CleanStaleEntries, v1.37.2);
  * - every ready endpoint on a target: clients fail until the first replacement is Ready and kube-proxy programs it
- *   (the replacement-ready windows, as forecast/workloads.ts does for the other faults); not forecast when a pod
- *   has no replacement forecast.
+ *   (the replacement-ready windows, by forecast/probe-last-error.ts everyEndpointOnTargetsLastError as for the other
+ *   faults in forecast/workloads.ts); not forecast when a pod has no replacement forecast.
  * @returns the items and what is not forecast.
  */
 export function forecastShutdownClients(input: ShutdownClientsInput): { items: ForecastItem[]; notForecast: string[] } {
   const items: ForecastItem[] = [];
   const notForecast: string[] = [];
-  const podItem = (event: ForecastItem['event'], pod: PreFaultPod) => input.podItems.find((i) => i.event === event && i.pod === `${pod.namespace}/${pod.name}`);
   for (const w of input.experiment.workloads) {
     const all = input.pods.filter((p) => p.workload === w.name);
     const onTargets = all.filter((p) => input.targets.includes(p.node));
@@ -98,7 +103,7 @@ export function forecastShutdownClients(input: ShutdownClientsInput): { items: F
     if (w.service === null && w.kind !== 'StatefulSet') continue;
     const endpoints: ForecastItem[] = [];
     for (const pod of onTargets) {
-      const terminated = podItem('pod-terminated', pod);
+      const terminated = podItemOf(input.podItems, 'pod-terminated', pod);
       if (terminated === undefined || terminated.window === null) continue;
       const window = windowOf(terminated.window.fromSeconds, terminated.window.toSeconds + ENDPOINT_SLICE_WRITE_SECONDS);
       const endpoint = item({
@@ -113,22 +118,19 @@ export function forecastShutdownClients(input: ShutdownClientsInput): { items: F
     for (const probe of input.experiment.probes.filter((p) => p.type !== 'dns' && p.service === w.name)) {
       const base = { node: onTargets[0]!.node, workload: probe.name, mechanism: 'kube-proxy' as const, setting: `probe ${probe.name} on Service ${w.name}` };
       if (onTargets.length === all.length) {
-        const ready = onTargets.map((p) => podItem('replacement-ready', p)?.window ?? null);
-        if (ready.some((r) => r === null)) {
+        const windows = replacementWindows(input.podItems, onTargets);
+        if (windows === null) {
           notForecast.push(`probe ${probe.name}: every ready endpoint of ${w.name} is on a target and a pod of it has no replacement forecast: when clients are served again is not forecast`);
           continue;
         }
-        const windows = ready as { fromSeconds: number; toSeconds: number }[];
-        const from = Math.min(...windows.map((r) => r.fromSeconds)) - 1;
-        const to = Math.min(...windows.map((r) => r.toSeconds)) + PROXY_LAG_SECONDS;
-        const usual = windowOf(from, to);
-        const conntrack = windowOf(from, to + CONNTRACK_SYN_SENT_SECONDS);
-        items.push(item({
-          ...base, event: 'probe-last-error', happens: 'always', window: conntrack,
-          outcomes: [{ window: usual, when: 'clients reach the first replacement once kube-proxy programs it' }, { window: conntrack, when: 'a reused conntrack entry still points at a killed pod' }],
+        // Each pod's one replacement-ready window; kube-proxy's lag alone on top (forecast/workloads.ts adds the observation latency too).
+        const lastError = everyEndpointOnTargetsLastError({
+          base, backs: windows.map((r) => [r]), proxySeconds: PROXY_LAG_SECONDS, otherOutcomes: [],
+          usualWhen: 'clients reach the first replacement once kube-proxy programs it', conntrackWhen: 'a reused conntrack entry still points at a killed pod',
           assumption: `every ready endpoint was on a target: clients fail from the pods' SIGTERM until the first replacement is Ready and kube-proxy programs it (within ${PROXY_LAG_SECONDS} s); a request reusing the source port of one that timed out toward a killed pod follows its conntrack entry (nf_conntrack keeps an unanswered SYN_SENT entry ${CONNTRACK_SYN_SENT_SECONDS} s)`,
           because: `${w.name} has no ready endpoint elsewhere once its pods on the targets are killed`,
-        }));
+        });
+        if (lastError !== null) items.push(lastError);
         continue;
       }
       if (endpoints.length === 0) continue;

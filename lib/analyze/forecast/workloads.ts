@@ -1,13 +1,13 @@
 // Forecast, workload part: what clients and the API see of each workload with pods on a target (first drop, back at
 // the desired count), its pods' endpoints leaving the Service, and the last failed request of each traffic prober.
 import type { Experiment } from '../../spec/types.js';
-import { PROXY_LAG_MS } from '../probe-backends.js';
 import type { Window } from '../types.js';
 import { OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
 import { item, type ItemSpec } from './items.js';
 import { restartReadiness, type RestartReadiness } from './kubelet-restart.js';
 import type { TargetNodeForecast } from './nodes.js';
 import type { PodFate } from './pods.js';
+import { CONNTRACK_SYN_SENT_SECONDS, everyEndpointOnTargetsLastError, PROXY_LAG_SECONDS } from './probe-last-error.js';
 import type { ForecastItem, ForecastOutcome, PreFaultPod } from './types.js';
 
 /**
@@ -32,10 +32,7 @@ export interface WorkloadsForecastInput {
   kubernetesVersion: string;
 }
 
-const PROXY_LAG_SECONDS = PROXY_LAG_MS / 1000;
 const NOTHING_BRINGS_IT_BACK = 'nothing brings it back while observed';
-/** nf_conntrack's timeout of an unanswered SYN_SENT entry (nf_conntrack_tcp_timeout_syn_sent, Linux default), seconds. */
-export const CONNTRACK_SYN_SENT_SECONDS = 120;
 
 /**
  * A node whose container runtime stops too briefly for its kubelet to report it down (runtime-stop shorter than
@@ -45,6 +42,15 @@ export const CONNTRACK_SYN_SENT_SECONDS = 120;
  */
 export function runtimeStopUnnoticed(node: TargetNodeForecast): boolean {
   return node.effect.detection === 'kubelet-reports-not-ready' && node.detection === null;
+}
+
+/**
+ * When the pods of a node detected Unknown in `detection` are seen marked Ready=False (MarkPodsNotReady, in the node
+ * lifecycle controller's pass that marks the node): [detection from + 1 - 0.1, detection to + 1 +
+ * OBSERVATION_LATENCY_SECONDS], seconds since time zero (the window of nodes.ts noScheduleItem's taint too).
+ */
+function markedNotReadyWindow(detection: Window): Window {
+  return windowOf(detection.fromSeconds + 1 - 0.1, detection.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS);
 }
 
 /** The [latest earliest, latest latest] over pods each given by outcomes: when every one of them is back; null when one never is. */
@@ -88,8 +94,8 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     } else if (target.detection !== null && target.detection.status === 'Unknown') {
       const d = target.detection.window;
       items.push(item({
-        event: 'workload-unavailable', node: target.name, workload: w.name, happens: target.detection.happens, window: windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS),
-        outcomes: target.detection.happens === 'maybe' ? [{ window: windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS), when: 'its node is marked NotReady' }, { window: null, when: 'it is not' }] : undefined,
+        event: 'workload-unavailable', node: target.name, workload: w.name, happens: target.detection.happens, window: markedNotReadyWindow(d),
+        outcomes: target.detection.happens === 'maybe' ? [{ window: markedNotReadyWindow(d), when: 'its node is marked NotReady' }, { window: null, when: 'it is not' }] : undefined,
         mechanism: 'endpoint-slice', setting: 'the detection window', assumption: 'its containers keep serving; the node lifecycle controller marks its pods Ready=False in the pass that marks the node Unknown (MarkPodsNotReady)',
         because: `${w.name}'s pods on ${target.name} keep running but are marked not ready`,
       }));
@@ -120,7 +126,7 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     // in that pass) or gets a deletionTimestamp, whichever comes first.
     const apiDrop = fates.flatMap((f) => {
       const node = targetOf.get(f.pod.node)!;
-      const marked = node.detection?.status === 'Unknown' && node.detection.happens === 'always' ? [windowOf(node.detection.window.fromSeconds + 1 - 0.1, node.detection.window.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS)] : [];
+      const marked = node.detection?.status === 'Unknown' && node.detection.happens === 'always' ? [markedNotReadyWindow(node.detection.window)] : [];
       const stop = f.stopped.every((o) => o.window !== null) ? [windowOf(Math.min(...f.stopped.map((o) => o.window!.fromSeconds)), Math.max(...f.stopped.map((o) => o.window!.toSeconds)))] : [];
       const both = [...marked, ...stop];
       return both.length === 0 ? [] : [windowOf(Math.min(...both.map((w) => w.fromSeconds)), Math.min(...both.map((w) => w.toSeconds)))];
@@ -169,7 +175,7 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
         if (kept !== undefined) items.push(restartEndpointItem(f.pod, w.name, node, kept));
         if (node.detection === null || node.detection.status !== 'Unknown') continue;
         const d = node.detection.window;
-        let window = windowOf(d.fromSeconds + 1 - 0.1, d.toSeconds + 1 + OBSERVATION_LATENCY_SECONDS);
+        let window = markedNotReadyWindow(d);
         // A pod evicted first (an out-of-service step) is terminating, so not ready, from then: the earlier of both.
         const stop = f.stopped.every((o) => o.window !== null) ? f.stopped.map((o) => o.window as Window) : [];
         if (stop.length > 0) window = windowOf(Math.min(window.fromSeconds, ...stop.map((w) => w.fromSeconds)), Math.min(window.toSeconds, Math.max(...stop.map((w) => w.toSeconds))));
@@ -208,7 +214,8 @@ function restartEndpointItem(pod: PreFaultPod, workload: string, node: TargetNod
 
 /**
  * The last failed request of a prober of the workload's Service: when every ready endpoint was on a target, clients
- * fail until the first pod is back (replacement Ready, or Ready in place) and kube-proxy programs it; otherwise the
+ * fail until the first pod is back (replacement Ready, or Ready in place) and kube-proxy programs it
+ * (forecast/probe-last-error.ts everyEndpointOnTargetsLastError, with the observation latency); otherwise the
  * requests routed to a dead endpoint fail until that endpoint is no longer ready and kube-proxy drops it, unless a
  * reused conntrack entry keeps sending one there (up to 120 s: nf_conntrack's SYN_SENT timeout).
  */
@@ -224,21 +231,15 @@ function probeItems(probe: string, workload: string, input: WorkloadsForecastInp
     })];
   }
   if (onTargets.length === all.length) {
-    const firstBack = perPod.flatMap((o) => o).flatMap((o) => (o.window ? [o.window] : []));
-    if (firstBack.length === 0) return [];
-    const from = Math.min(...firstBack.map((w) => w.fromSeconds));
-    const to = Math.min(...perPod.map((o) => Math.max(...o.flatMap((x) => (x.window ? [x.window.toSeconds] : [Infinity])))));
-    if (!Number.isFinite(to)) return [];
-    const usual = windowOf(from - 1, to + proxy);
-    const conntrack = windowOf(from - 1, to + proxy + CONNTRACK_SYN_SENT_SECONDS);
     // A kubelet restart may leave readiness alone (the probe ran before the status was written): then no request fails.
     const unharmed = restart === null ? [] : [{ window: null, when: 'the restarted kubelet never reports the pods not ready' }];
-    return [item({
-      ...base, event: 'probe-last-error', happens: unharmed.length > 0 ? 'maybe' : 'always', window: conntrack,
-      outcomes: [{ window: usual, when: 'clients reach the first pod back once kube-proxy programs it' }, { window: conntrack, when: 'a reused conntrack entry still points at a dead pod' }, ...unharmed],
+    const lastError = everyEndpointOnTargetsLastError({
+      base, backs: perPod.map((o) => o.map((x) => x.window)), proxySeconds: proxy, otherOutcomes: unharmed,
+      usualWhen: 'clients reach the first pod back once kube-proxy programs it', conntrackWhen: 'a reused conntrack entry still points at a dead pod',
       assumption: `every ready endpoint was on a target: clients fail until the first pod is back and kube-proxy programs it (within ${PROXY_LAG_SECONDS} s); a request reusing the source port of one that failed toward a dead pod follows its conntrack entry (nf_conntrack keeps an unanswered SYN_SENT entry ${CONNTRACK_SYN_SENT_SECONDS} s)`,
       because: `${workload} has no ready endpoint elsewhere`,
-    })];
+    });
+    return lastError === null ? [] : [lastError];
   }
   const detection = fates.map((f) => input.targets.find((t) => t.name === f.pod.node)?.detection?.window).filter((w): w is Window => w !== undefined);
   if (detection.length === 0 || target.effect.containersServe) return [];
