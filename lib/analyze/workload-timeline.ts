@@ -1,7 +1,7 @@
 // Follows each workload's Ready pod count through the journal, as the API shows it and as a client sees it.
 import { msToSeconds, secondsSince } from './clock.js';
 import type { FaultMarkers, RunContext } from './context.js';
-import { condition, deletionTimestamp, isReady, nodeName, phase } from './objects.js';
+import { condition, deletionTimestamp, isReady, nodeName, ownerKind, phase } from './objects.js';
 import type { WorkloadRef, WorkloadTimeline } from './types.js';
 import type { ObjectObservation } from '../observe/types.js';
 import { clientImpactOf, type ClientImpact, type PartitionScope } from '../spec/faults.js';
@@ -22,12 +22,15 @@ export function clientImpact(type: string | null, scope: PartitionScope | null =
 }
 
 /**
- * Whether a pod record counts toward its workload's available pods (the API view): Ready and not terminating, or
- * Succeeded (a Job pod that finished its work is not missing; it will not run again and need not).
+ * Whether a pod record counts toward its workload's available pods (the API view): Ready and not terminating, or a
+ * Job's pod that Succeeded (it finished its work: it is not missing, will not run again and need not). Any other
+ * owner's Succeeded pod is gone for good, as its controller counts it (a ReplicaSet or StatefulSet pod that exited 0
+ * when a graceful node shutdown killed it: k8s.io/kubernetes v1.37.2 pkg/controller/controller_utils.go
+ * FilterActivePods drops it, and the controller creates a replacement).
  */
 export function countsAsAvailable(rec: Pick<ObjectObservation, 'verb' | 'object'>): boolean {
   if (rec.verb === 'DELETED' || deletionTimestamp(rec.object) !== null) return false;
-  return isReady(rec.object) || phase(rec.object) === 'Succeeded';
+  return isReady(rec.object) || (phase(rec.object) === 'Succeeded' && ownerKind(rec.object) === 'Job');
 }
 
 /** Time below `desired` in a step function starting at `initial` (at 0 s) through `series` until `endSeconds`, seconds. */

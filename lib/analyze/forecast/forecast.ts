@@ -13,7 +13,7 @@ import { forecastTargetNodes } from './nodes.js';
 import { forecastPods } from './pods.js';
 import { faultEffect } from './fault-effects.js';
 import { forecastShutdownEvictions, forecastShutdownNode, type ShutdownNodeForecast } from './shutdown-node.js';
-import { forecastShutdownPods } from './shutdown.js';
+import { forecastShutdownApiDrops, forecastShutdownPods } from './shutdown.js';
 import { forecastShutdownClients } from './shutdown-clients.js';
 import type { Forecast, ForecastItem, PreFaultState } from './types.js';
 import { forecastWorkloads } from './workloads.js';
@@ -187,7 +187,10 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
   const clients = forecastShutdownClients({ experiment, targets: preFault.targets, pods: preFault.pods, podItems: items });
   items.push(...clients.items);
   notForecast.push(...clients.notForecast);
-  notForecast.push('the API\'s ready count of a workload during a graceful shutdown (workload-api-unavailable: a Succeeded pod still counts as available, a Failed one does not): not modelled yet');
+  // The API's view: each workload's first drop below its desired count of available pods.
+  const apiDrops = forecastShutdownApiDrops(items, preFault.pods, mechanismKey('kubelet-graceful-shutdown', input.kubernetesVersion, input.kubernetesVersion));
+  items.push(...apiDrops.items);
+  notForecast.push(...apiDrops.notForecast);
   for (const version of new Set([input.kubernetesVersion, ...preFault.nodes.map((n) => n.kubeletVersion).filter((v): v is string => typeof v === 'string')])) {
     const warning = unsupportedVersionWarning(version);
     if (warning !== null) notForecast.push(warning);

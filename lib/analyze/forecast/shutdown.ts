@@ -5,7 +5,7 @@ import type { Experiment } from '../../spec/types.js';
 import { secondsText } from '../predict-common.js';
 import { REPLACEMENT_SECONDS } from '../predict-pods.js';
 import { OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
-import { item } from './items.js';
+import { item, type ItemSpec } from './items.js';
 import { mechanismKey } from './mechanisms.js';
 import { KUBELET_POD_KILL_SECONDS, REPLACEMENT_READY_SECONDS } from './pods.js';
 import type { ForecastItem, PreFaultPod } from './types.js';
@@ -103,5 +103,44 @@ export function forecastShutdownPods(input: ShutdownPodsInput): { items: Forecas
     }));
   }
   const notForecast = unreplaced.size === 0 ? [] : [`${node}: replacements of ${[...unreplaced].sort().join(', ')} pods after the graceful shutdown: not forecast yet`];
+  return { items, notForecast };
+}
+
+/**
+ * Per workload with pods on the shut-down nodes, `workload-api-unavailable`: the first drop of its count of available
+ * pods in the API (WorkloadTimeline.readySeries: Ready and not terminating; a Job's Succeeded pod counts) below its
+ * desired count. A killed pod stops counting once the kubelet writes it not Ready or terminal (a ReplicaSet's,
+ * StatefulSet's or DaemonSet's Succeeded pod is not active: controller_utils.go FilterActivePods, v1.37.2), at the
+ * latest with its terminal phase; its replacement is created only after that (the ReplicaSet counts it until then),
+ * so the count always drops first. Window, seconds since time zero: from the earliest `pod-terminated` window's start
+ * to the earliest end among them (the first pod to stop counting).
+ * A Job's killed pod counts while Succeeded (its containers exited 0) and not when Failed: which one is not forecast.
+ * @param podItems the `pod-terminated` items of {@link forecastShutdownPods}, every target's
+ * @param mechanism the `kubelet-graceful-shutdown` key the pod items use (lib/analyze/mechanisms.ts mechanismKey)
+ * @returns the items and what is not forecast
+ */
+export function forecastShutdownApiDrops(podItems: readonly ForecastItem[], pods: readonly PreFaultPod[], mechanism: ItemSpec['mechanism']): { items: ForecastItem[]; notForecast: string[] } {
+  const items: ForecastItem[] = [];
+  const notForecast: string[] = [];
+  const ownerOf = new Map(pods.map((p) => [`${p.namespace}/${p.name}`, p.ownerKind]));
+  const byWorkload = new Map<string, ForecastItem[]>();
+  for (const t of podItems) {
+    if (t.event !== 'pod-terminated' || t.workload === null || t.window === null) continue;
+    byWorkload.set(t.workload, [...(byWorkload.get(t.workload) ?? []), t]);
+  }
+  for (const [workload, terminated] of byWorkload) {
+    if (terminated.some((t) => ownerOf.get(t.pod ?? '') === 'Job')) {
+      notForecast.push(`workload ${workload}: the API's count of its pods killed by the shutdown (a Job's pod counts while Succeeded, exit 0, not when Failed): not forecast`);
+      continue;
+    }
+    const first = terminated.reduce((a, b) => (b.window!.toSeconds < a.window!.toSeconds ? b : a));
+    items.push(item({
+      event: 'workload-api-unavailable', node: first.node, workload, happens: 'always',
+      window: windowOf(Math.min(...terminated.map((t) => t.window!.fromSeconds)), first.window!.toSeconds),
+      mechanism, setting: first.setting,
+      assumption: `the kubelet writes ${first.pod} not Ready or terminal by its kill deadline + the status write (its pod-terminated window); no replacement is created before that`,
+      because: `the API counts ${workload} below its desired pods once one of its pods on a target is killed by the shutdown manager (not Ready, then Failed or Succeeded: no longer active)`,
+    }));
+  }
   return { items, notForecast };
 }

@@ -394,7 +394,13 @@ describe('analyze/forecast', () => {
       expect(probe.outcomes.map((o) => o.window)).to.deep.equal([{ fromSeconds: -0.1, toSeconds: 41 }, { fromSeconds: -0.1, toSeconds: 161 }]);
       expect(probe.assumption).to.include('closes its listener at once on SIGTERM').and.to.include('no preStop hook');
       expect(f.notForecast.join('\n')).to.not.contain('the clients\' view');
-      expect(f.notForecast).to.include('the API\'s ready count of a workload during a graceful shutdown (workload-api-unavailable: a Succeeded pod still counts as available, a Failed one does not): not modelled yet');
+      // The API's count: web below its 2 available pods once its pod on the target is killed (not Ready, then
+      // Succeeded: a ReplicaSet's Succeeded pod is not active), at the latest by its pod-terminated window's end.
+      const api = find(f, 'workload-api-unavailable', 'web')!;
+      expect([api.happens, api.mechanism, api.window]).to.deep.equal(['always', 'kubelet-graceful-shutdown', { fromSeconds: -0.1, toSeconds: 38 }]);
+      const apiJudged = judgeForecast(f, run.analysis, 'recomputed').items.find((i) => i.event === 'workload-api-unavailable' && i.workload === 'web')!;
+      expect([apiJudged.observedSeconds, apiJudged.held]).to.deep.equal([1.599, true]);
+      expect(f.notForecast.join('\n')).to.not.contain('ready count');
       // The workload as clients count it: lost at the command's start (the run's client view of a shutdown target), back
       // with the replacement Ready (its replacement-ready window).
       expect(find(f, 'workload-unavailable', 'web')).to.deep.include({ happens: 'always', mechanism: 'fault-command', window: { fromSeconds: 0, toSeconds: 0 } });

@@ -122,6 +122,8 @@ describe('fault type shutdown (issue 28)', () => {
       // The clients' count: web lost at the command's start (as the run counts a shutdown target's pods), back at its
       // desired count with the replacement Ready (the replacement-ready window).
       ['workload-unavailable', 'rebootlab-worker', 'always', { fromSeconds: 0, toSeconds: 0 }, 'fault-command'],
+      // The API's count: below desired once the pod is killed (not Ready, then terminal), by its pod-terminated end.
+      ['workload-api-unavailable', 'rebootlab-worker', 'always', { fromSeconds: -0.1, toSeconds: 28 }, 'kubelet-graceful-shutdown'],
       ['workload-recovered', 'rebootlab-worker', 'always', { fromSeconds: -0.1, toSeconds: 36 }, 'pod-start'],
       // Ready=Unknown: the last heartbeat in [0, 40] s; [0 + G − 1, 40 + G + 2M + 1].
       ['node-not-ready', 'rebootlab-worker', 'always', { fromSeconds: G - 1, toSeconds: stopTo + G + 2 * M + 1 }, 'node-health'],
@@ -138,7 +140,12 @@ describe('fault type shutdown (issue 28)', () => {
     expect(f.items.find((i) => i.event === 'node-not-ready')?.assumption).to.contain('the node stops 0 s to 40 s');
     expect(f.notForecast.join('\n')).to.not.contain('the node stop');
     expect(f.notForecast.join('\n')).to.not.contain('the clients\' view');
-    expect(f.notForecast).to.include('the API\'s ready count of a workload during a graceful shutdown (workload-api-unavailable: a Succeeded pod still counts as available, a Failed one does not): not modelled yet');
+    expect(f.notForecast.join('\n')).to.not.contain('the API\'s count');
+    // A Job's killed pod counts for the API while Succeeded (exit 0) and not when Failed: its drop is not forecast.
+    const job = load(GRACE, 'workloads: [{name: batch, kind: Job, replicas: 1}]', 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment;
+    const j = forecast({ experiment: job, settings: job.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(job) });
+    expect(j.items.filter((i) => i.event === 'workload-api-unavailable')).to.deep.equal([]);
+    expect(j.notForecast).to.include('workload batch: the API\'s count of its pods killed by the shutdown (a Job\'s pod counts while Succeeded, exit 0, not when Failed): not forecast');
     // The terminal web pod's taint eviction (default not-ready toleration 300 s) would come after Ready again (from 61 s): not forecast.
     expect(f.notForecast).to.include('rebootlab/web[1] deleted by the taint eviction controller: the node may be Ready again (from 61 s) before its 300 s toleration runs out; not forecast');
     // With a 30 s toleration it comes first: [taint seen + 30, 12 + 30 + 1 + 1].
@@ -161,7 +168,7 @@ describe('fault type shutdown (issue 28)', () => {
       ['endpoint-not-ready', 'rebootlab-worker', 'rebootlab/web[1]', 'web', 'always', [{ fromSeconds: -0.1, toSeconds: 29 }], 'endpoint-slice'],
       ['probe-last-error', 'rebootlab-worker', null, 'web', 'always', [{ fromSeconds: -0.1, toSeconds: 31 }, { fromSeconds: -0.1, toSeconds: 151 }], 'kube-proxy'],
     ]);
-    expect(c.items.map((i) => i.event).slice(3, 11)).to.deep.equal(['endpoint-not-ready', 'pod-terminated', 'replacement-created', 'replacement-ready', 'workload-unavailable', 'workload-recovered', 'probe-last-error', 'node-not-ready']);
+    expect(c.items.map((i) => i.event).slice(3, 12)).to.deep.equal(['endpoint-not-ready', 'pod-terminated', 'replacement-created', 'replacement-ready', 'workload-unavailable', 'workload-api-unavailable', 'workload-recovered', 'probe-last-error', 'node-not-ready']);
     expect(c.mechanisms['kube-proxy']!.function).to.contain('syncProxyRules');
     // One replica, on the target: no ready endpoint elsewhere; clients fail until the replacement is Ready and kube-proxy
     // programs it: [its replacement-ready window's start − 1, its end + 2 s], or through a reused conntrack entry.
