@@ -2,7 +2,7 @@
 // `--name NAME`), extra words called arguments, not flags. Parsed in process by the real yargs parser (main()).
 import { expect } from 'chai';
 import { clusterNameArgument } from '../../../lib/cli/commands.js';
-import { firstLine, invalidChoicesLine, main, missingArgumentLine, missingValueFlags, parseCommandLine, unknownFlags } from '../../../lib/cli/main.js';
+import { fileTakenByFlag, firstLine, invalidChoicesLine, main, missingArgumentLine, missingValueFlags, parseCommandLine, unknownFlags } from '../../../lib/cli/main.js';
 
 async function cli(argv: string[]): Promise<{ exitCode: number; stderr: string; stdout: string }> {
   let stderr = '';
@@ -57,6 +57,28 @@ describe('cli arguments', () => {
     expect(invalidChoicesLine('Invalid values:\n  Argument: output, Given: "xml", Choices: "text", "json"', ['validate', '-o', 'xml'])).to.equal('--output: "xml" is not one of text, json');
     expect(invalidChoicesLine('Invalid values:\n  Argument: action, Given: "x, Choices: y", Choices: "create", "delete", "list"', ['cluster', 'x, Choices: y'])).to.equal('rebootlab cluster <action>: "x, Choices: y" is not one of create, delete, list');
     expect(invalidChoicesLine('Unknown argument: x', [])).to.equal(null);
+  });
+
+  it('fileTakenByFlag: an experiment file written after a value flag with a space; "=" values, booleans and words after "--" left alone', () => {
+    const options = { key: { help: true, verbose: true, v: true, out: true, set: true, output: true, o: true }, alias: { verbose: ['v'], output: ['o'] }, boolean: ['help', 'verbose'], count: [] };
+    expect(fileTakenByFlag(['run', '--out', 'x.yaml'], options)).to.deep.equal({ flag: '--out', value: 'x.yaml' });
+    expect(fileTakenByFlag(['run', '-v', '--set', 'lab.YML'], options)).to.deep.equal({ flag: '--set', value: 'lab.YML' });
+    expect(fileTakenByFlag(['run', '-vo', 'script.mts'], options)).to.deep.equal({ flag: '-o', value: 'script.mts' });
+    expect(fileTakenByFlag(['run', '--out', 'reports'], options)).to.equal(null);
+    expect(fileTakenByFlag(['run', '--out=x.yaml'], options)).to.equal(null);
+    expect(fileTakenByFlag(['run', '--verbose', 'x.yaml'], options)).to.equal(null);
+    expect(fileTakenByFlag(['run', '--', '--out', 'x.yaml'], options)).to.equal(null);
+    expect(fileTakenByFlag(['run', '--out'], options)).to.equal(null);
+  });
+
+  it('missingArgumentLine names the experiment file a value flag took, for experiment commands only', () => {
+    const options = { key: { help: true, out: true, set: true }, alias: {}, boolean: ['help'], count: [] };
+    const message = 'Not enough non-option arguments: got 0, need at least 1';
+    expect(missingArgumentLine(message, ['run', '--out', 'x.yaml'], options)).to.equal(
+      'rebootlab run: missing the experiment file: x.yaml was taken as the value of --out; put the experiment file first and give --out a value of its own (rebootlab run x.yaml --out <value>)',
+    );
+    expect(missingArgumentLine(message, ['run', '--out', 'reports'], options)).to.equal('rebootlab run: missing the experiment file; usage: rebootlab run <file.yaml>');
+    expect(missingArgumentLine(message, ['report', '--out', 'x.yaml'], options)).to.equal('rebootlab report: missing the run directory; usage: rebootlab report <run-dir>');
   });
 
   it('unknownFlags: flags the matched command does not define, aliases, camelCase and --no- forms known', () => {
