@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, dockerServerVersion, getProvider, kindBinary, providerNames } from '../cluster/index.js';
+import { cacheDir, dockerServerVersion, getProvider, kindBinary, providerNames, START_DOCKER_HINT } from '../cluster/index.js';
 import { readToolchainEnv } from '../common/cache.js';
 import { DEFAULT_KUBERNETES_VERSION, goVersionAtLeast, isSupportedKubernetesVersion, MIN_GO_VERSION, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT } from '../common/versions.js';
 import { ExitCode, formatInputIssue, InfraError, InputError, printable } from '../common/errors.js';
@@ -29,8 +29,37 @@ export interface DoctorCheck {
   ok: boolean;
   detail: string;
   fix?: string;
+  /** The closing error's second line when this is the first failed check; default `Run: <fix>`. */
+  hint?: string;
   /** The failure is in a file the user handed over (a pending-restore.json rebootlab did not write): exit 2, not 3. */
   badInput?: boolean;
+}
+
+/**
+ * What to do when the Docker engine does not answer (hack/docker.sh: installs Debian's docker.io when dockerd is
+ * missing and starts dockerd when the engine does not answer; as root). `npm run toolchain` runs the same script but
+ * then builds every tool for many minutes, and on a host whose engine is Docker Desktop or a systemd service it would
+ * install a second one: the engine is started on its own.
+ */
+export const DOCKER_ENGINE_FIX = "start the Docker engine: bash hack/docker.sh as root in the rebootlab checkout (installs Debian's docker.io if missing and starts dockerd), or start your own (systemctl start docker, Docker Desktop)";
+
+/**
+ * Doctor's Docker engine check from `probe` (default: the engine's server version, lib/cluster dockerServerVersion):
+ * ok with `server <version>`, or, when it throws, missing with its message and {@link DOCKER_ENGINE_FIX} (closing
+ * hint `Start Docker: ...`, as run and plan say). Never throws.
+ */
+export async function dockerEngineCheck(probe: () => Promise<string> = dockerServerVersion): Promise<{ check: DoctorCheck; version: string }> {
+  try {
+    const version = await probe();
+    return { check: { name: 'Docker engine', ok: true, detail: `server ${version}` }, version };
+  } catch (error) {
+    return { check: { name: 'Docker engine', ok: false, detail: (error as Error).message, fix: DOCKER_ENGINE_FIX, hint: START_DOCKER_HINT }, version: '' };
+  }
+}
+
+/** One check as doctor prints it in text output: `ok      name: detail`, or `MISSING name: detail — fix: fix`, through printable. */
+export function doctorLine(c: DoctorCheck): string {
+  return printable(`${c.ok ? 'ok     ' : 'MISSING'} ${c.name}: ${c.detail}${c.ok || !c.fix ? '' : ` — fix: ${c.fix}`}`);
 }
 
 /**
@@ -41,7 +70,7 @@ export interface DoctorCheck {
  *   pending-restore.json is not a regular file of the shape rebootlab writes ({@link checkPendingRestoreFiles}); the
  *   file is left as it is. After printing every line (each failure's detail once, on its own line): InfraError
  *   (exit 3) naming the failed checks (the first one's name and detail when there is no `print`), with the first
- *   one's fix as hint; InputError (exit 2) instead when the first is a command rebootlab refused to run from a
+ *   one's hint as hint (`Run: <fix>` unless the check has its own, e.g. `Start Docker: ...`); InputError (exit 2) instead when the first is a command rebootlab refused to run from a
  *   pending-restore.json, its message that check's name and detail (what was refused).
  */
 export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome> {
@@ -52,13 +81,9 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   if (options.restore) checkRestoreFiles(searchDirs);
   const checks: DoctorCheck[] = [];
   const fix = 'npm run toolchain';
-  let dockerVersion = '';
-  try {
-    dockerVersion = await dockerServerVersion();
-    checks.push({ name: 'Docker engine', ok: true, detail: `server ${dockerVersion}` });
-  } catch (error) {
-    checks.push({ name: 'Docker engine', ok: false, detail: (error as Error).message, fix });
-  }
+  const docker = await dockerEngineCheck();
+  const dockerVersion = docker.version;
+  checks.push(docker.check);
   const capBnd = /CapBnd:\s*([0-9a-f]+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 'ffffffffff';
   const lacksSysResource = (BigInt(`0x${capBnd}`) & (1n << 24n)) === 0n;
   if (!lacksSysResource) {
@@ -107,7 +132,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   }
 
   if (options.output === 'json') options.print?.(JSON.stringify(checks, null, 2));
-  else for (const c of checks) options.print?.(printable(`${c.ok ? 'ok     ' : 'MISSING'} ${c.name}: ${c.detail}${c.ok || !c.fix ? '' : ` — fix: ${c.fix}`}`));
+  else for (const c of checks) options.print?.(doctorLine(c));
   const failed = checks.filter((c) => !c.ok);
   const missing = failed[0];
   if (!missing) return { exitCode: ExitCode.Ok };
@@ -118,7 +143,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
     ? `${failed.length === 1 ? '1 check' : `${failed.length} checks`} failed: ${[...new Set(failed.map((c) => c.name))].join(', ')}; each is listed above with its fix`
     : `${missing.name}: ${missing.detail}`;
   if (missing.badInput) throw new InputError(message, missing.fix ? `Then: ${missing.fix}` : undefined);
-  throw new InfraError(message, missing.fix ? `Run: ${missing.fix}` : undefined);
+  throw new InfraError(message, missing.hint ?? (missing.fix ? `Run: ${missing.fix}` : undefined));
 }
 
 /**
