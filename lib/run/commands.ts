@@ -8,6 +8,7 @@ import { DEFAULT_KUBERNETES_VERSION, goVersionAtLeast, isSupportedKubernetesVers
 import { ExitCode, formatInputIssue, InfraError, InputError, printable } from '../common/errors.js';
 import { canRun, run, runInTerminal } from '../common/exec.js';
 import { checkPendingRestoreFiles, findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../faults/index.js';
+import type { SkippedJournalLine } from '../observe/index.js';
 import { rebuildReports, selectReporters } from '../report/index.js';
 import { DEFAULT_REPORTS_DIR, type ClusterCommandOptions, type CommandOutcome, type DoctorOptions, type ReportOptions, type ToolchainOptions } from './options.js';
 import { planReporters, silentProgress } from './progress.js';
@@ -245,7 +246,9 @@ export async function clusterCommand(options: ClusterCommandOptions): Promise<Co
  * and run.json alone; each output replaces its file through a rename (a symbolic link in the directory is replaced,
  * never written through). Resolves to exit 0 when the run's expectations pass, 1 when one fails or the run never
  * finished (a journal without run-finished: it is reported INTERRUPTED, but 130 is this process's own answer to a signal).
- * @throws InputError (exit 2) when the directory is not a run directory, or run.json is not the shape rebootlab writes.
+ * @throws InputError (exit 2) when the directory is not a run directory, or run.json is not the shape rebootlab writes;
+ *   also, after every report is written and the status line printed, when the journal is damaged (a line before its
+ *   end is not a record: the verdict rests on part of the run), naming the journal and its first skipped line:column.
  */
 export async function reportCommand(options: ReportOptions): Promise<CommandOutcome> {
   const journal = join(options.runDir, 'observations.jsonl');
@@ -255,13 +258,25 @@ export async function reportCommand(options: ReportOptions): Promise<CommandOutc
   if (!statSync(journal).isFile()) throw new InputError(`${journal}: not a regular file`, 'pass a run directory written by rebootlab run');
   const reporters = selectReporters(options.reporters, { progress: false });
   const sink = options.progressSink;
+  let damaged: readonly SkippedJournalLine[] = [];
   const result = await rebuildReports(options.runDir, {
     reporters,
     log: (level, m) => sink?.write(`${level === 'warn' ? 'warning: ' : ''}${printable(m)}\n`),
     // A replay prints plain lines: no status line to redraw.
     terminal: sink ? { isTTY: false, write: (text) => sink.write(text) } : undefined,
+    onDamagedJournal: (lines) => (damaged = lines),
   });
   const interrupted = result.status === 'interrupted' ? ' (the journal ends before run-finished: the run was stopped)' : '';
   options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${options.runDir}: reports rebuilt${interrupted}`);
+  // Records missing from the middle of the journal: the verdict rests on part of the run, so no exit code may vouch
+  // for it (0 passed, 1 failed). The file handed over is damaged: bad input, exit 2, after every report is written.
+  if (damaged.length > 0) {
+    const first = damaged[0]!;
+    const what = damaged.length === 1 ? `line ${first.line}:${first.column} was skipped` : `${damaged.length} lines were skipped, the first at ${first.line}:${first.column}`;
+    throw new InputError(
+      `${journal}: damaged: ${what} (the warning above); the reports were rebuilt from the other records and say so under Warnings`,
+      'rerun the experiment for complete results, or repair that line and run rebootlab report again',
+    );
+  }
   return { exitCode: result.status === 'passed' ? ExitCode.Ok : ExitCode.ExpectationFailed };
 }
