@@ -1,6 +1,9 @@
 // The command line names what the user typed: positional cluster names (`cluster delete NAME` as well as
 // `--name NAME`), extra words called arguments, not flags. Parsed in process by the real yargs parser (main()).
 import { expect } from 'chai';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { clusterNameArgument } from '../../../lib/cli/commands.js';
 import { fileTakenByFlag, firstLine, invalidChoicesLine, main, missingArgumentLine, missingValueFlags, parseCommandLine, unknownFlags } from '../../../lib/cli/main.js';
 
@@ -12,6 +15,31 @@ async function cli(argv: string[]): Promise<{ exitCode: number; stderr: string; 
   process.exitCode = saved;
   return { exitCode, stderr, stdout };
 }
+
+describe('cli: warnings go to the streams main() is given', () => {
+  it('report writes the journal warning and its error to the given stderr, not the process stderr', async function () {
+    this.timeout(60_000);
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-streams-'));
+    try {
+      const run = join(dir, 'r');
+      cpSync('test/fixtures/runs/reboot-quick', run, { recursive: true });
+      const journal = join(run, 'observations.jsonl');
+      const records = readFileSync(journal, 'utf8').split('\n');
+      records[3] = '{"seq":3,"type":"nothing","receivedAtMs":1}';
+      writeFileSync(journal, records.join('\n'));
+      const res = await cli(['report', run]);
+      expect(res.stdout).to.equal(`PASSED ${run}: reports rebuilt\n`);
+      expect(res.stderr).to.equal(
+        `warning: ${journal}:4:1: not a journal record (type is not object, phase, gap, probe or forecast); skipped\n`
+        + `ERROR: ${journal}: damaged: line 4:1 was skipped (the warning above); the reports were rebuilt from the other records and say so under Warnings\n`
+        + 'rerun the experiment for complete results, or repair that line and run rebootlab report again\n',
+      );
+      expect(res.exitCode).to.equal(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('cli arguments', () => {
   it('reads the cluster name from `cluster <action> NAME` and refuses a different --name', async () => {
