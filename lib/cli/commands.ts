@@ -6,7 +6,7 @@ import { loadExperiment } from '../spec/load.js';
 import { parseShard, shardVariants } from '../spec/matrix.js';
 import { DEFAULT_CLUSTER_NAME } from '../spec/defaults.js';
 import { loadClusterSpec } from './cluster-spec.js';
-import type { Streams } from './print-error.js';
+import { processStreams, type Streams } from './print-error.js';
 import { validateFiles } from './validate-command.js';
 import { checkFaultConsent } from '../run/consent.js';
 import { allowFaultsOn } from '../cluster/existing/consent.js';
@@ -53,7 +53,9 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
     verbose: argv.verbose,
     output: argv.output,
     print: (text) => context.streams.stdout(text + '\n'),
-    progressSink: { isTTY: Boolean(process.stderr.isTTY), write: (text) => process.stderr.write(text) },
+    // Warnings and progress go where main writes (its streams, replaced in tests); a status line is redrawn only on
+    // the process's own terminal.
+    progressSink: { isTTY: context.streams === processStreams && Boolean(process.stderr.isTTY), write: (text) => context.streams.stderr(text) },
   });
   const finish = (outcome: CommandOutcome): void => context.setExitCode(outcome.exitCode);
   // One value per --set (nargs 1): a greedy list would swallow the file after it (`validate --set a=1 x.yaml`).

@@ -75,7 +75,7 @@ function buildParser(argv: string[], context: CommandContext, onParsed?: (comman
       if (unknown.length > 0) throw new InputError(`unknown flag ${unknown.join(', ')}; see rebootlab --help`);
       const flagValue = /^Not enough arguments following: (\S+)$/.exec(message ?? '');
       if (flagValue) throw new InputError(missingValueLine(`--${flagValue[1]}`));
-      const specific = missingArgumentLine(message, argv) ?? invalidChoicesLine(message, argv);
+      const specific = missingArgumentLine(message, argv, (parser as unknown as { getOptions(): YargsOptions }).getOptions()) ?? invalidChoicesLine(message, argv);
       if (specific !== null) throw new InputError(specific);
       let line = firstLine(message, argv);
       if (line.startsWith('did you mean')) line = `unknown command "${argv[0] ?? ''}"; ${line}`;
@@ -122,14 +122,58 @@ export function firstLine(message: string | undefined, argv: readonly string[] =
 /**
  * yargs' "Not enough non-option arguments: got 0, need at least 1" as one line naming the command, what it is missing
  * and its usage (commands.ts MISSING_POSITIONAL), e.g. `rebootlab run: missing the experiment file; usage: rebootlab
- * run <file.yaml>`; null for any other message or when no command of that table is in `argv`.
+ * run <file.yaml>`; null for any other message or when no command of that table is in `argv`. With the command's
+ * `options` (yargs' getOptions()), an experiment file a value flag took (`run --out x.yaml`, {@link fileTakenByFlag})
+ * is named instead of the usage: `rebootlab run: missing the experiment file: x.yaml was taken as the value of --out; ...`.
  */
-export function missingArgumentLine(message: string | undefined, argv: readonly string[]): string | null {
+export function missingArgumentLine(message: string | undefined, argv: readonly string[], options?: YargsOptions): string | null {
   if (!/^Not enough non-option arguments/.test(message ?? '')) return null;
   const command = argv.find((a) => Object.hasOwn(MISSING_POSITIONAL, a));
   if (command === undefined) return null;
   const { what, usage } = MISSING_POSITIONAL[command]!;
+  // `run --out x.yaml`: the experiment file was given, but after a flag that took it as its value.
+  const taken = options && EXPERIMENT_FILE_COMMANDS.has(command) ? fileTakenByFlag(argv, options) : null;
+  if (taken) {
+    return `rebootlab ${command}: missing ${what}: ${taken.value} was taken as the value of ${taken.flag}; put the experiment file first and give ${taken.flag} a value of its own (rebootlab ${command} ${taken.value} ${taken.flag} <value>)`;
+  }
   return `rebootlab ${command}: missing ${what}; usage: ${usage}`;
+}
+
+/** Commands whose positional argument is an experiment file (commands.ts). */
+const EXPERIMENT_FILE_COMMANDS = new Set(['validate', 'run', 'plan', 'predict']);
+/** A word that names an experiment file: YAML, or a scripted experiment (.ts, .js, .mts, .mjs). */
+const EXPERIMENT_FILE_NAME = /\.(ya?ml|m?[jt]s)$/i;
+
+/**
+ * The first experiment file name (`x.yaml`, `s.ts`) of `argv` that a flag taking a value (`options` as in
+ * {@link missingValueFlags}) took as its value because it was written after the flag with a space (`--out x.yaml`,
+ * `-o x.yaml`, also the last of a group `-vo x.yaml`), as `{ flag, value }` with the flag as written; null when none.
+ * `--out=x.yaml` is the user's own choice and is not counted; nothing after `--` is looked at.
+ */
+export function fileTakenByFlag(argv: readonly string[], options: YargsOptions): { flag: string; value: string } | null {
+  const takesValue = valueFlagTest(options);
+  for (let i = 0; i < argv.length - 1; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    const m = /^(--?)([^=]+)$/s.exec(arg);
+    if (!m || arg === '-' || /^-[0-9]/.test(arg)) continue;
+    const name = m[1] === '-' ? m[2]!.slice(-1) : m[2]!;
+    const value = argv[i + 1]!;
+    if (takesValue(name) && EXPERIMENT_FILE_NAME.test(value)) return { flag: `${m[1]}${name}`, value };
+  }
+  return null;
+}
+
+/** Whether a flag name as written (`out`, `o`, `tolerance-seconds`) takes a value: defined in `options`, not boolean or a count. */
+function valueFlagTest(options: YargsOptions): (name: string) => boolean {
+  const canonical = new Map<string, string>();
+  for (const name of Object.keys(options.key)) canonical.set(name, name);
+  for (const [name, aliases] of Object.entries(options.alias)) for (const a of aliases) canonical.set(a, name);
+  const noValue = new Set([...(options.boolean ?? []), ...(options.count ?? [])]);
+  return (name: string) => {
+    const key = canonical.get(name) ?? canonical.get(name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()));
+    return key !== undefined && !noValue.has(key) && !(options.alias[key] ?? []).some((a) => noValue.has(a));
+  };
 }
 
 /**
@@ -168,14 +212,7 @@ export function missingValueLine(flag: string): string {
  * (`--tolerance-seconds -1`). Nothing after `--` is looked at.
  */
 export function missingValueFlags(argv: readonly string[], options: YargsOptions): string[] {
-  const canonical = new Map<string, string>();
-  for (const name of Object.keys(options.key)) canonical.set(name, name);
-  for (const [name, aliases] of Object.entries(options.alias)) for (const a of aliases) canonical.set(a, name);
-  const noValue = new Set([...(options.boolean ?? []), ...(options.count ?? [])]);
-  const takesValue = (name: string) => {
-    const key = canonical.get(name) ?? canonical.get(name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()));
-    return key !== undefined && !noValue.has(key) && !(options.alias[key] ?? []).some((a) => noValue.has(a));
-  };
+  const takesValue = valueFlagTest(options);
   const isFlag = (arg: string) => /^-[^0-9]/.test(arg);
   const missing: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -58,6 +58,34 @@ export const MAX_MESSAGE_CHARS = 1000;
 const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
+ * The characters that break, hide or reorder a terminal line, as the body of a regular expression character class:
+ * control characters (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F, the Unicode line and paragraph separators
+ * U+2028 and U+2029) and bidirectional format characters (the marks U+200E, U+200F and U+061C, the embeddings and
+ * overrides U+202A–U+202E, the isolates U+2066–U+2069). One definition for {@link printable}, {@link
+ * hasControlOrBidi} and every check that refuses such a character in a value (a flag value, a restore command word).
+ */
+export const CONTROL_OR_BIDI_CLASS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u200e\\u200f\\u061c\\u202a-\\u202e\\u2066-\\u2069';
+/** Matches one character of {@link CONTROL_OR_BIDI_CLASS}, everywhere in a text (global: for `replace`, never `test`). */
+const CONTROL_OR_BIDI_ALL = new RegExp(`[${CONTROL_OR_BIDI_CLASS}]`, 'g');
+const CONTROL_OR_BIDI_ONE = new RegExp(`[${CONTROL_OR_BIDI_CLASS}]`);
+
+/**
+ * Whether `text` holds a control or bidirectional formatting character ({@link CONTROL_OR_BIDI_CLASS}): a value
+ * that must stay one line of text shown as written is refused when this is true.
+ */
+export function hasControlOrBidi(text: string): boolean {
+  return CONTROL_OR_BIDI_ONE.test(text);
+}
+
+/**
+ * `text` with every control or bidirectional formatting character ({@link CONTROL_OR_BIDI_CLASS}) written as a JSON
+ * escape (`\n`, `\r`, `\t`, otherwise `\u001b`, `\u202e`); no other change. Never throws.
+ */
+export function escapeControlOrBidi(text: string): string {
+  return text.replace(CONTROL_OR_BIDI_ALL, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * `text` made safe for one terminal line: control characters (C0, DEL, C1, and the Unicode line and paragraph
  * separators) and bidirectional format characters (the marks U+200E, U+200F and U+061C, the embeddings and
  * overrides U+202A–U+202E, the isolates U+2066–U+2069) written as JSON escapes (`\n`, `\u001b`, `\u202e`), and a
@@ -65,7 +93,7 @@ const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t'
  * line, move the cursor, reorder what the line shows, or fill the screen.
  */
 export function printable(text: string, maxChars = MAX_MESSAGE_CHARS): string {
-  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = escapeControlOrBidi(text);
   if (escaped.length <= maxChars) return escaped;
   const keep = Math.max(0, Math.floor((maxChars - 30) / 2));
   return `${escaped.slice(0, keep)}…(${escaped.length - 2 * keep} characters)…${escaped.slice(escaped.length - keep)}`;

@@ -2,6 +2,7 @@
 // argv it wrote (lib/cluster/kind/actions.ts, lib/cluster/node-api-actions.ts, lib/cluster/kwok/actions.ts) and
 // checked against the clusters rebootlab owns. Anything else in the file is refused, never run.
 import { basename, dirname, relative } from 'node:path';
+import { escapeControlOrBidi, hasControlOrBidi } from '../common/errors.js';
 import { API_PARTITION_UNDO } from '../cluster/api-partition.js';
 import { RESTART_POLICY } from '../cluster/kind/restart-policy.js';
 import type { RestoreTargets } from '../cluster/restore-targets.js';
@@ -75,14 +76,13 @@ const same = (argv: readonly string[], ...expected: (string | RegExp)[]): boolea
 
 /**
  * A restore command (argv) as one line of text for messages: its words joined by spaces, a word holding a control
- * character (U+0000–U+001F such as a newline, tab or escape; U+007F–U+009F; U+2028, U+2029) written as a JSON
- * string with every such character escaped, so that the line stays one line and shows it.
+ * or bidirectional formatting character (lib/common/errors.ts CONTROL_OR_BIDI_CLASS: a newline, tab or escape, C1,
+ * U+2028, U+2029, a bidi mark, embedding, override or isolate such as U+202E) written as a JSON string with every
+ * such character escaped, so that the line stays one line and shows the word in the order it is stored.
  * Never throws.
  */
 export function restoreCommandText(argv: readonly string[]): string {
-  const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-  const escape = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  return argv.map((w) => (control.test(w) ? JSON.stringify(w).replace(/[\u007f-\u009f\u2028\u2029]/g, escape) : w)).join(' ');
+  return argv.map((w) => (hasControlOrBidi(w) ? escapeControlOrBidi(JSON.stringify(w)) : w)).join(' ');
 }
 
 /**

@@ -2,7 +2,7 @@
 export type { ForecastObservation, GapObservation, ObjectObservation, Observation, ObservationBase, ObservationVerb, PhaseName, PhaseObservation, ProbeObservation, ProbeOutcome, WatchedKind } from './types.js';
 export { startProber, type Prober, type ProberOptions, type ProbeResult } from './prober.js';
 export { queryDnsOnce, encodeDnsQuery, decodeDnsHeader, type DnsServer, type DnsQueryResult } from './dns-query.js';
-export { openJournal, parseJournal, readJournal, type Journal, type LogFn, type NewObservation, type OpenJournalOptions } from './journal.js';
+export { openJournal, parseJournal, readJournal, type Journal, type LogFn, type NewObservation, type OpenJournalOptions, type SkippedJournalLine } from './journal.js';
 export { startObserver, DEFAULT_SYNC_TIMEOUT_MS, type Observer, type ObserverOptions } from './observer.js';
 export { makeSources, NODE_LEASE_NAMESPACE, type SourceOptions, type WatchSource } from './sources.js';
 export type { RawList, RawObject } from './raw-types.js';

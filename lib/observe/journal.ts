@@ -243,31 +243,62 @@ export function recordProblem(value: unknown): string | null {
   }
 }
 
-/** Parses journal lines one at a time (1-based `lineNumber`), appending records to `records`; see parseJournal. */
-function parseLine(line: string, lineNumber: number, isLast: boolean, records: Observation[], log: LogFn, source: string): void {
+/**
+ * A journal line that was skipped: 1-based `line` and `column` (the character where JSON parsing stopped, 1 when the
+ * parser does not say or the line is valid JSON of the wrong shape), what is wrong with it, and whether it is the
+ * torn last line a `kill -9` of the writer leaves (expected; any other skipped line means the file is damaged).
+ */
+export interface SkippedJournalLine {
+  line: number;
+  column: number;
+  /** e.g. `unreadable line (42 bytes)`, `torn last line (42 bytes)`, `not a journal record (kind is not a watched kind)`. */
+  problem: string;
+  tornLast: boolean;
+}
+
+/** The 1-based column where JSON.parse stopped reading `line`, from its message (V8: "... at position 7"; "Unexpected end" is the end). */
+function jsonErrorColumn(error: unknown, line: string): number {
+  const message = error instanceof Error ? error.message : '';
+  const at = /at position (\d+)/.exec(message);
+  if (at) return Math.min(Number(at[1]), line.length) + 1;
+  return /Unexpected end of JSON input/.test(message) ? line.length + 1 : 1;
+}
+
+/**
+ * Parses journal lines one at a time (1-based `lineNumber`), appending records to `records` and each skipped line to
+ * `skipped` (with one warning through `log`, `source:line:column: problem; skipped`); see parseJournal.
+ */
+function parseLine(line: string, lineNumber: number, isLast: boolean, records: Observation[], log: LogFn, source: string, skipped: SkippedJournalLine[]): void {
   if (line.trim() === '') return;
+  const skip = (column: number, problem: string, tornLast: boolean): void => {
+    skipped.push({ line: lineNumber, column, problem, tornLast });
+    log('warn', `${source}:${lineNumber}:${column}: ${problem}; skipped`);
+  };
+  let value: Observation;
   try {
-    const value = JSON.parse(line) as Observation;
-    const wrong = recordProblem(value);
-    if (wrong !== null) {
-      log('warn', `${source}:${lineNumber}: not a journal record (${wrong}); skipped`);
-      return;
-    }
-    records.push(value);
-  } catch {
-    log('warn', `${source}:${lineNumber}: ${isLast ? 'torn last line' : 'unreadable line'} (${line.length} bytes); skipped`);
+    value = JSON.parse(line) as Observation;
+  } catch (error) {
+    skip(jsonErrorColumn(error, line), `${isLast ? 'torn last line' : 'unreadable line'} (${line.length} bytes)`, isLast);
+    return;
   }
+  const wrong = recordProblem(value);
+  if (wrong !== null) {
+    // A last line without its newline is what a killed writer leaves, whatever its bytes happen to parse as.
+    skip(1, `not a journal record (${wrong})`, isLast);
+    return;
+  }
+  records.push(value);
 }
 
 /**
  * Parse the text of an observations.jsonl. A line that is not valid JSON is skipped with a warning:
  * the last line may be torn by a `kill -9`; a torn line elsewhere is reported the same way.
- * Records are returned in file order.
+ * Records are returned in file order; each skipped line is also appended to `skipped` when given.
  */
-export function parseJournal(text: string, log: LogFn = () => {}, source = 'observations.jsonl'): Observation[] {
+export function parseJournal(text: string, log: LogFn = () => {}, source = 'observations.jsonl', skipped: SkippedJournalLine[] = []): Observation[] {
   const records: Observation[] = [];
   const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) parseLine(lines[i], i + 1, i === lines.length - 1, records, log, source);
+  for (let i = 0; i < lines.length; i++) parseLine(lines[i], i + 1, i === lines.length - 1, records, log, source, skipped);
   return records;
 }
 
@@ -281,10 +312,11 @@ const NEWLINE = 0x0a;
  * bytes, decoding one line at a time: a 1000-node / 10,000-pod journal is a few hundred MB, and holding it whole as
  * one string (twice its size in UTF-16) before parsing took longer than the parsing; decoding each chunk through a
  * StringDecoder and slicing the string cost about as much again as JSON.parse (bench/run.ts --only report).
- * A torn last line (from a killed writer) is skipped with a warning through `log`.
+ * A line that is not a record is skipped with a warning through `log` (`path:line:column: problem; skipped`) and
+ * appended to `skipped` when given: a torn last line (from a killed writer) is expected, any other means the file is damaged.
  * @throws InfraError if the file cannot be read.
  */
-export function readJournal(path: string, log: LogFn = () => {}): Observation[] {
+export function readJournal(path: string, log: LogFn = () => {}, skipped: SkippedJournalLine[] = []): Observation[] {
   const records: Observation[] = [];
   let fd: number | undefined;
   try {
@@ -305,7 +337,7 @@ export function readJournal(path: string, log: LogFn = () => {}): Observation[] 
       const end = filled + bytes;
       let start = 0;
       for (let newline = buffer.indexOf(NEWLINE, filled); newline >= 0 && newline < end; newline = buffer.indexOf(NEWLINE, start)) {
-        parseLine(buffer.toString('utf8', start, newline), ++lineNumber, false, records, log, path);
+        parseLine(buffer.toString('utf8', start, newline), ++lineNumber, false, records, log, path, skipped);
         start = newline + 1;
         if (start >= end) break;
       }
@@ -313,7 +345,7 @@ export function readJournal(path: string, log: LogFn = () => {}): Observation[] 
       buffer.copy(buffer, 0, start, end);
       filled = end - start;
     }
-    parseLine(buffer.toString('utf8', 0, filled), ++lineNumber, true, records, log, path);
+    parseLine(buffer.toString('utf8', 0, filled), ++lineNumber, true, records, log, path, skipped);
   } catch (err) {
     throw new InfraError(`cannot read journal ${path}: ${(err as Error).message}`, 'pass a run directory that holds observations.jsonl', { cause: err });
   } finally {

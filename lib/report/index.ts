@@ -6,7 +6,7 @@ export { REPORTERS, DEFAULT_REPORTERS, reporterFactory, selectReporters, type Re
 export { buildResult, RESULT_API_VERSION } from './result.js';
 export { renderResultJson, RESULT_FILE } from './reporters/json.js';
 export { renderSummary, SUMMARY_FILE } from './reporters/markdown.js';
-export { writeReports, rebuildReports, readRunInfo, writeRunInfo, RUN_FILES, type WriteReportsOptions } from './write-reports.js';
+export { writeReports, rebuildReports, readRunInfo, writeRunInfo, journalDamageWarning, RUN_FILES, type RebuildReportsOptions, type WriteReportsOptions } from './write-reports.js';
 export { renderHtmlReport, REPORT_HTML_FILE } from './reporters/html.js';
 export { renderJunit, JUNIT_FILE } from './reporters/junit.js';
 export { appendStepSummary, renderStepSummary, STEP_SUMMARY_ENV } from './reporters/github-summary.js';

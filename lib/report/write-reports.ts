@@ -5,7 +5,7 @@ import type { RunAnalysis } from '../analyze/types.js';
 import { InfraError, InputError } from '../common/errors.js';
 import { readInputJson } from '../common/read-input.js';
 import { replaceFile } from '../common/replace-file.js';
-import { readJournal, type LogFn } from '../observe/journal.js';
+import { readJournal, type LogFn, type SkippedJournalLine } from '../observe/journal.js';
 import type { Observation, PhaseObservation } from '../observe/types.js';
 import { Multiplexer } from './multiplexer.js';
 import { DEFAULT_REPORTERS, reporterFactory } from './registry.js';
@@ -97,17 +97,41 @@ export function analyzeOptionsOf(info: RunInfo): AnalyzeOptions {
   };
 }
 
+/** Options of {@link rebuildReports} besides those of writeReports. */
+export interface RebuildReportsOptions {
+  /**
+   * Called (before the reports are written) with the journal's skipped lines other than a torn last one, when there
+   * are any: the journal is damaged and the reports lack what those lines recorded (they say so in their warnings).
+   */
+  onDamagedJournal?: (lines: readonly SkippedJournalLine[]) => void;
+}
+
+/**
+ * The result.json warning of a journal with lines skipped before its end, naming the first (`line:column`, relative to
+ * the run directory's observations.jsonl so the same files give the same result.json wherever they are).
+ */
+export function journalDamageWarning(damaged: readonly SkippedJournalLine[]): string {
+  const first = damaged[0]!;
+  const where = `${first.line}:${first.column}`;
+  return damaged.length === 1
+    ? `${RUN_FILES.journal} is damaged: line ${where} was skipped (${first.problem}); what it recorded is missing from these results`
+    : `${RUN_FILES.journal} is damaged: ${damaged.length} lines were skipped, the first at ${where} (${first.problem}); what they recorded is missing from these results`;
+}
+
 /**
  * Rebuild every report of a run from `<runDir>/observations.jsonl` and `<runDir>/run.json` alone
  * (`rebootlab report <run-dir>`); the same files give a byte-identical result.json. A journal without a
- * `run-finished` marker (the run was killed) gives status `interrupted`.
+ * `run-finished` marker (the run was killed) gives status `interrupted`. Lines of the journal that are not records
+ * are skipped with a warning each through `log`; any but a torn last line also puts a first warning in the result
+ * ({@link journalDamageWarning}) and is passed to `onDamagedJournal`.
  * @throws InputError if run.json is unreadable or the journal has no fault-injected marker (naming
  *   `<runDir>/observations.jsonl`); InfraError if the journal is unreadable.
  */
-export async function rebuildReports(runDir: string, options: Omit<WriteReportsOptions, 'observations'> = {}): Promise<Result> {
+export async function rebuildReports(runDir: string, options: Omit<WriteReportsOptions, 'observations'> & RebuildReportsOptions = {}): Promise<Result> {
   const info = readRunInfo(runDir);
   const journalPath = join(runDir, RUN_FILES.journal);
-  let observations: Observation[] | null = readJournal(journalPath, options.log);
+  const skipped: SkippedJournalLine[] = [];
+  let observations: Observation[] | null = readJournal(journalPath, options.log, skipped);
   // A journal without run-finished (a killed run) is status interrupted: analyze() says so.
   let analysis: RunAnalysis;
   try {
@@ -116,6 +140,14 @@ export async function rebuildReports(runDir: string, options: Omit<WriteReportsO
     // The analysis knows records, not files: name the journal the user passed (one line, file first).
     if (error instanceof InputError && error.issues.length === 0) throw new InputError(`${journalPath}: ${error.message}`, error.hint, { cause: error });
     throw error;
+  }
+  // A torn last line is what a killed run leaves; a line skipped before it means records are missing from the middle:
+  // the reports are still written from every readable record, and say that they lack some (result.json warnings,
+  // shown by summary.md and report.html).
+  const damaged = skipped.filter((line) => !line.tornLast);
+  if (damaged.length > 0) {
+    analysis = { ...analysis, warnings: [journalDamageWarning(damaged), ...analysis.warnings] };
+    options.onDamagedJournal?.(damaged);
   }
   const { mux, startedAtMs } = replay(analysis, info, { ...options, observations });
   // The records are a few hundred MB of objects at 10,000 pods and no reporter needs them past the replay: let

@@ -2,12 +2,13 @@
 import { existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, dockerServerVersion, getProvider, kindBinary, providerNames } from '../cluster/index.js';
+import { cacheDir, dockerServerVersion, getProvider, kindBinary, providerNames, START_DOCKER_HINT } from '../cluster/index.js';
 import { readToolchainEnv } from '../common/cache.js';
 import { DEFAULT_KUBERNETES_VERSION, goVersionAtLeast, isSupportedKubernetesVersion, MIN_GO_VERSION, SUPPORTED_KUBERNETES_VERSIONS, SUPPORTED_KUBERNETES_VERSIONS_TEXT } from '../common/versions.js';
 import { ExitCode, formatInputIssue, InfraError, InputError, printable } from '../common/errors.js';
 import { canRun, run, runInTerminal } from '../common/exec.js';
 import { checkPendingRestoreFiles, findPendingRestoreDirs, restorePending, restoreSearchDirs } from '../faults/index.js';
+import type { SkippedJournalLine } from '../observe/index.js';
 import { rebuildReports, selectReporters } from '../report/index.js';
 import { DEFAULT_REPORTS_DIR, type ClusterCommandOptions, type CommandOutcome, type DoctorOptions, type ReportOptions, type ToolchainOptions } from './options.js';
 import { planReporters, silentProgress } from './progress.js';
@@ -29,8 +30,37 @@ export interface DoctorCheck {
   ok: boolean;
   detail: string;
   fix?: string;
+  /** The closing error's second line when this is the first failed check; default `Run: <fix>`. */
+  hint?: string;
   /** The failure is in a file the user handed over (a pending-restore.json rebootlab did not write): exit 2, not 3. */
   badInput?: boolean;
+}
+
+/**
+ * What to do when the Docker engine does not answer (hack/docker.sh: installs Debian's docker.io when dockerd is
+ * missing and starts dockerd when the engine does not answer; as root). `npm run toolchain` runs the same script but
+ * then builds every tool for many minutes, and on a host whose engine is Docker Desktop or a systemd service it would
+ * install a second one: the engine is started on its own.
+ */
+export const DOCKER_ENGINE_FIX = "start the Docker engine: bash hack/docker.sh as root in the rebootlab checkout (installs Debian's docker.io if missing and starts dockerd), or start your own (systemctl start docker, Docker Desktop)";
+
+/**
+ * Doctor's Docker engine check from `probe` (default: the engine's server version, lib/cluster dockerServerVersion):
+ * ok with `server <version>`, or, when it throws, missing with its message and {@link DOCKER_ENGINE_FIX} (closing
+ * hint `Start Docker: ...`, as run and plan say). Never throws.
+ */
+export async function dockerEngineCheck(probe: () => Promise<string> = dockerServerVersion): Promise<{ check: DoctorCheck; version: string }> {
+  try {
+    const version = await probe();
+    return { check: { name: 'Docker engine', ok: true, detail: `server ${version}` }, version };
+  } catch (error) {
+    return { check: { name: 'Docker engine', ok: false, detail: (error as Error).message, fix: DOCKER_ENGINE_FIX, hint: START_DOCKER_HINT }, version: '' };
+  }
+}
+
+/** One check as doctor prints it in text output: `ok      name: detail`, or `MISSING name: detail — fix: fix`, through printable. */
+export function doctorLine(c: DoctorCheck): string {
+  return printable(`${c.ok ? 'ok     ' : 'MISSING'} ${c.name}: ${c.detail}${c.ok || !c.fix ? '' : ` — fix: ${c.fix}`}`);
 }
 
 /**
@@ -41,7 +71,7 @@ export interface DoctorCheck {
  *   pending-restore.json is not a regular file of the shape rebootlab writes ({@link checkPendingRestoreFiles}); the
  *   file is left as it is. After printing every line (each failure's detail once, on its own line): InfraError
  *   (exit 3) naming the failed checks (the first one's name and detail when there is no `print`), with the first
- *   one's fix as hint; InputError (exit 2) instead when the first is a command rebootlab refused to run from a
+ *   one's hint as hint (`Run: <fix>` unless the check has its own, e.g. `Start Docker: ...`); InputError (exit 2) instead when the first is a command rebootlab refused to run from a
  *   pending-restore.json, its message that check's name and detail (what was refused).
  */
 export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome> {
@@ -52,13 +82,9 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   if (options.restore) checkRestoreFiles(searchDirs);
   const checks: DoctorCheck[] = [];
   const fix = 'npm run toolchain';
-  let dockerVersion = '';
-  try {
-    dockerVersion = await dockerServerVersion();
-    checks.push({ name: 'Docker engine', ok: true, detail: `server ${dockerVersion}` });
-  } catch (error) {
-    checks.push({ name: 'Docker engine', ok: false, detail: (error as Error).message, fix });
-  }
+  const docker = await dockerEngineCheck();
+  const dockerVersion = docker.version;
+  checks.push(docker.check);
   const capBnd = /CapBnd:\s*([0-9a-f]+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 'ffffffffff';
   const lacksSysResource = (BigInt(`0x${capBnd}`) & (1n << 24n)) === 0n;
   if (!lacksSysResource) {
@@ -107,7 +133,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   }
 
   if (options.output === 'json') options.print?.(JSON.stringify(checks, null, 2));
-  else for (const c of checks) options.print?.(printable(`${c.ok ? 'ok     ' : 'MISSING'} ${c.name}: ${c.detail}${c.ok || !c.fix ? '' : ` — fix: ${c.fix}`}`));
+  else for (const c of checks) options.print?.(doctorLine(c));
   const failed = checks.filter((c) => !c.ok);
   const missing = failed[0];
   if (!missing) return { exitCode: ExitCode.Ok };
@@ -118,7 +144,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
     ? `${failed.length === 1 ? '1 check' : `${failed.length} checks`} failed: ${[...new Set(failed.map((c) => c.name))].join(', ')}; each is listed above with its fix`
     : `${missing.name}: ${missing.detail}`;
   if (missing.badInput) throw new InputError(message, missing.fix ? `Then: ${missing.fix}` : undefined);
-  throw new InfraError(message, missing.fix ? `Run: ${missing.fix}` : undefined);
+  throw new InfraError(message, missing.hint ?? (missing.fix ? `Run: ${missing.fix}` : undefined));
 }
 
 /**
@@ -220,7 +246,9 @@ export async function clusterCommand(options: ClusterCommandOptions): Promise<Co
  * and run.json alone; each output replaces its file through a rename (a symbolic link in the directory is replaced,
  * never written through). Resolves to exit 0 when the run's expectations pass, 1 when one fails or the run never
  * finished (a journal without run-finished: it is reported INTERRUPTED, but 130 is this process's own answer to a signal).
- * @throws InputError (exit 2) when the directory is not a run directory, or run.json is not the shape rebootlab writes.
+ * @throws InputError (exit 2) when the directory is not a run directory, or run.json is not the shape rebootlab writes;
+ *   also, after every report is written and the status line printed, when the journal is damaged (a line before its
+ *   end is not a record: the verdict rests on part of the run), naming the journal and its first skipped line:column.
  */
 export async function reportCommand(options: ReportOptions): Promise<CommandOutcome> {
   const journal = join(options.runDir, 'observations.jsonl');
@@ -230,13 +258,25 @@ export async function reportCommand(options: ReportOptions): Promise<CommandOutc
   if (!statSync(journal).isFile()) throw new InputError(`${journal}: not a regular file`, 'pass a run directory written by rebootlab run');
   const reporters = selectReporters(options.reporters, { progress: false });
   const sink = options.progressSink;
+  let damaged: readonly SkippedJournalLine[] = [];
   const result = await rebuildReports(options.runDir, {
     reporters,
     log: (level, m) => sink?.write(`${level === 'warn' ? 'warning: ' : ''}${printable(m)}\n`),
     // A replay prints plain lines: no status line to redraw.
     terminal: sink ? { isTTY: false, write: (text) => sink.write(text) } : undefined,
+    onDamagedJournal: (lines) => (damaged = lines),
   });
   const interrupted = result.status === 'interrupted' ? ' (the journal ends before run-finished: the run was stopped)' : '';
   options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${options.runDir}: reports rebuilt${interrupted}`);
+  // Records missing from the middle of the journal: the verdict rests on part of the run, so no exit code may vouch
+  // for it (0 passed, 1 failed). The file handed over is damaged: bad input, exit 2, after every report is written.
+  if (damaged.length > 0) {
+    const first = damaged[0]!;
+    const what = damaged.length === 1 ? `line ${first.line}:${first.column} was skipped` : `${damaged.length} lines were skipped, the first at ${first.line}:${first.column}`;
+    throw new InputError(
+      `${journal}: damaged: ${what} (the warning above); the reports were rebuilt from the other records and say so under Warnings`,
+      'rerun the experiment for complete results, or repair that line and run rebootlab report again',
+    );
+  }
   return { exitCode: result.status === 'passed' ? ExitCode.Ok : ExitCode.ExpectationFailed };
 }

@@ -19,7 +19,8 @@ export function parseFieldPath(text: string): FieldPath {
 /**
  * Applies `--set` overrides in order (a later one wins). The value is parsed as YAML (`40s` a string,
  * `20` a number, `[a, b]` a list). A path that a `matrix:` axis varies replaces that axis's values (a single value
- * runs only it, a list runs those), since every variant would overwrite the field itself.
+ * runs only it, a list runs those), since every variant would overwrite the field itself. A path written
+ * `matrix.<axis>` sets that axis, `<axis>` being one key however many dots it holds (`matrix.cluster.kubernetesVersion`).
  * @returns issues for malformed overrides (no `=`, empty path, a path through a scalar); the others are applied.
  */
 export function applyOverrides(source: SourceDocument, overrides: readonly string[]): InputIssue[] {
@@ -40,6 +41,16 @@ export function applyOverrides(source: SourceDocument, overrides: readonly strin
     const value = parsed.value;
     try {
       if (source.doc.contents === null) source.doc.contents = source.doc.createNode({}) as unknown as typeof source.doc.contents;
+      const named = namedMatrixAxis(source, text.slice(0, eq));
+      if (named !== undefined) {
+        // `matrix.cluster.kubernetesVersion=[...]`: the axis key is a dotted settings path, one key, never nested maps.
+        const axisNode = source.doc.createNode(value);
+        source.origins.set(axisNode, origin);
+        if (isSeq(axisNode)) for (const item of axisNode.items) if (isNode(item)) source.origins.set(item, origin);
+        source.doc.setIn(['matrix', named], axisNode);
+        markCreatedParents(source, ['matrix', named], origin);
+        continue;
+      }
       const axis = matrixAxisKey(source, path);
       if (axis !== undefined) {
         // The path is a matrix axis: writing the field would be overwritten by every variant's axis value, so the
@@ -59,6 +70,20 @@ export function applyOverrides(source: SourceDocument, overrides: readonly strin
     }
   }
   return issues;
+}
+
+/**
+ * The axis key that a `--set` path written as `matrix.<axis>` names (everything after `matrix.` is one key: axes are
+ * keyed by dotted settings paths such as `cluster.kubernetesVersion`): the file's own key when one of its axes is the
+ * same settings path written another way (`workloads[0].replicas` for `workloads.0.replicas`), else the text as
+ * written. Undefined when `pathText` does not start with `matrix.` or nothing follows it.
+ */
+function namedMatrixAxis(source: SourceDocument, pathText: string): string | undefined {
+  if (!pathText.startsWith('matrix.')) return undefined;
+  const axis = pathText.slice('matrix.'.length);
+  const axisPath = parseFieldPath(axis);
+  if (axisPath.length === 0) return undefined;
+  return matrixAxisKey(source, axisPath) ?? axis;
 }
 
 /**

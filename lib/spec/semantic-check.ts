@@ -1,6 +1,6 @@
 // Checks the schema cannot express: cross-field rules, fault requirements, control-plane targets,
 // removed or shadowed flags, duplicate names, and the expectation grammar.
-import type { InputIssue } from '../common/errors.js';
+import { hasControlOrBidi, type InputIssue } from '../common/errors.js';
 import { parseDurationMs } from '../common/units.js';
 import { cannotInjectMessage, FAULT_TYPES, FAULTS, faultRecord, injectableFaultTypes, isFaultType, SCOPED_FAULT_TYPES, takesScope, type FaultRecord, type PartitionScope } from './faults.js';
 import { PROVIDERS, type ProviderCapabilities, type ProviderName } from './providers.js';
@@ -168,7 +168,7 @@ function checkCluster(cluster: Obj, report: Report): void {
         report(path, 'is not a flag name (lowercase letters, digits and "-", e.g. node-monitor-period)', true);
         continue;
       }
-      if (typeof value === 'string' && CONTROL_CHARACTER.test(value)) report(path, 'holds a control character (a line break, tab or escape); a flag value is one line of text');
+      if (typeof value === 'string' && hasControlOrBidi(value)) report(path, 'holds a control or bidirectional formatting character (a line break, tab, escape or U+202E); a flag value is one line of text shown as written');
       if (bare !== flag) report(path, `write the flag name without dashes: "${bare}"`, true);
       const removed = REMOVED_FLAGS[component].find((r) => r.flag === bare);
       if (removed && minor !== null && minor >= removed.removedInMinor) {
@@ -223,8 +223,6 @@ function checkShutdownPeriods(kl: Obj, report: Report): void {
 const FLAG_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** A KubeletConfiguration (v1beta1) field name: lowerCamelCase. */
 const KUBELET_FIELD_NAME = /^[a-z][A-Za-z0-9]*$/;
-/** C0 and C1 control characters and DEL. */
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * The node lifecycle controller looks at every node once per --node-monitor-period
@@ -324,8 +322,8 @@ function checkWorkloads(workloads: unknown, provider: string, report: Report): v
         if (!ok) report([...at('podDisruptionBudget'), field], `expected an integer ≥ 0 or a percentage from 0% to 100% like "50%", got ${JSON.stringify(value)}`);
       }
     }
-    if (typeof workload.image === 'string' && (workload.image === '' || /[\s\u0000-\u001f\u007f]/.test(workload.image))) {
-      report(at('image'), 'is not an image reference (empty, or holding a space or control character), e.g. registry.example/app:v1');
+    if (typeof workload.image === 'string' && (workload.image === '' || /\s/.test(workload.image) || hasControlOrBidi(workload.image))) {
+      report(at('image'), 'is not an image reference (empty, or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1');
     }
     if (Array.isArray(workload.tolerations)) {
       workload.tolerations.forEach((toleration, t) => {

@@ -4,7 +4,7 @@ export { KindCluster } from './cluster.js';
 export { renderKindConfig, type RenderKindConfigOptions } from './config.js';
 export { kubeadmApiVersionFor, PINNED_KIND_VERSION, type KubeadmApiVersion } from './kubeadm-patches.js';
 export { formatGoDuration, parseGoDuration } from '../../common/units.js';
-export { dockerServerVersion, kindBinary, resolveNodeImage } from './tools.js';
+export { dockerServerVersion, kindBinary, resolveNodeImage, START_DOCKER_HINT } from './tools.js';
 export { cacheDir } from '../../common/cache.js';
 export { KIND_CLUSTER_LABEL, KIND_ROLE_LABEL, KIND_NETWORK } from './docker.js';
 export { actOnNodeContainer, DOCKER_NODE_ACTIONS, type DockerActionContext } from './actions.js';

@@ -1,8 +1,11 @@
 // The command line names what the user typed: positional cluster names (`cluster delete NAME` as well as
 // `--name NAME`), extra words called arguments, not flags. Parsed in process by the real yargs parser (main()).
 import { expect } from 'chai';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { clusterNameArgument } from '../../../lib/cli/commands.js';
-import { firstLine, invalidChoicesLine, main, missingArgumentLine, missingValueFlags, parseCommandLine, unknownFlags } from '../../../lib/cli/main.js';
+import { fileTakenByFlag, firstLine, invalidChoicesLine, main, missingArgumentLine, missingValueFlags, parseCommandLine, unknownFlags } from '../../../lib/cli/main.js';
 
 async function cli(argv: string[]): Promise<{ exitCode: number; stderr: string; stdout: string }> {
   let stderr = '';
@@ -12,6 +15,31 @@ async function cli(argv: string[]): Promise<{ exitCode: number; stderr: string; 
   process.exitCode = saved;
   return { exitCode, stderr, stdout };
 }
+
+describe('cli: warnings go to the streams main() is given', () => {
+  it('report writes the journal warning and its error to the given stderr, not the process stderr', async function () {
+    this.timeout(60_000);
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-streams-'));
+    try {
+      const run = join(dir, 'r');
+      cpSync('test/fixtures/runs/reboot-quick', run, { recursive: true });
+      const journal = join(run, 'observations.jsonl');
+      const records = readFileSync(journal, 'utf8').split('\n');
+      records[3] = '{"seq":3,"type":"nothing","receivedAtMs":1}';
+      writeFileSync(journal, records.join('\n'));
+      const res = await cli(['report', run]);
+      expect(res.stdout).to.equal(`PASSED ${run}: reports rebuilt\n`);
+      expect(res.stderr).to.equal(
+        `warning: ${journal}:4:1: not a journal record (type is not object, phase, gap, probe or forecast); skipped\n`
+        + `ERROR: ${journal}: damaged: line 4:1 was skipped (the warning above); the reports were rebuilt from the other records and say so under Warnings\n`
+        + 'rerun the experiment for complete results, or repair that line and run rebootlab report again\n',
+      );
+      expect(res.exitCode).to.equal(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('cli arguments', () => {
   it('reads the cluster name from `cluster <action> NAME` and refuses a different --name', async () => {
@@ -57,6 +85,28 @@ describe('cli arguments', () => {
     expect(invalidChoicesLine('Invalid values:\n  Argument: output, Given: "xml", Choices: "text", "json"', ['validate', '-o', 'xml'])).to.equal('--output: "xml" is not one of text, json');
     expect(invalidChoicesLine('Invalid values:\n  Argument: action, Given: "x, Choices: y", Choices: "create", "delete", "list"', ['cluster', 'x, Choices: y'])).to.equal('rebootlab cluster <action>: "x, Choices: y" is not one of create, delete, list');
     expect(invalidChoicesLine('Unknown argument: x', [])).to.equal(null);
+  });
+
+  it('fileTakenByFlag: an experiment file written after a value flag with a space; "=" values, booleans and words after "--" left alone', () => {
+    const options = { key: { help: true, verbose: true, v: true, out: true, set: true, output: true, o: true }, alias: { verbose: ['v'], output: ['o'] }, boolean: ['help', 'verbose'], count: [] };
+    expect(fileTakenByFlag(['run', '--out', 'x.yaml'], options)).to.deep.equal({ flag: '--out', value: 'x.yaml' });
+    expect(fileTakenByFlag(['run', '-v', '--set', 'lab.YML'], options)).to.deep.equal({ flag: '--set', value: 'lab.YML' });
+    expect(fileTakenByFlag(['run', '-vo', 'script.mts'], options)).to.deep.equal({ flag: '-o', value: 'script.mts' });
+    expect(fileTakenByFlag(['run', '--out', 'reports'], options)).to.equal(null);
+    expect(fileTakenByFlag(['run', '--out=x.yaml'], options)).to.equal(null);
+    expect(fileTakenByFlag(['run', '--verbose', 'x.yaml'], options)).to.equal(null);
+    expect(fileTakenByFlag(['run', '--', '--out', 'x.yaml'], options)).to.equal(null);
+    expect(fileTakenByFlag(['run', '--out'], options)).to.equal(null);
+  });
+
+  it('missingArgumentLine names the experiment file a value flag took, for experiment commands only', () => {
+    const options = { key: { help: true, out: true, set: true }, alias: {}, boolean: ['help'], count: [] };
+    const message = 'Not enough non-option arguments: got 0, need at least 1';
+    expect(missingArgumentLine(message, ['run', '--out', 'x.yaml'], options)).to.equal(
+      'rebootlab run: missing the experiment file: x.yaml was taken as the value of --out; put the experiment file first and give --out a value of its own (rebootlab run x.yaml --out <value>)',
+    );
+    expect(missingArgumentLine(message, ['run', '--out', 'reports'], options)).to.equal('rebootlab run: missing the experiment file; usage: rebootlab run <file.yaml>');
+    expect(missingArgumentLine(message, ['report', '--out', 'x.yaml'], options)).to.equal('rebootlab report: missing the run directory; usage: rebootlab report <run-dir>');
   });
 
   it('unknownFlags: flags the matched command does not define, aliases, camelCase and --no- forms known', () => {

@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_KUBERNETES_VERSION } from '../../../lib/spec/index.js';
+import { dockerEngineCheck, DOCKER_ENGINE_FIX, doctorLine } from '../../../lib/run/commands.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 describe('cli: doctor without Docker', function () {
@@ -22,7 +23,9 @@ describe('cli: doctor without Docker', function () {
     // No tool on PATH and an empty cache: docker, kind and go are all missing.
     const result = await runCli(['doctor', '--reports', join(dir, 'reports')], { env: { PATH: join(dir, 'no-tools'), REBOOTLAB_CACHE: join(dir, 'cache') } });
     const out = result.stdout.split('\n').filter((l) => l !== '');
-    expect(out.find((l) => l.includes('Docker engine')), result.stdout).to.match(/^MISSING Docker engine: .*docker.*— fix: npm run toolchain$/);
+    expect(out.find((l) => l.includes('Docker engine')), result.stdout).to.equal(
+      `MISSING Docker engine: docker version --format '{{.Server.Version}}' failed: docker: command not found — fix: ${DOCKER_ENGINE_FIX}`,
+    );
     expect(out.find((l) => l.includes(`node image ${DEFAULT_KUBERNETES_VERSION}`)), result.stdout).to.equal(
       `MISSING node image ${DEFAULT_KUBERNETES_VERSION}: rebootlab/node:${DEFAULT_KUBERNETES_VERSION} not checked: the Docker engine did not answer (see its line) — fix: npm run toolchain`,
     );
@@ -33,9 +36,22 @@ describe('cli: doctor without Docker', function () {
     expect(both.split("docker version --format '{{.Server.Version}}' failed").length - 1, both).to.equal(1);
     // Runtime capabilities fail only where CAP_SYS_RESOURCE is missing (this container), disk space only on a full disk.
     expect(result.stderr, result.stderr).to.match(
-      new RegExp(`^ERROR: \\d checks failed: Docker engine, (runtime capabilities, )?kind, node image ${DEFAULT_KUBERNETES_VERSION}, Go(, disk space)?; each is listed above with its fix\nRun: npm run toolchain\n$`),
+      new RegExp(`^ERROR: \\d checks failed: Docker engine, (runtime capabilities, )?kind, node image ${DEFAULT_KUBERNETES_VERSION}, Go(, disk space)?; each is listed above with its fix\nStart Docker: bash hack/docker\\.sh in the rebootlab checkout \\(or your own way\\), then run this again\n$`),
     );
     expect(result.exitCode, result.stderr).to.equal(3);
+  });
+
+  it('the Docker engine line of a daemon that does not answer says to start the engine (hack/docker.sh or your own), not to build the toolchain', async () => {
+    const down = "docker version --format '{{.Server.Version}}' failed: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?";
+    const { check, version } = await dockerEngineCheck(() => Promise.reject(new Error(down)));
+    expect(version).to.equal('');
+    expect(doctorLine(check)).to.equal(
+      `MISSING Docker engine: ${down} — fix: start the Docker engine: bash hack/docker.sh as root in the rebootlab checkout (installs Debian's docker.io if missing and starts dockerd), or start your own (systemctl start docker, Docker Desktop)`,
+    );
+    expect(check.hint).to.equal('Start Docker: bash hack/docker.sh in the rebootlab checkout (or your own way), then run this again');
+    const up = await dockerEngineCheck(() => Promise.resolve('29.1.3'));
+    expect(doctorLine(up.check)).to.equal('ok      Docker engine: server 29.1.3');
+    expect(up.version).to.equal('29.1.3');
   });
 
   it('says which Go it found and the minimum, and calls an older one missing', async () => {

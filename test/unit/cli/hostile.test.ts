@@ -216,6 +216,26 @@ describe('cli: hostile input (issue 27)', function () {
       expect(result.stderr).to.match(/torn last line/);
     });
 
+    it('report of a journal damaged in the middle writes every report, says so in them, and exits 2 naming file:line:col', async () => {
+      // A record in the middle was only a warning: PASSED, exit 0, and result.json / summary.md silent about the loss.
+      const run = join(dir, 'r');
+      cpSync(RUN, run, { recursive: true });
+      const journal = join(run, 'observations.jsonl');
+      const records = readFileSync(join(RUN, 'observations.jsonl'), 'utf8').split('\n');
+      records[9] = `${records[9]!.slice(0, 8)}x${records[9]!.slice(9)}`; // {"seq":9x"type":... : not JSON from column 9
+      writeFileSync(journal, records.join('\n'));
+      rmSync(join(run, 'result.json'));
+      const result = await runCli(['report', run]);
+      expect(result.stdout).to.equal(`PASSED ${run}: reports rebuilt\n`);
+      badInput(result,
+        `warning: ${journal}:10:9: unreadable line (${records[9]!.length} bytes); skipped`,
+        `ERROR: ${journal}: damaged: line 10:9 was skipped (the warning above); the reports were rebuilt from the other records and say so under Warnings`,
+        'rerun the experiment for complete results, or repair that line and run rebootlab report again');
+      const warning = `observations.jsonl is damaged: line 10:9 was skipped (unreadable line (${records[9]!.length} bytes)); what it recorded is missing from these results`;
+      expect(JSON.parse(readFileSync(join(run, 'result.json'), 'utf8')).warnings[0]).to.equal(warning);
+      expect(readFileSync(join(run, 'summary.md'), 'utf8')).to.include(`## Warnings\n\n- ${warning}`);
+    });
+
     it('report of a journal that ends before any fault (an empty one, or a run killed while creating its cluster) names the journal', async () => {
       // Found by a new-user try: "journal has no fault-injected marker; ..." named neither the file nor the run.
       const run = join(dir, 'r');

@@ -111,6 +111,17 @@ describe('cli', function () {
     expect((await runCli(['report'])).stderr).to.equal('ERROR: rebootlab report: missing the run directory; usage: rebootlab report <run-dir>\n');
   });
 
+  it('an experiment file taken as a flag\'s value (run --out x.yaml): exit 2, one line saying so and what to write', async () => {
+    expect(await runCli(['run', '--out', 'experiments/reboot-quick.yaml'])).to.deep.equal({
+      exitCode: 2, stdout: '',
+      stderr: 'ERROR: rebootlab run: missing the experiment file: experiments/reboot-quick.yaml was taken as the value of --out; put the experiment file first and give --out a value of its own (rebootlab run experiments/reboot-quick.yaml --out <value>)\n',
+    });
+    expect(await runCli(['predict', '--set', 'experiments/reboot-quick.yaml'])).to.deep.equal({
+      exitCode: 2, stdout: '',
+      stderr: 'ERROR: rebootlab predict: missing the experiment file: experiments/reboot-quick.yaml was taken as the value of --set; put the experiment file first and give --set a value of its own (rebootlab predict experiments/reboot-quick.yaml --set <value>)\n',
+    });
+  });
+
   // A value flag given last, before another flag, or empty was taken as '' or its default (`run x.yaml --out` wrote
   // to reports/, `cluster create --name` blamed the name ""). Each command line here fails harmlessly without the check.
   // (More flags, parsed in process: test/unit/cli/arguments.test.ts.)

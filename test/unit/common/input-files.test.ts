@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatInputIssue, printable } from '../../../lib/common/errors.js';
+import { formatInputIssue, hasControlOrBidi, printable } from '../../../lib/common/errors.js';
 import { readInputJson, readInputText } from '../../../lib/common/read-input.js';
 import { replaceFile } from '../../../lib/common/replace-file.js';
 
@@ -79,5 +79,14 @@ describe('common/read-input and common/replace-file', () => {
     // Neighbours that do not reorder text pass through unchanged.
     expect(printable('a\u200db\u2065c\u206ad\u202fe')).to.equal('a\u200db\u2065c\u206ad\u202fe');
     expect(formatInputIssue({ file: 'x\u2067.yaml', line: 1, column: 2, path: 'name', message: 'bad \u202evalue' })).to.equal('x\\u2067.yaml:1:2: name: bad \\u202evalue');
+  });
+
+  it('hasControlOrBidi finds exactly the characters printable escapes, on every call (no global regex state)', () => {
+    const found = ['\u0000', '\n', '\u001f', '\u007f', '\u0085', '\u009f', '\u2028', '\u2029', '\u200e', '\u200f', '\u061c', '\u202a', '\u202e', '\u2066', '\u2069'];
+    for (const c of found) {
+      expect(hasControlOrBidi(`a${c}b`), JSON.stringify(c)).to.equal(true);
+      expect(hasControlOrBidi(`a${c}b`), `${JSON.stringify(c)} again`).to.equal(true);
+    }
+    for (const c of ['\u200d', '\u2065', '\u206a', '\u202f', '\u00a0', 'é', ' ']) expect(hasControlOrBidi(`a${c}b`), JSON.stringify(c)).to.equal(false);
   });
 });

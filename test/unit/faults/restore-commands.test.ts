@@ -116,6 +116,16 @@ describe('faults/restore-commands: parseRestoreCommand', () => {
     expect(restoreCommandText(['docker', 'start', 'a\u0085b\u2028c\u007f\r'])).to.equal('docker start "a\\u0085b\\u2028c\\u007f\\r"');
     expect(restoreCommandText(['docker', 'start', 'lab-worker'])).to.equal('docker start lab-worker');
   });
+
+  it('quotes and escapes a word with a bidirectional formatting character, so a refused command shows its words in stored order', () => {
+    // U+202E shows "/tmp/\u202elmay.rekrow-bal" as "/tmp/lab-worker.yaml" reversed: the line must show the escape, not the illusion.
+    expect(parseRestoreCommand(['kubectl', '--kubeconfig', KUBECONFIG, 'create', '-f', '/tmp/\u202elmay.rekrow-bal'])).to.deep.equal({
+      error: `not one of rebootlab's undo commands: kubectl --kubeconfig ${KUBECONFIG} create -f "/tmp/\\u202elmay.rekrow-bal"`,
+    });
+    for (const c of ['\u200e', '\u200f', '\u061c', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069']) {
+      expect(restoreCommandText(['docker', 'start', `a${c}b`])).to.equal(`docker start "a\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}b"`);
+    }
+  });
 });
 
 describe('faults/restore-commands: checkRestoreCommand', () => {

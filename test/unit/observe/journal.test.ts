@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GROUP_MAX_BYTES, openJournal, parseJournal, readJournal, recordProblem } from '../../../lib/observe/journal.js';
+import { GROUP_MAX_BYTES, openJournal, parseJournal, readJournal, recordProblem, type SkippedJournalLine } from '../../../lib/observe/journal.js';
 import type { ObjectObservation, PhaseObservation } from '../../../lib/observe/types.js';
 
 describe('observe/journal', () => {
@@ -40,7 +40,7 @@ describe('observe/journal', () => {
     const records = readJournal(journal.path, (_level, message) => warnings.push(message));
     expect(records.map((r) => r.seq)).to.deep.equal([0, 1, 2]);
     expect(warnings).to.have.length(1);
-    expect(warnings[0]).to.match(/:4: torn last line/);
+    expect(warnings).to.deep.equal([`${journal.path}:4:51: torn last line (50 bytes); skipped`]);
   });
 
   it('writes and reads back 10 000 records in order', () => {
@@ -152,7 +152,20 @@ describe('observe/journal', () => {
     const warnings: string[] = [];
     const records = parseJournal('{"seq":0,"type":"gap","kind":"Pod","fromMs":1,"toMs":2,"reason":"x","receivedAtMs":2}\n\n[1,2]\n', (_l, m) => warnings.push(m));
     expect(records).to.have.length(1);
-    expect(warnings).to.deep.equal(['observations.jsonl:3: not a journal record (not a JSON object); skipped']);
+    expect(warnings).to.deep.equal(['observations.jsonl:3:1: not a journal record (not a JSON object); skipped']);
+  });
+
+  it('tells a line skipped in the middle (damage) from the torn last line a kill -9 leaves, with line and column', () => {
+    const gap = (seq: number) => `{"seq":${seq},"type":"gap","kind":"Pod","fromMs":1,"toMs":2,"reason":"x","receivedAtMs":2}`;
+    const warnings: string[] = [];
+    const skipped: SkippedJournalLine[] = [];
+    const records = parseJournal(`${gap(0)}\n{"seq":1x}\n${gap(2)}\n{"seq":3,"ty`, (_l, m) => warnings.push(m), 'j.jsonl', skipped);
+    expect(records.map((r) => r.seq)).to.deep.equal([0, 2]);
+    expect(skipped).to.deep.equal([
+      { line: 2, column: 9, problem: 'unreadable line (10 bytes)', tornLast: false },
+      { line: 4, column: 13, problem: 'torn last line (12 bytes)', tornLast: true },
+    ]);
+    expect(warnings).to.deep.equal(['j.jsonl:2:9: unreadable line (10 bytes); skipped', 'j.jsonl:4:13: torn last line (12 bytes); skipped']);
   });
 
   it('recordProblem: a record of the wrong shape is named and skipped, so a run directory from elsewhere cannot crash the analysis', () => {

@@ -54,4 +54,23 @@ describe('spec/overrides', () => {
     expect(lines).to.have.length(1);
     expect(lines[0]).to.contain('--set cluster.controllerManager.nodeMonitorGracePeriod=fast');
   });
+
+  it('matrix.<axis>: everything after "matrix." is one axis key (a dotted settings path), never nested mappings', async () => {
+    const file = 'experiments/grace-matrix.yaml';
+    // Replaces the file's axis of the same path.
+    const replaced = await loadExperiment(file, { set: ['repeat=1', 'matrix.cluster.controllerManager.nodeMonitorGracePeriod=[30s, 50s]'] });
+    expect(replaced.variants.map((v) => v.experiment.cluster.settings.controllerManager.nodeMonitorGracePeriodMs)).to.deep.equal([30_000, 50_000]);
+    // Adds an axis to a file without a matrix.
+    const added = await loadExperiment(MINIMAL, { set: ['matrix.cluster.kubernetesVersion=[v1.36.3, v1.37.2]'] });
+    expect(added.variants.map((v) => v.experiment.cluster.kubernetesVersion)).to.deep.equal(['v1.36.3', 'v1.37.2']);
+  });
+
+  it('matrix.<axis> with an unknown settings path or a single value: one line naming the flag and the axis', async () => {
+    expect(await issuesOf(['matrix.cluster.nosuch=[1, 2]'])).to.deep.equal([
+      `${MINIMAL} (--set matrix.cluster.nosuch=[1, 2]): matrix["cluster.nosuch"]: unknown settings path; did you mean "cluster.nodes"?`,
+    ]);
+    expect(await issuesOf(['matrix.cluster.workers=3'])).to.deep.equal([
+      `${MINIMAL} (--set matrix.cluster.workers=3): matrix["cluster.workers"]: expected a list, got 3`,
+    ]);
+  });
 });
