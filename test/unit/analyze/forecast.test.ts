@@ -25,7 +25,7 @@ const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
   .sort();
 
 /** Recorded runs whose journal carries the forecast frozen before the fault (runs since the journal kept forecast records). */
-const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded']);
+const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded']);
 /**
  * What a frozen forecast missed, as the code that froze it forecast it; a journal's forecast is never rewritten.
  * - attachable-force-delete (kind v1.37.2): the unreachable NoExecute taint came one token later (30.745 s), the
@@ -62,7 +62,7 @@ const find = (f: Forecast, event: string, subject: string): ForecastItem | undef
 
 describe('analyze/forecast', () => {
   describe('on every recorded journal of a YAML experiment', () => {
-    it('there are recorded runs to check (24 with a resolved experiment)', () => expect(RECORDED.length).to.equal(24));
+    it('there are recorded runs to check (25 with a resolved experiment)', () => expect(RECORDED.length).to.equal(25));
     for (const name of RECORDED) {
       describe(name, () => {
         const run = loadFixtureRun(name);
@@ -377,6 +377,26 @@ describe('analyze/forecast', () => {
       expect(judged.items.filter((i) => i.event === 'pod-eviction').length).to.equal(1);
       expect(f.notForecast).to.include('rebootlab-worker: the deletion of its DaemonSet pods left Failed by the shutdown (their controller deletes or tracks a Failed pod itself): not forecast');
       expect(f.notForecast.some((n) => n.includes('the node stop'))).to.equal(false);
+    });
+
+    it('graceful shutdown on kind v1.35.4 (recorded 5 Dec 2026, after the mechanism was extended to v1.35 by reading its source, not from a run): the frozen forecast held 18 of 18; the same pre-fault records read as a v1.34 kubelet forecast no shutdown item and say why', () => {
+      const run = loadFixtureRun('kind-graceful-shutdown-real-v1354-recorded');
+      const frozen = run.analysis.forecast!;
+      expect([frozen.frozen, frozen.kubernetesVersion, frozen.judgedCount, frozen.heldCount, frozen.missed.length]).to.deep.equal(['journal', 'v1.35.4', 18, 18, 0]);
+      expect(frozen.mechanisms['kubelet-graceful-shutdown']).to.deep.include({ versions: 'v1.35+', kubernetesVersion: 'v1.35.4' });
+      const seen = (event: string, subject: string) => frozen.items.filter((i) => i.event === event && (i.pod ?? i.workload ?? i.node).endsWith(subject)).map((i) => [i.observedSeconds, i.held]);
+      expect(seen('node-not-ready-kubelet', 'worker')).to.deep.equal([[0.372, true]]);
+      expect(seen('pod-terminated', 'web-5569964999-874dk')).to.deep.equal([[1.46, true]]);
+      expect(seen('workload-api-unavailable', 'web')).to.deep.equal([[1.46, true]]);
+      expect(seen('node-not-ready', 'worker')).to.deep.equal([[23.372, true]]);
+      expect(seen('pod-eviction', 'web-5569964999-874dk')).to.deep.equal([[34.022, true]]);
+      expect(seen('node-ready-again', 'worker')).to.deep.equal([[68.372, true]]);
+      // The same records, the kubelet read as v1.34.4: its shutdown manager may not have started, nothing forecast.
+      const zero = timeZeroMarker(run.observations);
+      const preFault = preFaultStateOfJournal(run.observations.filter((o) => o.seq <= zero.seq && o.type !== 'forecast'), run.info.workloads)!;
+      const asV134 = forecast({ experiment: run.info.resolved!, settings: run.info.settings, kubernetesVersion: 'v1.34.4', preFault: { ...preFault, nodes: preFault.nodes.map((n) => ({ ...n, kubeletVersion: 'v1.34.4' })) } });
+      expect(asV134.items.filter((i) => i.event === 'node-not-ready-kubelet' || i.event === 'pod-terminated')).to.deep.equal([]);
+      expect(asV134.notForecast[0]).to.contain('kubelet v1.34.4\'s shutdown manager may not have started');
     });
 
     it('graceful shutdown, the clients\' view: web lost at the command\'s start and back with its replacement Ready, the web pod\'s endpoint leaves the Service by its kill\'s end + the EndpointSlice write, and the prober\'s last failed request comes before kube-proxy drops it (+ 2 s); recomputed, both hold: 7 requests failed 0.915 to 1.596 s, the endpoint left at 1.613 s', () => {
