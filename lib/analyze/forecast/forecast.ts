@@ -139,10 +139,11 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
   const items: ForecastItem[] = [];
   const notForecast: string[] = [];
   const nodesByName = new Map(preFault.nodes.map((n) => [n.name, n]));
+  const kubeletVersionOf = (node: string) => nodesByName.get(node)?.kubeletVersion ?? input.kubernetesVersion;
   const shutdowns: ShutdownNodeForecast[] = [];
   preFault.targets.forEach((node, index) => {
     const off = index * msToSeconds(experiment.fault.staggerMs);
-    const kubeletVersion = nodesByName.get(node)?.kubeletVersion ?? input.kubernetesVersion;
+    const kubeletVersion = kubeletVersionOf(node);
     if (grace <= 0 || !hasBehaviourSince(kubeletVersion, SHUTDOWN_MANAGER_STARTS_SINCE)) {
       notForecast.push(`${node} Ready=False "node is shutting down": ${grace <= 0 ? 'the kubelet has no shutdownGracePeriod' : `kubelet ${kubeletVersion}'s shutdown manager may not have started (before v1.35 it reads logind's InhibitDelayMaxSec once, right after an asynchronous reload, and stays off when logind was slower: kubelet-graceful-shutdown); the shutdown is graceful or a plain power-off for its pods`}`);
       return;
@@ -188,7 +189,7 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
   items.push(...clients.items);
   notForecast.push(...clients.notForecast);
   // The API's view: each workload's first drop below its desired count of available pods.
-  const apiDrops = forecastShutdownApiDrops(items, preFault.pods, mechanismKey('kubelet-graceful-shutdown', input.kubernetesVersion, input.kubernetesVersion));
+  const apiDrops = forecastShutdownApiDrops(items, preFault.pods, (node) => mechanismKey('kubelet-graceful-shutdown', kubeletVersionOf(node), input.kubernetesVersion));
   items.push(...apiDrops.items);
   notForecast.push(...apiDrops.notForecast);
   for (const version of new Set([input.kubernetesVersion, ...preFault.nodes.map((n) => n.kubeletVersion).filter((v): v is string => typeof v === 'string')])) {

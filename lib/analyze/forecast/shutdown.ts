@@ -116,10 +116,11 @@ export function forecastShutdownPods(input: ShutdownPodsInput): { items: Forecas
  * to the earliest end among them (the first pod to stop counting).
  * A Job's killed pod counts while Succeeded (its containers exited 0) and not when Failed: which one is not forecast.
  * @param podItems the `pod-terminated` items of {@link forecastShutdownPods}, every target's
- * @param mechanism the `kubelet-graceful-shutdown` key the pod items use (lib/analyze/mechanisms.ts mechanismKey)
+ * @param mechanismOf the `kubelet-graceful-shutdown` key of a target node, as its pod items have it (mechanismKey with
+ *   that node's kubelet version, lib/analyze/mechanisms.ts)
  * @returns the items and what is not forecast
  */
-export function forecastShutdownApiDrops(podItems: readonly ForecastItem[], pods: readonly PreFaultPod[], mechanism: ItemSpec['mechanism']): { items: ForecastItem[]; notForecast: string[] } {
+export function forecastShutdownApiDrops(podItems: readonly ForecastItem[], pods: readonly PreFaultPod[], mechanismOf: (node: string) => ItemSpec['mechanism']): { items: ForecastItem[]; notForecast: string[] } {
   const items: ForecastItem[] = [];
   const notForecast: string[] = [];
   const ownerOf = new Map(pods.map((p) => [`${p.namespace}/${p.name}`, p.ownerKind]));
@@ -137,7 +138,7 @@ export function forecastShutdownApiDrops(podItems: readonly ForecastItem[], pods
     items.push(item({
       event: 'workload-api-unavailable', node: first.node, workload, happens: 'always',
       window: windowOf(Math.min(...terminated.map((t) => t.window!.fromSeconds)), first.window!.toSeconds),
-      mechanism, setting: first.setting,
+      mechanism: mechanismOf(first.node), setting: first.setting,
       assumption: `the kubelet writes ${first.pod} not Ready or terminal by its kill deadline + the status write (its pod-terminated window); no replacement is created before that`,
       because: `the API counts ${workload} below its desired pods once one of its pods on a target is killed by the shutdown manager (not Ready, then Failed or Succeeded: no longer active)`,
     }));

@@ -184,6 +184,12 @@ describe('fault type shutdown (issue 28)', () => {
       expect(same.items.map((i) => [i.event, i.window, i.mechanism]), version).to.deep.equal(f.items.map((i) => [i.event, i.window, i.mechanism]));
       expect(same.mechanisms['kubelet-graceful-shutdown']!.behaviour, version).to.contain('re-read with backoff');
     }
+    // A v1.35.4 kubelet on a v1.37.2 API server: the API's drop names the kubelet's mechanism, as the pod items do.
+    const mixedState = preFaultStateOf(experiment);
+    const mixed = forecast({ experiment, settings: experiment.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: { ...mixedState, nodes: mixedState.nodes.map((n) => ({ ...n, kubeletVersion: 'v1.35.4' })) } });
+    expect(mixed.items.filter((i) => i.event === 'pod-terminated' || i.event === 'workload-api-unavailable').map((i) => [i.event, i.mechanism])).to.deep.equal([
+      ['pod-terminated', 'kubelet-graceful-shutdown@v1.35.4'], ['workload-api-unavailable', 'kubelet-graceful-shutdown@v1.35.4'],
+    ]);
     // v1.34's shutdown manager reads InhibitDelayMaxSec once, right after logind's asynchronous reload, and stays off
     // when logind was slower: the shutdown may be graceful or a plain power-off, so it is not forecast, and said why.
     const old = forecast({ experiment, settings: experiment.cluster.settings, kubernetesVersion: 'v1.34.4', preFault: preFaultStateOf(experiment) });
