@@ -47,6 +47,13 @@ function claimVolumes(spec: unknown): Obj[] | undefined {
   return claims.length > 0 ? claims : undefined;
 }
 
+/**
+ * The pod annotations an Indexed Job's controller reads (k8s.io/api batch/v1 types.go, v1.37.2): the completion
+ * index and the index's failure counts, whose sum + 1 is the per-index pod failure backoff's failure count
+ * (pkg/controller/job/backoff_utils.go getRemainingTimePerIndex). Every other annotation is dropped.
+ */
+const JOB_POD_ANNOTATIONS = ['batch.kubernetes.io/job-completion-index', 'batch.kubernetes.io/job-index-failure-count', 'batch.kubernetes.io/job-index-ignored-failure-count'] as const;
+
 function projectPod(obj: RawObject): RawObject {
   // priority and terminationGracePeriodSeconds: the graceful node shutdown's groups and kill deadlines (forecast).
   const spec = pick(obj.spec, ['nodeName', 'tolerations', 'priority', 'terminationGracePeriodSeconds']);
@@ -54,7 +61,10 @@ function projectPod(obj: RawObject): RawObject {
   if (spec && volumes) spec.volumes = volumes;
   const status = pick(obj.status, ['phase', 'podIP', 'conditions', 'containerStatuses', 'reason', 'message']);
   if (status && Array.isArray(status.containerStatuses)) status.containerStatuses = status.containerStatuses.map((c) => pick(c, CONTAINER_STATUS_KEYS));
-  return { metadata: metadata(obj), ...(spec ? { spec } : {}), ...(status ? { status } : {}) };
+  const md = metadata(obj);
+  const annotations = pick((obj.metadata as Obj | undefined)?.annotations, JOB_POD_ANNOTATIONS);
+  if (annotations && Object.keys(annotations).length > 0) md.annotations = annotations;
+  return { metadata: md, ...(spec ? { spec } : {}), ...(status ? { status } : {}) };
 }
 
 function projectNode(obj: RawObject): RawObject {
@@ -68,8 +78,8 @@ function projectNode(obj: RawObject): RawObject {
 
 /** Job: metadata, the spec fields that decide replacements, and the whole status (counts and conditions; small). */
 function projectJob(obj: RawObject): RawObject {
-  const spec = pick(obj.spec, ['parallelism', 'completions', 'backoffLimit', 'podReplacementPolicy', 'podFailurePolicy', 'completionMode', 'suspend']);
-  const status = pick(obj.status, ['active', 'ready', 'failed', 'succeeded', 'terminating', 'conditions', 'startTime', 'completionTime', 'uncountedTerminatedPods']);
+  const spec = pick(obj.spec, ['parallelism', 'completions', 'backoffLimit', 'podReplacementPolicy', 'podFailurePolicy', 'completionMode', 'backoffLimitPerIndex', 'maxFailedIndexes', 'suspend']);
+  const status = pick(obj.status, ['active', 'ready', 'failed', 'succeeded', 'terminating', 'conditions', 'startTime', 'completionTime', 'uncountedTerminatedPods', 'failedIndexes']);
   return { metadata: metadata(obj), ...(spec ? { spec } : {}), ...(status ? { status } : {}) };
 }
 
@@ -83,10 +93,10 @@ export function withoutManagedFields(obj: RawObject): RawObject {
 /**
  * The part of a watched object rebootlab journals. Node: metadata (identity, labels, deletion), spec.taints and
  * unschedulable, status.conditions, addresses, nodeInfo.kubeletVersion, volumesInUse (the kubelet's mounted volumes)
- * and volumesAttached (the attach/detach controller's). Pod: metadata (identity, labels, ownerReferences, deletion),
+ * and volumesAttached (the attach/detach controller's). Pod: metadata (identity, labels, ownerReferences, deletion, an Indexed Job's index annotations),
  * spec.nodeName, tolerations and the volumes naming a claim, status phase/podIP/conditions/reason/message and per
  * container name, ready, started, restartCount, state and containerID. Job: metadata, spec parallelism/completions/
- * backoffLimit/podReplacementPolicy/podFailurePolicy/completionMode/suspend, and its status. Lease, Event,
+ * backoffLimit/podReplacementPolicy/podFailurePolicy/completionMode/backoffLimitPerIndex/maxFailedIndexes/suspend, and its status. Lease, Event,
  * EndpointSlice, VolumeAttachment, PersistentVolume: the whole object without managedFields.
  * Pure; returns a new object (shares nested values with `obj`).
  */

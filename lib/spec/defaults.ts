@@ -204,12 +204,22 @@ function resolveWorkload(workload: v1.Workload): WorkloadSpec {
 /** Kubernetes' Job backoffLimit default (https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-backoff-failure-policy). */
 export const DEFAULT_JOB_BACKOFF_LIMIT = 6;
 
+/**
+ * Kubernetes' Job backoffLimit default when backoffLimitPerIndex is set: math.MaxInt32, so only the per-index limit
+ * fails indexes (pkg/apis/batch/v1/defaults.go SetDefaults_Job, the same in v1.34.4, v1.35.4, v1.36.3 and v1.37.2).
+ */
+export const JOB_BACKOFF_LIMIT_WITH_PER_INDEX = 2147483647;
+
 function resolveJob(job: v1.JobSettings, parallelism: number): JobSpec {
+  const perIndex = job.backoffLimitPerIndex ?? null;
   return {
     completions: job.completions ?? parallelism,
-    backoffLimit: job.backoffLimit ?? DEFAULT_JOB_BACKOFF_LIMIT,
+    backoffLimit: job.backoffLimit ?? (perIndex !== null ? JOB_BACKOFF_LIMIT_WITH_PER_INDEX : DEFAULT_JOB_BACKOFF_LIMIT),
     podReplacementPolicy: job.podReplacementPolicy ?? null,
     podFailurePolicy: job.podFailurePolicy ? { rules: job.podFailurePolicy.rules.map((r) => structuredClone(r) as unknown as Record<string, unknown>) } : null,
+    completionMode: job.completionMode ?? 'NonIndexed',
+    backoffLimitPerIndex: perIndex,
+    maxFailedIndexes: job.maxFailedIndexes ?? null,
   };
 }
 

@@ -355,10 +355,13 @@ function checkToleration(toleration: Obj, path: FieldPath, report: Report): void
 }
 
 /**
- * `job` belongs to kind Job; the API rules of batch/v1 Job validation (pkg/apis/batch/validation/validation.go,
- * v1.34.4) that an experiment can break: podReplacementPolicy must be Failed with a podFailurePolicy, each rule has
- * exactly one of onExitCodes and onPodConditions, and FailIndex needs backoffLimitPerIndex (not offered); and an
- * `onExitCodes.containerName` must be the workload's one container ({@link WORKLOAD_CONTAINER_NAME}).
+ * `job` belongs to kind Job; the API rules of batch/v1 Job validation (pkg/apis/batch/validation/validation.go
+ * validateJobSpec, validatePodReplacementPolicy, validatePodFailurePolicyRule; the same in v1.34.4, v1.35.4, v1.36.3
+ * and v1.37.2) that an experiment can break: podReplacementPolicy must be Failed with a podFailurePolicy, each rule
+ * has exactly one of onExitCodes and onPodConditions, backoffLimitPerIndex and maxFailedIndexes need completionMode
+ * Indexed, maxFailedIndexes needs backoffLimitPerIndex and is at most completions, and FailIndex needs
+ * backoffLimitPerIndex; and an `onExitCodes.containerName` must be the workload's one container
+ * ({@link WORKLOAD_CONTAINER_NAME}). Each finding is one line naming the field.
  */
 function checkJob(workload: Obj, at: (field: string) => FieldPath, report: Report): void {
   const job = workload.job;
@@ -372,6 +375,17 @@ function checkJob(workload: Obj, at: (field: string) => FieldPath, report: Repor
   if (isObj(policy) && job.podReplacementPolicy === 'TerminatingOrFailed') {
     report([...at('job'), 'podReplacementPolicy'], 'must be Failed (or unset) when podFailurePolicy is set (Kubernetes API rule)');
   }
+  const indexed = job.completionMode === 'Indexed';
+  const perIndex = typeof job.backoffLimitPerIndex === 'number';
+  if (perIndex && !indexed) {
+    report([...at('job'), 'backoffLimitPerIndex'], 'needs completionMode: Indexed (Kubernetes API rule: a NonIndexed Job has no indexes); add completionMode: Indexed or remove backoffLimitPerIndex');
+  }
+  if (typeof job.maxFailedIndexes === 'number') {
+    if (!indexed) report([...at('job'), 'maxFailedIndexes'], 'needs completionMode: Indexed and backoffLimitPerIndex (Kubernetes API rule); add them or remove maxFailedIndexes');
+    else if (!perIndex) report([...at('job'), 'maxFailedIndexes'], 'needs backoffLimitPerIndex (Kubernetes API rule: only a per-index limit fails indexes); add backoffLimitPerIndex or remove maxFailedIndexes');
+    const completions = typeof job.completions === 'number' ? job.completions : typeof workload.replicas === 'number' ? workload.replicas : 1;
+    if (job.maxFailedIndexes > completions) report([...at('job'), 'maxFailedIndexes'], `(${job.maxFailedIndexes}) must be at most completions (${completions}) (Kubernetes API rule)`);
+  }
   if (typeof job.completions === 'number' && typeof workload.replicas === 'number' && job.completions < workload.replicas) {
     report([...at('job'), 'completions'], `(${job.completions}) is below replicas (${workload.replicas}): the Job controller would run only ${job.completions} pod(s) at once, while rebootlab places and predicts replicas pods; set replicas to at most completions`, false, [at('replicas')]);
   }
@@ -383,7 +397,7 @@ function checkJob(workload: Obj, at: (field: string) => FieldPath, report: Repor
       if (!isObj(rule)) return;
       const path = [...at('job'), 'podFailurePolicy', 'rules', i];
       if ((rule.onExitCodes === undefined) === (rule.onPodConditions === undefined)) report(path, 'give exactly one of onExitCodes and onPodConditions');
-      if (rule.action === 'FailIndex') report([...path, 'action'], 'FailIndex needs an Indexed Job with backoffLimitPerIndex, which rebootlab does not create; use FailJob, Ignore or Count');
+      if (rule.action === 'FailIndex' && !perIndex) report([...path, 'action'], 'FailIndex needs an Indexed Job with backoffLimitPerIndex (Kubernetes API rule); set job.completionMode: Indexed and job.backoffLimitPerIndex, or use FailJob, Ignore or Count');
       if (isObj(rule.onExitCodes)) checkExitCodes(rule.onExitCodes, [...path, 'onExitCodes'], report);
       // A rule on another container never matches: the Job's pods run one container, and the API would not say so.
       const container = isObj(rule.onExitCodes) ? rule.onExitCodes.containerName : undefined;

@@ -181,6 +181,12 @@ export interface JobSpec {
   podReplacementPolicy: 'TerminatingOrFailed' | 'Failed' | null;
   /** `spec.podFailurePolicy` as written (batch/v1 shape), or null. */
   podFailurePolicy: { rules: Record<string, unknown>[] } | null;
+  /** `spec.completionMode`; absent means NonIndexed (the Kubernetes default). */
+  completionMode?: 'NonIndexed' | 'Indexed';
+  /** `spec.backoffLimitPerIndex` (Indexed only); absent or null when not set (then the pod failure backoff is the Job's). */
+  backoffLimitPerIndex?: number | null;
+  /** `spec.maxFailedIndexes` (with backoffLimitPerIndex); absent or null when not set. */
+  maxFailedIndexes?: number | null;
 }
 
 /** Pods already running that make a workload: those in `namespace` carrying every label of `matchLabels`. */

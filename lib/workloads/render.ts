@@ -83,6 +83,9 @@ function renderController(spec: WorkloadSpec, input: PlacementInput): RenderedOb
           parallelism: n, completions: job?.completions ?? n, backoffLimit: job?.backoffLimit ?? 6,
           ...(job?.podReplacementPolicy ? { podReplacementPolicy: job.podReplacementPolicy } : {}),
           ...(job?.podFailurePolicy ? { podFailurePolicy: job.podFailurePolicy } : {}),
+          ...(job?.completionMode === 'Indexed' ? { completionMode: 'Indexed' } : {}),
+          ...(job?.backoffLimitPerIndex != null ? { backoffLimitPerIndex: job.backoffLimitPerIndex } : {}),
+          ...(job?.maxFailedIndexes != null ? { maxFailedIndexes: job.maxFailedIndexes } : {}),
           template,
         },
       };

@@ -364,6 +364,26 @@ export interface JobSettings {
   podReplacementPolicy?: 'TerminatingOrFailed' | 'Failed';
   /** `spec.podFailurePolicy`; the pods then get restartPolicy Never (an API rule). */
   podFailurePolicy?: PodFailurePolicy;
+  /**
+   * `spec.completionMode`: `NonIndexed` (the default) or `Indexed`, where each pod gets a completion index
+   * (0 to completions − 1) and a lost pod is replaced by one of the same index.
+   */
+  completionMode?: 'NonIndexed' | 'Indexed';
+  /**
+   * `spec.backoffLimitPerIndex` (Indexed only): failures of one index before that index is marked failed. With it
+   * the pod failure backoff is per index (10 s doubling per failure of that index), not per Job, and backoffLimit
+   * defaults to 2147483647. Allows podFailurePolicy rules with action `FailIndex`.
+   * @minimum 0
+   * @asType integer
+   */
+  backoffLimitPerIndex?: number;
+  /**
+   * `spec.maxFailedIndexes` (needs backoffLimitPerIndex): more failed indexes than this fail the Job
+   * (MaxFailedIndexesExceeded). At most completions.
+   * @minimum 0
+   * @asType integer
+   */
+  maxFailedIndexes?: number;
 }
 
 /** batch/v1 PodFailurePolicy: the first rule that matches a failed pod decides what its failure does. */
@@ -374,7 +394,7 @@ export interface PodFailurePolicy {
 
 /** One rule of a PodFailurePolicy: an action, on exit codes or on pod conditions (give exactly one of the two). */
 export interface PodFailurePolicyRule {
-  /** `Ignore`: not counted against backoffLimit; `Count`: counted; `FailJob`: the Job fails; `FailIndex`: its index fails (Indexed Jobs). */
+  /** `Ignore`: not counted against backoffLimit; `Count`: counted; `FailJob`: the Job fails; `FailIndex`: its index fails, not replaced (needs backoffLimitPerIndex). */
   action: 'Ignore' | 'Count' | 'FailJob' | 'FailIndex';
   onExitCodes?: {
     /** The container whose exit code counts: only `workload`, the one container of rebootlab's pods; default any. */
