@@ -58,6 +58,56 @@ export function jobPodFinishedSeconds(pod: Record<string, unknown>, faultMs: num
   return serverSecondsSince(faultMs, String(get(pod, 'metadata', 'creationTimestamp') ?? ''));
 }
 
+/** The completion index annotation (and label) of an Indexed Job's pods (k8s.io/api batch/v1 JobCompletionIndexAnnotation). */
+export const JOB_COMPLETION_INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';
+/** Failures of the pod's index before it, counted (batch/v1 JobIndexFailureCountAnnotation): set on every pod of a Job with backoffLimitPerIndex. */
+export const JOB_INDEX_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-failure-count';
+/** Failures of the pod's index before it that a podFailurePolicy Ignore rule did not count (batch/v1 JobIndexIgnoredFailureCountAnnotation); absent when 0. */
+export const JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-ignored-failure-count';
+
+/** A non-negative integer annotation or label of `pod` (the controller's parseInt32: anything else reads as 0), or null when absent. */
+function intMeta(pod: Record<string, unknown>, key: string): number | null {
+  const raw = get(pod, 'metadata', 'annotations', key) ?? get(pod, 'metadata', 'labels', key);
+  if (typeof raw !== 'string') return null;
+  const n = /^\d+$/.test(raw) ? Number(raw) : 0;
+  return Number.isSafeInteger(n) && n <= 2147483647 ? n : 0;
+}
+
+/**
+ * The completion index of an Indexed Job's pod (its `batch.kubernetes.io/job-completion-index` annotation, else the
+ * label of the same key; pkg/controller/job/indexed_job_utils.go getCompletionIndex, v1.34.4 to v1.37.2), or null
+ * when it has none (a NonIndexed Job's pod) or it does not parse.
+ */
+export function jobCompletionIndex(pod: Record<string, unknown>): number | null {
+  const raw = get(pod, 'metadata', 'annotations', JOB_COMPLETION_INDEX_ANNOTATION) ?? get(pod, 'metadata', 'labels', JOB_COMPLETION_INDEX_ANNOTATION);
+  return typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null;
+}
+
+/**
+ * An Indexed Job pod's failure counts of its index before it (pkg/controller/job/indexed_job_utils.go
+ * getIndexFailureCount and getIndexAbsoluteFailureCount, v1.34.4 to v1.37.2): `counted`, its
+ * job-index-failure-count annotation (what backoffLimitPerIndex is compared with, isIndexFailed); `absolute`, that
+ * plus its job-index-ignored-failure-count (what the per-index backoff counts). Missing annotations read as 0.
+ */
+export function jobIndexFailureCounts(pod: Record<string, unknown>): { counted: number; absolute: number } {
+  const counted = intMeta(pod, JOB_INDEX_FAILURE_COUNT_ANNOTATION) ?? 0;
+  return { counted, absolute: counted + (intMeta(pod, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION) ?? 0) };
+}
+
+/**
+ * The per-index pod failure backoff of an Indexed Job with backoffLimitPerIndex before it replaces the pod of an
+ * index whose last failed pod carries `absoluteFailures` (jobIndexFailureCounts `absolute`), seconds: the pod's own
+ * failure is one more, so 10 s × 2^absoluteFailures, capped at 600 s
+ * (pkg/controller/job/backoff_utils.go getRemainingTimePerIndex: getIndexAbsoluteFailureCount + 1, then
+ * getRemainingTimeForFailuresCount from getFinishedTime of that pod; called per index by job_controller.go
+ * getPodCreationInfoForIndependentIndexes from manageJob; the same in v1.34.4, v1.35.4, v1.36.3 and v1.37.2). The
+ * Job's own failures (the backoff record) are not used then. Throws a RangeError for a negative or non-integer count.
+ */
+export function jobIndexBackoffSeconds(absoluteFailures: number): number {
+  if (!Number.isInteger(absoluteFailures) || absoluteFailures < 0) throw new RangeError(`index failure count must be a non-negative integer, got ${absoluteFailures}`);
+  return jobPodFailureBackoffSeconds(absoluteFailures + 1);
+}
+
 /** What a podFailurePolicy rule does with a failure (batch/v1 PodFailurePolicyAction), or null when no rule matches. */
 export type PodFailureAction = 'Ignore' | 'Count' | 'FailJob' | 'FailIndex' | null;
 
@@ -115,6 +165,10 @@ export interface JobPodFacts {
   finished: { fromSeconds: number; toSeconds: number } | null;
   /** The podFailurePolicy rule action its failure matched (podFailureAction), or null. */
   action: PodFailureAction;
+  /** Its completion index (jobCompletionIndex), or null (NonIndexed). */
+  index: number | null;
+  /** Failures of its index before it (jobIndexFailureCounts, from its last record before time zero). */
+  indexFailures: { counted: number; absolute: number };
 }
 
 /** A Job as the Job controller acts on it, from its journaled spec and its pods' records. */
@@ -129,6 +183,14 @@ export interface JobFacts {
   /** `spec.podFailurePolicy.rules`, or null. */
   podFailurePolicyRules: Record<string, unknown>[] | null;
   backoffLimit: number;
+  /** `spec.completionMode` as the API server defaulted it (NonIndexed). */
+  completionMode: 'NonIndexed' | 'Indexed';
+  /** `spec.completions`, or null when not journaled. */
+  completions: number | null;
+  /** `spec.backoffLimitPerIndex`, or null: then the pod failure backoff is the Job's (its backoff record). */
+  backoffLimitPerIndex: number | null;
+  /** `spec.maxFailedIndexes`, or null. */
+  maxFailedIndexes: number | null;
   /** `status.failed` of the Job at time zero (its last record before it), 0 when absent. */
   failedAtZero: number;
   /** The Job's pods that existed at time zero, in order of failure (those that never failed last). */
@@ -163,7 +225,11 @@ function podFacts(ctx: RunContext, records: readonly ObjectObservation[], policy
     if (times.length > 0) finished = { fromSeconds: Math.min(...times), toSeconds: Math.max(...times) };
   }
   const last = records[0]!;
-  return { uid: last.uid, name: last.name, failedAfterSeconds: failedAt, replaceableAfterSeconds: replaceable, finished, action: failed ? podFailureAction(rules, failed.object) : null };
+  const before = records.filter((r) => r.seq < ctx.faultSeq && r.verb !== 'DELETED').at(-1)?.object ?? last.object;
+  return {
+    uid: last.uid, name: last.name, failedAfterSeconds: failedAt, replaceableAfterSeconds: replaceable, finished, action: failed ? podFailureAction(rules, failed.object) : null,
+    index: jobCompletionIndex(before), indexFailures: jobIndexFailureCounts(before),
+  };
 }
 
 /**
@@ -194,7 +260,11 @@ export function buildJobFacts(ctx: RunContext): JobFacts[] {
       namespace: first.namespace ?? '', name: first.name, uid: first.uid, failedAtZero,
       workload: label(first.object, WORKLOAD_LABEL) ?? first.name,
       podReplacementPolicy: policy, podFailurePolicyRules: rules,
-      backoffLimit: typeof spec.backoffLimit === 'number' ? spec.backoffLimit : 6,
+      backoffLimit: typeof spec.backoffLimit === 'number' ? spec.backoffLimit : typeof spec.backoffLimitPerIndex === 'number' ? 2147483647 : 6,
+      completionMode: spec.completionMode === 'Indexed' ? 'Indexed' : 'NonIndexed',
+      completions: typeof spec.completions === 'number' ? spec.completions : null,
+      backoffLimitPerIndex: typeof spec.backoffLimitPerIndex === 'number' ? spec.backoffLimitPerIndex : null,
+      maxFailedIndexes: typeof spec.maxFailedIndexes === 'number' ? spec.maxFailedIndexes : null,
       pods,
     });
   }

@@ -117,6 +117,11 @@ export const MECHANISMS = {
       { since: 'v1.36', what: 'StaleControllerConsistencyJob (Beta, on): syncJob waits until the pod and Job informers have seen the controller\'s own writes (requeued from 5 ms): one informer round trip at most, inside the replacement window' },
     ],
   },
+  'job-index-backoff': {
+    file: 'pkg/controller/job/job_controller.go, pkg/controller/job/backoff_utils.go, pkg/controller/job/indexed_job_utils.go',
+    function: 'manageJob (getPodCreationInfoForIndependentIndexes), getRemainingTimePerIndex, getIndexAbsoluteFailureCount, getPodsWithDelayedDeletionPerIndex, isIndexFailed',
+    behaviours: base('v1.34', 'an Indexed Job with backoffLimitPerIndex replaces each index after its own pod failure backoff: 10 s × 2^(the failed pod\'s job-index-failure-count + job-index-ignored-failure-count annotations), capped at 10 min, from that pod\'s finish time; the Job\'s backoff record is not used, so N indexes lost at once each wait about 10 s (a NonIndexed Job: 10 s × 2^(N − 1)); an index whose failure matches a FailIndex rule, or whose counted failures reached backoffLimitPerIndex, is failed and not replaced (read in v1.34.4, v1.35.4, v1.36.3 and v1.37.2: the same; v1.37.2 only drops the JobBackoffLimitPerIndex gate check, GA and locked on since v1.33)'),
+  },
   'job-failed': {
     file: 'pkg/controller/job/job_controller.go, pkg/controller/controller_utils.go',
     function: 'syncJob (exceedsBackoffLimit, getFailJobMessage: FailureTarget), trackJobStatusAndRemoveFinalizers, enactJobFinished (Failed), isPodFailed, enqueueSyncJobBatched (SyncJobBatchPeriod 1 s); CountTerminatingPods, IsPodTerminating',

@@ -97,7 +97,8 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
   const version = input.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const ownerKinds = new Map(input.pods.map((p) => [`${p.namespace}/${p.name}`, p.ownerKind]));
   const items: PredictionItem[] = drafts
-    .map((d) => ({ ...d, mechanism: keyOf(d, ownerKinds, version, input.kubeletVersions) }))
+    // A draft that names its mechanism keeps it (job-index-backoff); the others get theirs by event and owner.
+    .map((d) => ({ ...d, mechanism: d.mechanism ?? keyOf(d, ownerKinds, version, input.kubeletVersions) }))
     .map((d) => judgeItem(d, input.endSeconds, input.observerLag ?? []))
     .sort((a, b) => (a.cause?.atSeconds ?? -Infinity) - (b.cause?.atSeconds ?? -Infinity) || a.node.localeCompare(b.node) || (a.pod ?? '').localeCompare(b.pod ?? ''));
   const mechanisms: Record<string, MechanismRef> = {};

@@ -4,7 +4,7 @@ import { countText } from '../../common/words.js';
 import type { TimeoutSettings } from '../../spec/settings.js';
 import type { Experiment, StepSpec, WorkloadSpec } from '../../spec/types.js';
 import { msToSeconds } from '../clock.js';
-import { jobPodFailureBackoffSeconds, JOB_SYNC_BATCH_SECONDS, podFailureAction } from '../jobs.js';
+import { jobIndexBackoffSeconds, jobPodFailureBackoffSeconds, JOB_SYNC_BATCH_SECONDS, podFailureAction } from '../jobs.js';
 import { OUT_OF_SERVICE_TAINT, secondsText } from '../predict-common.js';
 import { PODGC_PERIOD_SECONDS, PODGC_QUARANTINE_SECONDS, REPLACEMENT_SECONDS } from '../predict-pods.js';
 import { attachableReplacementReadyWindow, lostNodeDetachWindow } from '../predict-volumes.js';
@@ -267,29 +267,30 @@ function replacement(input: PodsForecastInput, target: TargetNodeForecast, pod: 
   }
   const controller = pod.ownerKind === 'StatefulSet' ? 'statefulset' : pod.ownerKind === 'Job' ? 'job' : 'replicaset';
   const job = pod.ownerKind === 'Job' && workload?.job ? jobLoss(input, target, workload, fate) : null;
-  if (job !== null && job.jobFailed !== null) {
-    // The Job fails instead of replacing: no replacement, nothing Ready (fate.replacementReady never).
-    const because = `Job ${workload!.name} fails instead of replacing: ${job.jobFailed}`;
+  if (job !== null && (job.jobFailed !== null || job.indexFailed !== null)) {
+    // The Job fails instead of replacing, or the pod's index fails: no replacement, nothing Ready (fate.replacementReady never).
+    const because = job.jobFailed !== null ? `Job ${workload!.name} fails instead of replacing: ${job.jobFailed}` : `not replaced (index failed): Job ${workload!.name} marks the pod's index failed, ${job.indexFailed}`;
     fate.replacementReady = [never(because)];
-    items.push(item({ ...base, event: 'replacement-created', happens: 'never', window: null, outcomes: [never(because)], mechanism: 'job', setting: job.setting, assumption: job.assumption, because }));
-    items.push(item({ ...base, event: 'replacement-ready', happens: 'never', window: null, outcomes: [never(because)], mechanism: 'job', setting: job.setting, assumption: job.assumption, because }));
+    items.push(item({ ...base, event: 'replacement-created', happens: 'never', window: null, outcomes: [never(because)], mechanism: job.mechanism, setting: job.setting, assumption: job.assumption, because }));
+    items.push(item({ ...base, event: 'replacement-ready', happens: 'never', window: null, outcomes: [never(because)], mechanism: job.mechanism, setting: job.setting, assumption: job.assumption, because }));
     return;
   }
   const jobTrigger = job !== null ? job.trigger : trigger;
   const outcomes: ForecastOutcome[] = jobTrigger.map((o) => {
     if (o.window === null) return never(o.when);
     if (job === null) return { window: windowOf(o.window.fromSeconds - 0.1, o.window.toSeconds + REPLACEMENT_SECONDS), when: o.when };
-    // The pod failure backoff from the last failure's finish time (getRemainingTimeForFailuresCount), not before it can be replaced.
+    // The pod failure backoff from the last failure's finish time (getRemainingTimeForFailuresCount; per index:
+    // getRemainingTimePerIndex from its own pod's), not before it can be replaced.
     const from = job.finish === null ? o.window.fromSeconds : Math.max(o.window.fromSeconds, job.finish.fromSeconds + job.backoffSeconds);
     const to = job.finish === null ? o.window.toSeconds + JOB_SYNC_BATCH_SECONDS : Math.max(o.window.toSeconds + JOB_SYNC_BATCH_SECONDS, job.finish.toSeconds + job.backoffSeconds);
-    return { window: windowOf(from - 0.1, to + REPLACEMENT_SECONDS), when: `${o.when}, then the pod failure backoff ${secondsText(job.backoffSeconds)}` };
+    return { window: windowOf(from - 0.1, to + REPLACEMENT_SECONDS), when: `${o.when}, then the ${job.mechanism === 'job-index-backoff' ? 'per-index ' : ''}pod failure backoff ${secondsText(job.backoffSeconds)}` };
   });
   if (outcomes.length === 0) outcomes.push(never(pod.ownerKind === 'StatefulSet' ? 'the old pod is never deleted' : 'the old pod keeps counting'));
   const happens = outcomes.every((o) => o.window !== null) ? 'always' : outcomes.every((o) => o.window === null) ? 'never' : 'maybe';
   const merged = mergeOutcomes(outcomes);
   items.push(item({
     ...base, event: 'replacement-created', happens, window: hull(merged.flatMap((o) => (o.window ? [o.window] : []))), outcomes: merged,
-    mechanism: controller, setting: job?.setting ?? 'none',
+    mechanism: job?.mechanism ?? controller, setting: job?.setting ?? 'none',
     assumption: job !== null ? `${job.assumption}; the controller creates it within ${REPLACEMENT_SECONDS} s once it may` : `the controller creates it within ${REPLACEMENT_SECONDS} s of the old pod ${pod.ownerKind === 'StatefulSet' ? 'being deleted' : 'getting a deletionTimestamp or Failed'}`,
     because: job !== null ? job.because : pod.ownerKind === 'StatefulSet' ? 'the StatefulSet controller recreates a pod only once the old one is deleted (one pod per identity)' : `the ${pod.ownerKind} controller replaces a pod once it has a deletionTimestamp or is Failed`,
   }));
@@ -338,8 +339,15 @@ interface JobLoss {
   jobFailed: string | null;
   /** When the pod may be replaced: its stop (TerminatingOrFailed) or its removal / Failed (Failed). */
   trigger: ForecastOutcome[];
-  /** The pod failure backoff after the Job's failures at once, seconds (jobPodFailureBackoffSeconds). */
+  /**
+   * The pod failure backoff, seconds: after the Job's failures at once (jobPodFailureBackoffSeconds), or for an
+   * Indexed Job with backoffLimitPerIndex its index's own (jobIndexBackoffSeconds of a first failure: 10 s).
+   */
   backoffSeconds: number;
+  /** Why the lost pod's index fails and is not replaced (Indexed with backoffLimitPerIndex: FailIndex, or backoffLimitPerIndex 0), or null. */
+  indexFailed: string | null;
+  /** The mechanism of its replacement: `job`, or `job-index-backoff` for an Indexed Job with backoffLimitPerIndex. */
+  mechanism: 'job' | 'job-index-backoff';
   /** The last failure's finish time as the controller reads it (getFinishedTime), seconds since time zero; null when unknown. */
   finish: Window | null;
   setting: string;
@@ -364,6 +372,15 @@ interface JobLoss {
  *   record, newBackoffRecord): 10 s × 2^(n − 1) capped at 600 s, from the last failure's finish time: the Ready=False
  *   transition of its node's detection (MarkPodsNotReady) when it comes, else its deletionTimestamp − grace (the
  *   pod's stop).
+ * An Indexed Job with backoffLimitPerIndex (mechanism `job-index-backoff`; indexed_job_utils.go isIndexFailed,
+ * backoff_utils.go getRemainingTimePerIndex, job_controller.go getPodCreationInfoForIndependentIndexes and syncJob,
+ * read in v1.34.4, v1.35.4, v1.36.3 and v1.37.2, the same) instead:
+ * - each lost pod is its index's first failure (job-index-failure-count 0): its index fails, not replaced, when the
+ *   failure matches a FailIndex rule or is counted with backoffLimitPerIndex 0; the Job fails when more indexes fail
+ *   than maxFailedIndexes (MaxFailedIndexesExceeded) or every index fails (FailedIndexes), or on FailJob or backoffLimit
+ *   as above;
+ * - else each index is replaced after its own backoff, 10 s × 2^0 = 10 s from its pod's finish time, however many
+ *   indexes were lost (the Job's backoff record is not used).
  * Assumes the Job had no failure before the fault, and that its pods on the targets fail together (one PodGC pass or
  * eviction per node: within one sync batch).
  */
@@ -378,10 +395,19 @@ function jobLoss(input: PodsForecastInput, target: TargetNodeForecast, workload:
   const failedPod = { status: { conditions: disruption ? [{ type: 'DisruptionTarget', status: 'True' }] : [] } };
   const action = podFailureAction(rules, failedPod);
   const counted = action === 'Ignore' ? 0 : lost;
+  const perIndex = spec.completionMode === 'Indexed' && spec.backoffLimitPerIndex != null ? spec.backoffLimitPerIndex : null;
+  const condition = disruption ? 'DisruptionTarget=True' : 'no condition';
+  // Each lost pod is its index's first failure: its job-index-failure-count annotation is 0 (isIndexFailed).
+  const indexFailed = perIndex === null ? null
+    : action === 'FailIndex' ? `its failure (${condition}) matches a podFailurePolicy rule with action FailIndex`
+      : action !== 'Ignore' && perIndex === 0 ? 'its failure is counted and backoffLimitPerIndex is 0' : null;
+  const failedIndexes = indexFailed !== null ? lost : 0;
   const jobFailed = action === 'FailJob'
-    ? `its pods' failure (${disruption ? 'DisruptionTarget=True' : 'no condition'}) matches a podFailurePolicy rule with action FailJob`
-    : counted > spec.backoffLimit ? `${counted === 1 ? '1 failure counted exceeds' : `${counted} failures counted exceed`} backoffLimit ${spec.backoffLimit} (BackoffLimitExceeded)` : null;
-  const backoffSeconds = jobPodFailureBackoffSeconds(lost);
+    ? `its pods' failure (${condition}) matches a podFailurePolicy rule with action FailJob`
+    : counted > spec.backoffLimit ? `${counted === 1 ? '1 failure counted exceeds' : `${counted} failures counted exceed`} backoffLimit ${spec.backoffLimit} (BackoffLimitExceeded)`
+      : spec.maxFailedIndexes != null && failedIndexes > spec.maxFailedIndexes ? `${failedIndexes} failed index${failedIndexes === 1 ? '' : 'es'} exceed maxFailedIndexes ${spec.maxFailedIndexes} (MaxFailedIndexesExceeded)`
+        : failedIndexes > 0 && failedIndexes >= spec.completions ? `every index of ${spec.completions} has failed (FailedIndexes): ${indexFailed}` : null;
+  const backoffSeconds = perIndex !== null ? jobIndexBackoffSeconds(0) : jobPodFailureBackoffSeconds(lost);
   const trigger = policy === 'Failed' ? fate.deleted : fate.stopped;
   const detection = target.detection !== null && target.detection.status === 'Unknown' && target.detection.happens === 'always' ? target.detection.window : null;
   const stops = fate.stopped.flatMap((o) => (o.window ? [o.window] : []));
@@ -389,11 +415,24 @@ function jobLoss(input: PodsForecastInput, target: TargetNodeForecast, workload:
   // Without a policy there are no rules to match: the controller counts every failure.
   const actionText = rules === null ? `no podFailurePolicy, so ${lost === 1 ? 'it is' : 'each is'} counted`
     : action === null ? `no podFailurePolicy rule matches, so ${lost === 1 ? 'it is' : 'each is'} counted` : `podFailurePolicy action ${action}`;
+  const setting = `backoffLimit ${spec.backoffLimit}, podReplacementPolicy ${policy}${spec.podReplacementPolicy === null ? ' (defaulted)' : ''}${rules !== null ? `, podFailurePolicy of ${countText(rules.length, 'rule')}` : ''}`;
+  const assumption = `${lost === 1 ? 'the Job\'s one pod on the targets fails' : `the Job's ${lost} pods on the targets fail together (within one ${JOB_SYNC_BATCH_SECONDS} s sync batch)`}, no pod of the Job failed before; each lost pod is ${disruption ? 'marked DisruptionTarget=True (PodGC / taint eviction)' : 'force-deleted without a condition'}; its finish time is ${detection !== null ? 'its node\'s detection (Ready=False)' : 'its stop (deletionTimestamp − grace)'}`;
+  const replaces = `once it ${policy === 'Failed' ? 'is Failed or gone' : 'is terminating or Failed'}`;
+  if (perIndex !== null) {
+    return {
+      jobFailed, indexFailed, trigger, backoffSeconds, finish, mechanism: 'job-index-backoff',
+      setting: `completionMode Indexed, backoffLimitPerIndex ${perIndex}${spec.maxFailedIndexes != null ? `, maxFailedIndexes ${spec.maxFailedIndexes}` : ''}, ${setting}; pod failure backoff per index, 10 s doubling per failure of the index, max 600 s`,
+      assumption: `${assumption}; each lost pod is its index's first failure (job-index-failure-count 0)`,
+      because: jobFailed !== null ? `Job ${workload.name} fails: ${jobFailed}`
+        : indexFailed !== null ? `not replaced (index failed): ${indexFailed} (isIndexFailed)`
+          : `${lost === 1 ? '1 index lost' : `${lost} indexes lost at once`} (${actionText}; job-index-failure-count 0 < backoffLimitPerIndex ${perIndex}): the Job controller replaces each index ${replaces}, after that index's own pod failure backoff ${secondsText(backoffSeconds)} (1 failure of the index) from its pod's finish time, not the Job's ${secondsText(jobPodFailureBackoffSeconds(lost))} for ${countText(lost, 'failure')} (getRemainingTimePerIndex)`,
+    };
+  }
   return {
-    jobFailed, trigger, backoffSeconds, finish,
-    setting: `backoffLimit ${spec.backoffLimit}, podReplacementPolicy ${policy}${spec.podReplacementPolicy === null ? ' (defaulted)' : ''}${rules !== null ? `, podFailurePolicy of ${countText(rules.length, 'rule')}` : ''}; pod failure backoff 10 s doubling, max 600 s`,
-    assumption: `${lost === 1 ? 'the Job\'s one pod on the targets fails' : `the Job's ${lost} pods on the targets fail together (within one ${JOB_SYNC_BATCH_SECONDS} s sync batch)`}, no pod of the Job failed before; each lost pod is ${disruption ? 'marked DisruptionTarget=True (PodGC / taint eviction)' : 'force-deleted without a condition'}; its finish time is ${detection !== null ? 'its node\'s detection (Ready=False)' : 'its stop (deletionTimestamp − grace)'}`,
-    because: jobFailed !== null ? `Job ${workload.name} fails: ${jobFailed}` : `${lost === 1 ? '1 failure' : `${lost} failures at once`} (${actionText}; ${counted} counted ≤ backoffLimit ${spec.backoffLimit}): the Job controller replaces ${lost === 1 ? 'the pod' : 'each pod'} once it ${policy === 'Failed' ? 'is Failed or gone' : 'is terminating or Failed'}, after the pod failure backoff ${secondsText(backoffSeconds)} from the last failure's finish time`,
+    jobFailed, indexFailed: null, trigger, backoffSeconds, finish, mechanism: 'job',
+    setting: `${setting}; pod failure backoff 10 s doubling, max 600 s`,
+    assumption,
+    because: jobFailed !== null ? `Job ${workload.name} fails: ${jobFailed}` : `${lost === 1 ? '1 failure' : `${lost} failures at once`} (${actionText}; ${counted} counted ≤ backoffLimit ${spec.backoffLimit}): the Job controller replaces ${lost === 1 ? 'the pod' : 'each pod'} ${replaces}, after the pod failure backoff ${secondsText(backoffSeconds)} from the last failure's finish time`,
   };
 }
 
