@@ -80,6 +80,12 @@ describe('observe/project', () => {
     expect(projectObject('Node', versioned).status).to.deep.equal({ conditions: node.status.conditions, addresses: node.status.addresses, nodeInfo: { kubeletVersion: 'v1.35.4' } });
     const job = { metadata: { name: 'j', uid: 'u', labels: { 'rebootlab.dev/workload': 'j' } }, spec: { parallelism: 3, completions: 3, backoffLimit: 2, podReplacementPolicy: 'Failed', podFailurePolicy: { rules: [] }, template: { spec: {} }, selector: {} }, status: { active: 3, failed: 0, conditions: [] } };
     expect(projectObject('Job', job)).to.deep.equal({ metadata: job.metadata, spec: { parallelism: 3, completions: 3, backoffLimit: 2, podReplacementPolicy: 'Failed', podFailurePolicy: { rules: [] } }, status: job.status });
+    // An Indexed Job: its per-index fields and failed indexes; its pods' index and failure-count annotations, no other annotation.
+    const indexedJob = { ...job, spec: { ...job.spec, completionMode: 'Indexed', backoffLimitPerIndex: 1, maxFailedIndexes: 2 }, status: { ...job.status, failedIndexes: '0,2' } };
+    expect(projectObject('Job', indexedJob)).to.deep.include({ spec: { parallelism: 3, completions: 3, backoffLimit: 2, podReplacementPolicy: 'Failed', podFailurePolicy: { rules: [] }, completionMode: 'Indexed', backoffLimitPerIndex: 1, maxFailedIndexes: 2 }, status: indexedJob.status });
+    const indexAnnotations = { 'batch.kubernetes.io/job-completion-index': '2', 'batch.kubernetes.io/job-index-failure-count': '1', 'batch.kubernetes.io/job-index-ignored-failure-count': '3' };
+    const indexedPod = { ...pod, metadata: { ...pod.metadata, annotations: { ...indexAnnotations, big: 'x' } } };
+    expect((projectObject('Pod', indexedPod).metadata as Record<string, unknown>).annotations).to.deep.equal(indexAnnotations);
     // Attachable volumes: a pod's claims (the join to its PersistentVolume) and the volumes a node's kubelet reports in use.
     const claimed = { ...pod, spec: { ...pod.spec, volumes: [{ name: 'cfg', configMap: { name: 'c' } }, { name: 'data', persistentVolumeClaim: { claimName: 'data-db-0' } }] } };
     expect((projectObject('Pod', claimed).spec as Record<string, unknown>).volumes).to.deep.equal([{ name: 'data', persistentVolumeClaim: { claimName: 'data-db-0' } }]);

@@ -49,4 +49,45 @@ describe('Job workloads: the Kubernetes API\'s rules, checked before any cluster
       'workloads[0].job.completions: (1) is below replicas (3): the Job controller would run only 1 pod(s) at once, while rebootlab places and predicts replicas pods; set replicas to at most completions',
     ]);
   });
+
+  describe('Indexed Jobs (pkg/apis/batch/validation validateJobSpec, validatePodFailurePolicyRule, the same in v1.34.4 to v1.37.2)', () => {
+    const failIndex = '{action: FailIndex, onPodConditions: [{type: DisruptionTarget}]}';
+
+    it('accepts completionMode Indexed with backoffLimitPerIndex and maxFailedIndexes, and FailIndex with backoffLimitPerIndex', () => {
+      expect(issuesOf('{name: b, kind: Job, replicas: 3, job: {completionMode: Indexed}}')).to.deep.equal([]);
+      expect(issuesOf('{name: b, kind: Job, replicas: 3, job: {completionMode: Indexed, backoffLimitPerIndex: 0, maxFailedIndexes: 3}}')).to.deep.equal([]);
+      expect(issuesOf(`{name: b, kind: Job, replicas: 3, job: {completionMode: Indexed, backoffLimitPerIndex: 1, podFailurePolicy: {rules: [${failIndex}]}}}`)).to.deep.equal([]);
+    });
+
+    it('refuses FailIndex without backoffLimitPerIndex, in one line naming the rule\'s action and what to set', () => {
+      const line = 'workloads[0].job.podFailurePolicy.rules[0].action: FailIndex needs an Indexed Job with backoffLimitPerIndex (Kubernetes API rule); set job.completionMode: Indexed and job.backoffLimitPerIndex, or use FailJob, Ignore or Count';
+      expect(issuesOf(`{name: b, kind: Job, replicas: 3, job: {podFailurePolicy: {rules: [${failIndex}]}}}`)).to.deep.equal([line]);
+      expect(issuesOf(`{name: b, kind: Job, replicas: 3, job: {completionMode: Indexed, podFailurePolicy: {rules: [${failIndex}]}}}`)).to.deep.equal([line]);
+    });
+
+    it('refuses backoffLimitPerIndex and maxFailedIndexes on a NonIndexed Job, maxFailedIndexes without backoffLimitPerIndex or above completions, one line each', () => {
+      expect(issuesOf('{name: b, kind: Job, replicas: 3, job: {backoffLimitPerIndex: 1}}')).to.deep.equal([
+        'workloads[0].job.backoffLimitPerIndex: needs completionMode: Indexed (Kubernetes API rule: a NonIndexed Job has no indexes); add completionMode: Indexed or remove backoffLimitPerIndex',
+      ]);
+      expect(issuesOf('{name: b, kind: Job, replicas: 3, job: {completionMode: NonIndexed, maxFailedIndexes: 1, backoffLimitPerIndex: 1}}')).to.have.length(2);
+      expect(issuesOf('{name: b, kind: Job, replicas: 3, job: {completionMode: Indexed, maxFailedIndexes: 1}}')).to.deep.equal([
+        'workloads[0].job.maxFailedIndexes: needs backoffLimitPerIndex (Kubernetes API rule: only a per-index limit fails indexes); add backoffLimitPerIndex or remove maxFailedIndexes',
+      ]);
+      expect(issuesOf('{name: b, kind: Job, replicas: 3, job: {completionMode: Indexed, backoffLimitPerIndex: 1, maxFailedIndexes: 4}}')).to.deep.equal([
+        'workloads[0].job.maxFailedIndexes: (4) must be at most completions (3) (Kubernetes API rule)',
+      ]);
+    });
+
+    it('resolves backoffLimit to 2147483647 with backoffLimitPerIndex (SetDefaults_Job), 6 without; completionMode NonIndexed by default', () => {
+      const job = (w: string) => loadExperimentText('e.yaml', [...HEAD, 'workloads:', `  - ${w}`].join('\n')).experiment.workloads[0]!.job!;
+      expect(job('{name: b, kind: Job, replicas: 3, job: {completionMode: Indexed, backoffLimitPerIndex: 1}}')).to.deep.include({ completionMode: 'Indexed', backoffLimitPerIndex: 1, backoffLimit: 2147483647, maxFailedIndexes: null });
+      expect(job('{name: b, kind: Job, replicas: 3, job: {completionMode: Indexed, backoffLimitPerIndex: 1, backoffLimit: 4}}')).to.deep.include({ backoffLimit: 4 });
+      expect(job('{name: b, kind: Job, replicas: 3}')).to.deep.include({ completionMode: 'NonIndexed', backoffLimitPerIndex: null, backoffLimit: 6 });
+    });
+
+    it('refuses a negative backoffLimitPerIndex and an unknown completionMode (the schema)', () => {
+      expect(issuesOf('{name: b, kind: Job, replicas: 3, job: {completionMode: Indexed, backoffLimitPerIndex: -1}}')).to.have.length(1);
+      expect(issuesOf('{name: b, kind: Job, replicas: 3, job: {completionMode: indexed}}')).to.have.length(1);
+    });
+  });
 });

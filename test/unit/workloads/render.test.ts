@@ -134,6 +134,16 @@ describe('renderWorkload', () => {
     expect(plain.spec).to.not.have.property('podFailurePolicy');
   });
 
+  it('renders an Indexed Job\'s completionMode, backoffLimitPerIndex and maxFailedIndexes; a NonIndexed Job gets none of them', () => {
+    const job = find(renderWorkload(workload({ kind: 'Job', replicas: 3, job: { completions: 3, backoffLimit: 2147483647, podReplacementPolicy: null, podFailurePolicy: null, completionMode: 'Indexed', backoffLimitPerIndex: 1, maxFailedIndexes: 2 } }), TARGET), 'Job');
+    expect(job.spec).to.deep.include({ parallelism: 3, completions: 3, backoffLimit: 2147483647, completionMode: 'Indexed', backoffLimitPerIndex: 1, maxFailedIndexes: 2 });
+    const zero = find(renderWorkload(workload({ kind: 'Job', replicas: 3, job: { completions: 3, backoffLimit: 6, podReplacementPolicy: null, podFailurePolicy: null, completionMode: 'Indexed', backoffLimitPerIndex: 0, maxFailedIndexes: null } }), TARGET), 'Job');
+    expect(zero.spec).to.deep.include({ completionMode: 'Indexed', backoffLimitPerIndex: 0 });
+    expect(zero.spec).to.not.have.property('maxFailedIndexes');
+    const plain = find(renderWorkload(workload({ kind: 'Job', replicas: 3, job: { completions: 3, backoffLimit: 6, podReplacementPolicy: null, podFailurePolicy: null, completionMode: 'NonIndexed', backoffLimitPerIndex: null, maxFailedIndexes: null } }), TARGET), 'Job');
+    for (const key of ['completionMode', 'backoffLimitPerIndex', 'maxFailedIndexes']) expect(plain.spec).to.not.have.property(key);
+  });
+
   it('adds a PodDisruptionBudget', () => {
     const pdb = find(renderWorkload(workload({ podDisruptionBudget: { minAvailable: 2, maxUnavailable: null } }), TARGET), 'PodDisruptionBudget');
     expect(pdb.apiVersion).to.equal('policy/v1');
