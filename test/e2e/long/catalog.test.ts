@@ -246,6 +246,22 @@ describe('scenario catalog on kind (issue 6)', function () {
       console.log(`      jobs-node-lost: pods Failed at ${old.map((p) => p.evictedAfterSeconds).join(', ')} s; plain Failed at ${plain.conditions.find((c) => c.type === 'Failed')!.afterSeconds} s; tolerant replacements at ${old.map((p) => p.replacement!.createdAfterSeconds).join(', ')} s, backoff ${tolerant.backoffSeconds} s`);
     });
 
+    it('Indexed Jobs on a deleted node: the Indexed Job (backoffLimitPerIndex 1) replaces each index about 10 s after its pod failed, the NonIndexed one after 40 s', async function () {
+      const [r] = await run('jobs-indexed-node-lost', SHARED);
+      const plain = r.jobs!.find((j) => j.name === 'plain')!;
+      const indexed = r.jobs!.find((j) => j.name === 'indexed')!;
+      for (const j of [plain, indexed]) {
+        expect(j.conditions.some((c) => c.type === 'Failed' && c.status === 'True'), j.name).to.equal(false);
+        expect(j.active, j.name).to.equal(3);
+      }
+      // NonIndexed: 3 failures at once → 10 s × 2² = 40 s from the last failure's finish time (backoff record).
+      expect(plain.backoffSeconds!).to.be.within(35, 45);
+      // Indexed with backoffLimitPerIndex: each index's first failure → 10 s (getRemainingTimePerIndex).
+      expect(indexed.backoffSeconds!).to.be.within(5, 15);
+      for (const p of podsOf(r, 'indexed')) expect(p.outcome, p.name).to.equal('evicted-replaced');
+      console.log(`      jobs-indexed-node-lost: plain backoff ${plain.backoffSeconds} s, indexed backoff ${indexed.backoffSeconds} s; indexed replacements at ${podsOf(r, 'indexed').map((p) => p.replacement!.createdAfterSeconds).join(', ')} s`);
+    });
+
     it('issue 24 probed runtime-stop: 10 s without containerd costs the probed Service nothing; warm-up requests reported apart', async function () {
       const [r] = await run('probed-runtime-stop', SHARED);
       const probe = r.probes!.find((p) => p.name === 'web')!;
