@@ -66,4 +66,18 @@ describe('forecast: an Indexed Job with backoffLimitPerIndex on a lost node (job
     expect(failed!.because).to.include('3 failed indexes exceed maxFailedIndexes 1 (MaxFailedIndexesExceeded)');
     for (const i of items(f, 'tolerant', 'replacement-created')) expect(i.happens).to.equal('never');
   });
+
+  it('the recorded run of jobs-indexed-node-lost on kind v1.37.2 (5 Dec 2026, written before it ran): the frozen forecast held 30 of 30; indexed replaced at 56.3 s, plain at 86.3 s', () => {
+    const recorded = loadFixtureRun('kind-jobs-indexed-node-lost-v1372-recorded');
+    const frozen = recorded.analysis.forecast!;
+    expect([frozen.frozen, frozen.kubernetesVersion, frozen.judgedCount, frozen.heldCount, frozen.missed.length]).to.deep.equal(['journal', 'v1.37.2', 30, 30, 0]);
+    const created = (workload: string) => frozen.items.filter((i) => i.workload === workload && i.event === 'replacement-created');
+    for (const i of created('indexed')) expect(i).to.deep.include({ mechanism: 'job-index-backoff', window: { fromSeconds: 49.9, toSeconds: 101 }, held: true });
+    for (const i of created('plain')) expect(i).to.deep.include({ mechanism: 'job', window: { fromSeconds: 79.9, toSeconds: 131 }, held: true });
+    expect(created('indexed').map((i) => i.observedSeconds)).to.deep.equal([56.296, 56.31, 56.3]);
+    expect(created('plain').map((i) => i.observedSeconds).sort()).to.deep.equal([86.262, 86.323, 86.327]);
+    expect(recorded.analysis.predictions.missed).to.deep.equal([]);
+    const jobs = Object.fromEntries((recorded.analysis.jobs ?? []).map((j) => [j.name, j.backoffSeconds]));
+    expect(jobs).to.deep.equal({ plain: 39.708, indexed: 9.653 });
+  });
 });
