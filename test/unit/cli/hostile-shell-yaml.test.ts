@@ -118,6 +118,11 @@ describe('cli: hostile shell text, YAML keys and tags, --set paths (5 Dec round 
     });
   });
 
+  it('validate names the experiment file once in a manifest\'s error (it was "file: file: workloads[0].manifest: …")', async () => {
+    badInput(await runCli(['validate', QUICK, '--set', 'workloads[0]={name: m, manifest: /dev/zero}']),
+      `ERROR: ${QUICK}: workloads[0].manifest: cannot read /dev/zero: not a regular file`);
+  });
+
   describe('doctor --restore: a user command undo holding what validation refuses', () => {
     for (const [name, context, template] of [
       ['a bidi override in the template', 'lab', 'virsh start {node} #\u202e'],

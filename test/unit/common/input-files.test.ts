@@ -37,6 +37,12 @@ describe('common/read-input and common/replace-file', () => {
     writeFileSync(join(dir, 'latin1'), Buffer.from([0x61, 0xe9, 0x0a]));
     expect(refused(join(dir, 'missing'))).to.equal('L: cannot read: no such file');
     expect(refused(dir)).to.equal('L: cannot read: is a directory');
+    // Before: Node's own message, the path a second time (`ELOOP: too many symbolic links encountered, open '…'`).
+    symlinkSync('loop-b', join(dir, 'loop-a'));
+    symlinkSync('loop-a', join(dir, 'loop-b'));
+    expect(refused(join(dir, 'loop-a'))).to.equal('L: cannot read: a loop of symbolic links');
+    expect(refused(join(dir, 'big', 'x.yaml'))).to.equal('L: cannot read: a part of the path is a file, not a directory');
+    expect(refused(join(dir, 'x'.repeat(300)))).to.equal('L: cannot read: the path or a name in it is too long');
     expect(refused(join(dir, 'fifo'))).to.equal('L: cannot read: not a regular file');
     expect(refused('/dev/zero')).to.equal('L: cannot read: not a regular file');
     expect(refused(join(dir, 'big'))).to.equal('L: cannot read: 101 bytes; at most 100 bytes (100 bytes) are read');
