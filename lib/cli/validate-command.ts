@@ -42,7 +42,9 @@ export async function validateFiles(options: ValidateOptions, streams: Streams):
         results.push({ file, ok: false, variantCount: 0, issues: [{ file, path: '', message: `unexpected error: ${(error as Error)?.message ?? String(error)}` }] });
         continue;
       }
-      const issues = error.issues.length > 0 ? [...error.issues] : [{ file, path: '', message: error.message }];
+      // An error without issues (a manifest that cannot be read) names the file itself; the line names it once.
+      const message = error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message;
+      const issues = error.issues.length > 0 ? [...error.issues] : [{ file, path: '', message }];
       results.push({ file, ok: false, variantCount: 0, issues });
       if (options.output === 'text') for (const line of issueLines(file, issues, error.issueCount)) streams.stderr(`ERROR: ${line}\n`);
       if (exitCode === ExitCode.Ok) exitCode = ExitCode.BadInput;

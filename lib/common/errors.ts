@@ -77,6 +77,29 @@ export function hasControlOrBidi(text: string): boolean {
   return CONTROL_OR_BIDI_ONE.test(text);
 }
 
+/** The bidirectional formatting characters of {@link CONTROL_OR_BIDI_CLASS}: marks, embeddings, overrides and isolates. */
+const BIDI_FORMATTING = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/;
+/** {@link CONTROL_OR_BIDI_CLASS} without the line breaks and the tab a script is written with. */
+const HIDDEN_IN_SCRIPT = new RegExp(`(?![\\n\\r\\t])[${CONTROL_OR_BIDI_CLASS}]`);
+
+/**
+ * The first character of a script (shell text the user wrote, e.g. `fault.backend.command.off`) that is a control or
+ * bidirectional formatting character ({@link CONTROL_OR_BIDI_CLASS}) other than a line break (`\n`, `\r`) or a tab,
+ * described for a message (`U+202E, a bidirectional formatting character, at character 24 (the text a reviewer reads
+ * would differ from what runs)`), or null. A bidi override or isolate makes the text a reviewer reads differ from what the
+ * shell runs (Trojan Source, CVE-2021-42574); NUL cannot be passed to a process at all; an escape, C1 or U+2028 hides
+ * or moves text on a terminal. Never throws.
+ */
+export function hiddenCharacterInScript(text: string): string | null {
+  const match = HIDDEN_IN_SCRIPT.exec(text);
+  if (match === null) return null;
+  const c = match[0];
+  const code = `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return BIDI_FORMATTING.test(c)
+    ? `${code}, a bidirectional formatting character, at character ${match.index + 1} (the text a reviewer reads would differ from what runs)`
+    : `${code}, a control character, at character ${match.index + 1} (it hides text on a terminal${c === '\u0000' ? ' and cannot be passed to a command' : ''})`;
+}
+
 /**
  * `text` with every control or bidirectional formatting character ({@link CONTROL_OR_BIDI_CLASS}) written as a JSON
  * escape (`\n`, `\r`, `\t`, otherwise `\u001b`, `\u202e`); no other change. Never throws.

@@ -1,6 +1,6 @@
 // Runs external commands (docker, kind) for the rest of rebootlab; the only module that imports execa.
 import { execa, execaSync, ExecaError, ExecaSyncError } from 'execa';
-import { InfraError } from './errors.js';
+import { escapeControlOrBidi, hasControlOrBidi, InfraError } from './errors.js';
 
 /** Options of {@link run}. */
 export interface RunOptions {
@@ -33,9 +33,16 @@ export class CommandError extends InfraError {
   }
 }
 
-/** Quote one argument for display only (never passed to a shell). */
+/**
+ * Quote one argument for display only (never passed to a shell). An argument holding a control or bidirectional
+ * formatting character (lib/common/errors.ts CONTROL_OR_BIDI_CLASS: a line break, escape, U+202E) is written in
+ * ANSI-C quotes with that character escaped (`$'virsh start x\necho y'`, `$'\u202e'`), so the command stays one line
+ * and reads in the order it runs.
+ */
 function quote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
+  if (hasControlOrBidi(arg)) return `$'${escapeControlOrBidi(arg.replace(/\\/g, '\\\\').replace(/'/g, "\\'"))}'`;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The command line as a person would type it, for messages and restore files. */

@@ -13,6 +13,18 @@ export interface ReadInputOptions {
   hint?: string;
 }
 
+/** What a failed open means, by errno code, in words (Node's own message repeats the path and the code). */
+const OPEN_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'is a directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ELOOP: 'a loop of symbolic links',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  ENAMETOOLONG: 'the path or a name in it is too long',
+  ENXIO: 'not a regular file',
+};
+
 /**
  * Reads `path` as UTF-8 text. Refuses, with one line naming `path`: a missing file, a directory, anything that is
  * not a regular file (a FIFO or `/dev/zero` would block or never end), a file over `maxBytes`, and content that is
@@ -28,7 +40,7 @@ export function readInputText(path: string, options: ReadInputOptions): string {
     fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw refuse(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message, error);
+    throw refuse(OPEN_ERRORS[code ?? ''] ?? (error as Error).message, error);
   }
   try {
     const stat = fstatSync(fd);

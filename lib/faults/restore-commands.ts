@@ -2,7 +2,7 @@
 // argv it wrote (lib/cluster/kind/actions.ts, lib/cluster/node-api-actions.ts, lib/cluster/kwok/actions.ts) and
 // checked against the clusters rebootlab owns. Anything else in the file is refused, never run.
 import { basename, dirname, relative } from 'node:path';
-import { escapeControlOrBidi, hasControlOrBidi } from '../common/errors.js';
+import { escapeControlOrBidi, hasControlOrBidi, hiddenCharacterInScript } from '../common/errors.js';
 import { API_PARTITION_UNDO } from '../cluster/api-partition.js';
 import { RESTART_POLICY } from '../cluster/kind/restart-policy.js';
 import type { RestoreTargets } from '../cluster/restore-targets.js';
@@ -95,7 +95,10 @@ export function restoreCommandText(argv: readonly string[]): string {
  * `kubectl --kubeconfig K uncordon N`, `kubectl --kubeconfig K taint node N node.kubernetes.io/out-of-service:NoExecute-`,
  * `kubectl --kubeconfig K label node N rebootlab.dev/kwok-heartbeat=on --overwrite`, `kubectl --kubeconfig K create -f <dir>/N.yaml`,
  * `kubectl --kubeconfig K label node N key=value --overwrite` and `kubectl --kubeconfig K label node N key-` (a label a
- * step changed, put back; valid label syntax, never the hostname, control-plane role or kwok heartbeat label).
+ * step changed, put back; valid label syntax, never the hostname, control-plane role or kwok heartbeat label), and
+ * `rebootlab-user-undo <context> <template> <node> <providerID> <zone> <internalIP>` (a `fault.backend.command.on`:
+ * node a DNS-1123 name, context one line of text, template without a control or bidirectional formatting character
+ * but line breaks and tabs, as validation lets into an experiment).
  * Never throws: anything else resolves to `{ error }`, one line naming the command ({@link restoreCommandText}).
  */
 export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { error: string } {
@@ -135,6 +138,9 @@ export function parseRestoreCommand(argv: unknown): ParsedRestoreCommand | { err
   if (a[0] === 'rebootlab-user-undo' && a.length === 7) {
     const [, context, template, node, providerID, zone, internalIP] = a as [string, string, string, string, string, string, string];
     if (!NODE_NAME.test(node)) return refuse;
+    // rebootlab writes the `on` of an experiment that passed validation (lib/spec/existing-check.ts): no control or
+    // bidirectional formatting character but line breaks and tabs, and a context name on one line.
+    if (context === '' || hasControlOrBidi(context) || hiddenCharacterInScript(template) !== null) return refuse;
     return { via: 'user-command', context, template, facts: { node, providerID, zone, internalIP } };
   }
   if (a[0] === 'kubectl' && a[1] === '--kubeconfig' && typeof a[2] === 'string' && a[2].startsWith('/')) {

@@ -268,7 +268,9 @@ function jsonErrorColumn(error: unknown, line: string): number {
  * Parses journal lines one at a time (1-based `lineNumber`), appending records to `records` and each skipped line to
  * `skipped` (with one warning through `log`, `source:line:column: problem; skipped`); see parseJournal.
  */
-function parseLine(line: string, lineNumber: number, isLast: boolean, records: Observation[], log: LogFn, source: string, skipped: SkippedJournalLine[]): void {
+function parseLine(text: string, lineNumber: number, isLast: boolean, records: Observation[], log: LogFn, source: string, skipped: SkippedJournalLine[]): void {
+  // rebootlab never writes a byte order mark; an editor that saved the file may, and the first record is still one.
+  const line = lineNumber === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (line.trim() === '') return;
   const skip = (column: number, problem: string, tornLast: boolean): void => {
     skipped.push({ line: lineNumber, column, problem, tornLast });

@@ -1,5 +1,6 @@
 // Checks of provider `existing` and of fault backends: a cluster rebootlab does not own is read, never
 // reconfigured, and reached only through a backend the experiment names (agent or the user's commands).
+import { hiddenCharacterInScript } from '../common/errors.js';
 import { injectableFaultTypes, type FaultType } from './faults.js';
 import type { FieldPath } from './source.js';
 
@@ -69,6 +70,10 @@ export function checkExistingCluster(cluster: Obj, fault: Obj, report: Report): 
     for (const field of ['off', 'on'] as const) {
       const text = command[field];
       if (typeof text !== 'string') continue;
+      const hidden = hiddenCharacterInScript(text);
+      if (hidden !== null) {
+        report(['fault', 'backend', 'command', field], `holds ${hidden}; remove it (line breaks and tabs are fine)`);
+      }
       for (const match of text.matchAll(/\{([^{}]*)\}/g)) {
         if (!(COMMAND_PLACEHOLDERS as readonly string[]).includes(match[1]!)) {
           report(['fault', 'backend', 'command', field], `unknown placeholder {${match[1]}}; use ${COMMAND_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`);

@@ -64,7 +64,7 @@ export function loadExperimentText(file: string, text: string, options: LoadOpti
   const user = source.doc.toJS() as v1.Experiment;
   const matrix = user.matrix ?? {};
   const repeat = user.repeat ?? 1;
-  issues.push(...checkRunCount(source, matrix, repeat), ...checkMatrixValues(source, user.metadata.name, matrix));
+  issues.push(...checkRunCount(source, matrix, repeat), ...checkMatrixValues(source, user.metadata.name, matrix), ...checkVariantNameLength(source, user.metadata.name, matrix));
   if (issues.length > 0) throw issuesError(issues);
   const resolved: { combination: MatrixCombination; experiment: Experiment }[] = [];
   for (const combination of matrixCombinations(matrix)) {
@@ -115,6 +115,35 @@ function checkMatrixValues(source: SourceDocument, name: string, matrix: Record<
     });
   }
   return issues;
+}
+
+/**
+ * Longest variant name, characters: a matrix run's directory is `<variant name>-r<repeat index>` (lib/run/run-experiment.ts),
+ * and a directory name holds at most 255 bytes on Linux and macOS; 240 leaves room for `-r999`.
+ */
+export const MAX_VARIANT_NAME_CHARS = 240;
+
+/**
+ * Refuses a matrix whose longest variant name (the experiment's name and, per axis, its longest value's part) is
+ * over {@link MAX_VARIANT_NAME_CHARS}: a run would create its cluster and then fail to make the run directory
+ * (ENAMETOOLONG), or fail after the other variants ran. The issue names the longest value of the axis adding most.
+ */
+function checkVariantNameLength(source: SourceDocument, name: string, matrix: Record<string, readonly unknown[]>): InputIssue[] {
+  let length = name.length;
+  let longest: { path: string; index: number; chars: number } | null = null;
+  for (const [path, values] of Object.entries(matrix)) {
+    let axis: { path: string; index: number; chars: number } | null = null;
+    values.forEach((value, index) => {
+      const chars = variantName('', { [path]: value }).length;
+      if (axis === null || chars > axis.chars) axis = { path, index, chars };
+    });
+    if (axis === null) continue;
+    const found: { path: string; index: number; chars: number } = axis;
+    length += found.chars;
+    if (longest === null || found.chars > longest.chars) longest = found;
+  }
+  if (length <= MAX_VARIANT_NAME_CHARS || longest === null) return [];
+  return [issueAt(source, ['matrix', longest.path, longest.index], `gives a variant name of ${length} characters; at most ${MAX_VARIANT_NAME_CHARS} fit a run directory name (255 bytes with -r<repeat>); write the value shorter (no leading zeros) or use fewer axes`)];
 }
 
 /** A copy of the document with one matrix combination written in; the values keep their place in `matrix:`. */

@@ -2,7 +2,7 @@
 // remembering its flag so issues about it name the flag instead of a line.
 import { isMap, isNode, isScalar, isSeq, type Node } from 'yaml';
 import type { InputIssue } from '../common/errors.js';
-import { issueAt, parseValueText, type FieldPath, type SourceDocument } from './source.js';
+import { formatPath, issueAt, parseValueText, type FieldPath, type SourceDocument } from './source.js';
 
 /**
  * Splits a dotted settings path into segments: `workloads[0].replicas` and `workloads.0.replicas`
@@ -33,6 +33,10 @@ export function applyOverrides(source: SourceDocument, overrides: readonly strin
       issues.push({ file: source.file, origin, path: '', message: 'expected --set path=value, e.g. --set fault.duration=60s' });
       continue;
     }
+    if (text.slice(0, eq).replace(/\[([0-9]+)\]/g, '.$1').split('.').includes('')) {
+      issues.push({ file: source.file, origin, path: '', message: 'the path has an empty part (two dots in a row, or a dot at its start or end); write it as in the file, e.g. --set workloads[0].replicas=3' });
+      continue;
+    }
     const parsed = parseValueText(text.slice(eq + 1));
     if ('error' in parsed) {
       issues.push({ file: source.file, origin, path: text.slice(0, eq), message: `value is not valid YAML: ${parsed.error}` });
@@ -61,6 +65,11 @@ export function applyOverrides(source: SourceDocument, overrides: readonly strin
         source.doc.setIn(['matrix', axis], axisNode);
         continue;
       }
+      const gap = indexBeyondEnd(source, path);
+      if (gap !== null) {
+        issues.push({ ...issueAt(source, path.slice(0, gap.at + 1), gap.message), origin });
+        continue;
+      }
       const node = source.doc.createNode(value);
       source.origins.set(node, origin);
       source.doc.setIn(path, node);
@@ -70,6 +79,33 @@ export function applyOverrides(source: SourceDocument, overrides: readonly strin
     }
   }
   return issues;
+}
+
+/**
+ * The first list index of `path` past the end of its list (or past 0 for a list the file does not have): `setIn`
+ * would fill the items before it with empty ones, each an issue of its own with no word of the flag. Null when every
+ * index names an item or the one after the last (which adds an item).
+ */
+function indexBeyondEnd(source: SourceDocument, path: FieldPath): { at: number; message: string } | null {
+  let node: unknown = source.doc.contents;
+  for (const [at, segment] of path.entries()) {
+    if (typeof segment === 'number') {
+      const length = isSeq(node) ? node.items.length : node === undefined || node === null ? 0 : null;
+      if (length !== null && segment > length) {
+        const list = formatPath(path.slice(0, at));
+        return {
+          at,
+          message: length === 0
+            ? `no such item: ${list} has none; use ${list}[0] to add the first`
+            : `no such item: ${list} has ${length} (${list}[0] to ${list}[${length - 1}]); use one of them, or ${list}[${length}] to add one`,
+        };
+      }
+    }
+    if (isMap(node)) node = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === segment)?.value;
+    else if (isSeq(node) && typeof segment === 'number') node = node.items[segment];
+    else return null;
+  }
+  return null;
 }
 
 /**
@@ -117,6 +153,8 @@ function markCreatedParents(source: SourceDocument, path: FieldPath, origin: str
       next = pair.value;
     } else if (isSeq(node) && typeof segment === 'number') {
       next = node.items[segment];
+      // An item `setIn` appended (`--set workloads[4].replicas=3` on four workloads) has no place in the file either.
+      if (isNode(next) && !next.range && !source.origins.has(next)) source.origins.set(next as Node, origin);
     } else return;
     node = next;
   }

@@ -104,6 +104,16 @@ function checkSimulated(data: Obj, report: Report): void {
 }
 
 /**
+ * Whether `image` can be an image reference given to Docker, kind or a pod (`workloads[].image`, `cluster.nodeImage`):
+ * not empty (an empty nodeImage silently booted the default image), no space, control or bidirectional formatting
+ * character, and not starting with "-" (it would be read as an option of docker or kind).
+ */
+function isImageReference(image: string): boolean {
+  return image !== '' && !/\s/.test(image) && !hasControlOrBidi(image) && !image.startsWith('-');
+}
+const IMAGE_REFERENCE_PROBLEM = 'is not an image reference (empty, starting with "-", or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1';
+
+/**
  * Most kind workers an experiment may ask for. Each node is a privileged container running systemd, containerd
  * and a kubelet (≈ 0.3–0.5 GiB and a steady share of a core); past about ten, timings measure the host's overload.
  */
@@ -140,6 +150,7 @@ function checkCluster(cluster: Obj, report: Report): void {
   const provider = cluster.provider ?? 'kind';
   checkLabelMap(cluster.workerLabels, ['cluster', 'workerLabels'], report, true);
   if (provider === 'kind' && cluster.nodes !== undefined) report(['cluster', 'nodes'], 'is for provider kwok; with kind use cluster.workers');
+  if (typeof cluster.nodeImage === 'string' && !isImageReference(cluster.nodeImage)) report(['cluster', 'nodeImage'], IMAGE_REFERENCE_PROBLEM);
   if (provider === 'kind' && typeof cluster.workers === 'number' && Number.isFinite(cluster.workers) && cluster.workers > MAX_KIND_WORKERS) {
     report(['cluster', 'workers'], `${cluster.workers} kind nodes is more than one machine runs well (each is a container with systemd, containerd and a kubelet); use at most ${MAX_KIND_WORKERS}, or provider kwok for simulated nodes`);
   }
@@ -322,9 +333,7 @@ function checkWorkloads(workloads: unknown, provider: string, report: Report): v
         if (!ok) report([...at('podDisruptionBudget'), field], `expected an integer ≥ 0 or a percentage from 0% to 100% like "50%", got ${JSON.stringify(value)}`);
       }
     }
-    if (typeof workload.image === 'string' && (workload.image === '' || /\s/.test(workload.image) || hasControlOrBidi(workload.image))) {
-      report(at('image'), 'is not an image reference (empty, or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1');
-    }
+    if (typeof workload.image === 'string' && !isImageReference(workload.image)) report(at('image'), IMAGE_REFERENCE_PROBLEM);
     if (Array.isArray(workload.tolerations)) {
       workload.tolerations.forEach((toleration, t) => {
         if (isObj(toleration)) checkToleration(toleration, [...at('tolerations'), t], report);

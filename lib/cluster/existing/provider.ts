@@ -2,6 +2,7 @@
 // never creates, deletes or reconfigures the cluster: "create" attaches (after checking the API server answers and
 // that the `rebootlab` namespace, if present, is rebootlab's), "delete" removes only that namespace.
 import { InfraError, InputError } from '../../common/errors.js';
+import { formatCommand } from '../../common/exec.js';
 import type { ClusterSpec } from '../../spec/types.js';
 import { collectionOf, watchList } from '../watch-list.js';
 import { apiError, apiErrorCode, loadKubeConfig } from '../kube-client.js';
@@ -77,7 +78,7 @@ export function createExistingProvider(options: ExistingProviderOptions = {}): C
       if (isNodeApiAction(action)) return describeNodeApiAction(action, '{node}', kubeconfigPath);
       if (action === 'delete-node-object') return { act: `kubectl --kubeconfig ${kubeconfigPath} delete node {node}`, undo: null };
       if (backend.kind === 'agent' && AGENT_NODE_ACTIONS.has(action)) return describeAgentAction(action);
-      if (backend.kind === 'command' && action === 'stop') return { act: `sh -c '${backend.off}'`, undo: `sh -c '${backend.on}'` };
+      if (backend.kind === 'command' && action === 'stop') return { act: formatCommand('sh', ['-c', backend.off]), undo: formatCommand('sh', ['-c', backend.on]) };
       throw new InputError(`node action ${action} cannot be done on an existing cluster with fault.backend ${backend.kind}`);
     },
   };

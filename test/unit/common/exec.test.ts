@@ -34,6 +34,11 @@ describe('formatCommand and lastLine', () => {
     expect(formatCommand('sh', ['-c', "it's"])).to.equal(`sh -c 'it'\\''s'`);
   });
 
+  it('writes a word with a control or bidi character in ANSI-C quotes, escaped: one line, read in the order it runs', () => {
+    expect(formatCommand('sh', ['-c', "a\nb 'c' \\d"])).to.equal(`sh -c $'a\\nb \\'c\\' \\\\d'`);
+    expect(formatCommand('echo', ['x\u202ey', 'e\u001b[2J'])).to.equal(`echo $'x\\u202ey' $'e\\u001b[2J'`);
+  });
+
   it('takes the last non-empty line', () => {
     expect(lastLine('a\n b \n\n')).to.equal('b');
     expect(lastLine('')).to.equal('');

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatInputIssue, hasControlOrBidi, printable } from '../../../lib/common/errors.js';
+import { formatInputIssue, hasControlOrBidi, hiddenCharacterInScript, printable } from '../../../lib/common/errors.js';
 import { readInputJson, readInputText } from '../../../lib/common/read-input.js';
 import { replaceFile } from '../../../lib/common/replace-file.js';
 
@@ -37,6 +37,12 @@ describe('common/read-input and common/replace-file', () => {
     writeFileSync(join(dir, 'latin1'), Buffer.from([0x61, 0xe9, 0x0a]));
     expect(refused(join(dir, 'missing'))).to.equal('L: cannot read: no such file');
     expect(refused(dir)).to.equal('L: cannot read: is a directory');
+    // Before: Node's own message, the path a second time (`ELOOP: too many symbolic links encountered, open '…'`).
+    symlinkSync('loop-b', join(dir, 'loop-a'));
+    symlinkSync('loop-a', join(dir, 'loop-b'));
+    expect(refused(join(dir, 'loop-a'))).to.equal('L: cannot read: a loop of symbolic links');
+    expect(refused(join(dir, 'big', 'x.yaml'))).to.equal('L: cannot read: a part of the path is a file, not a directory');
+    expect(refused(join(dir, 'x'.repeat(300)))).to.equal('L: cannot read: the path or a name in it is too long');
     expect(refused(join(dir, 'fifo'))).to.equal('L: cannot read: not a regular file');
     expect(refused('/dev/zero')).to.equal('L: cannot read: not a regular file');
     expect(refused(join(dir, 'big'))).to.equal('L: cannot read: 101 bytes; at most 100 bytes (100 bytes) are read');
@@ -88,5 +94,16 @@ describe('common/read-input and common/replace-file', () => {
       expect(hasControlOrBidi(`a${c}b`), `${JSON.stringify(c)} again`).to.equal(true);
     }
     for (const c of ['\u200d', '\u2065', '\u206a', '\u202f', '\u00a0', 'é', ' ']) expect(hasControlOrBidi(`a${c}b`), JSON.stringify(c)).to.equal(false);
+  });
+});
+
+describe('common/errors: hiddenCharacterInScript (fault.backend.command)', () => {
+  it('names the first control or bidi character but line breaks and tabs, with its position; null for a plain script', () => {
+    expect(hiddenCharacterInScript('virsh start {node}\n\tvirsh resume {node}\r\n')).to.equal(null);
+    expect(hiddenCharacterInScript('ok # \u202e')).to.equal('U+202E, a bidirectional formatting character, at character 6 (the text a reviewer reads would differ from what runs)');
+    expect(hiddenCharacterInScript('a\u0000')).to.equal('U+0000, a control character, at character 2 (it hides text on a terminal and cannot be passed to a command)');
+    expect(hiddenCharacterInScript('\u001b[2J')).to.equal('U+001B, a control character, at character 1 (it hides text on a terminal)');
+    for (const c of ['\u200e', '\u200f', '\u061c', '\u202a', '\u202d', '\u2066', '\u2069']) expect(hiddenCharacterInScript(c), JSON.stringify(c)).to.match(/^U\+[0-9A-F]{4}, a bidirectional formatting character/);
+    for (const c of ['\u007f', '\u0085', '\u2028', '\u2029']) expect(hiddenCharacterInScript(c), JSON.stringify(c)).to.match(/^U\+[0-9A-F]{4}, a control character/);
   });
 });

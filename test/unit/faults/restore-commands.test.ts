@@ -294,4 +294,15 @@ describe('faults/restore-commands: user command undos (fault.backend.command.on)
       error: 'user command undo "ipmitool -H {internalIP} power on" for node vm-1 of context prod: fault.backend.command: {internalIP} of node vm-1 is "$(reboot)", which rebootlab will not put into a shell command',
     });
   });
+
+  it('a template or context holding what validation refuses in an experiment is not one rebootlab wrote: refused, even when declared', async () => {
+    const multiLine = ['rebootlab-user-undo', 'prod', 'virsh start {node}\n\tvirsh resume {node}', 'vm-1', '', '', ''];
+    expect(parseRestoreCommand(multiLine)).to.deep.include({ via: 'user-command', template: 'virsh start {node}\n\tvirsh resume {node}' });
+    for (const [context, template] of [['prod', 'virsh start {node} #\u202e'], ['prod', 'virsh start {node}\u2066'], ['prod', 'virsh\u0000 start'], ['prod\u001b[2J', 'virsh start {node}'], ['', 'virsh start {node}']]) {
+      declareUserUndos([{ context, template, currentFacts: async () => null, fill: fillPlaceholders }]);
+      const argv = ['rebootlab-user-undo', context, template, 'vm-1', '', '', ''];
+      expect(parseRestoreCommand(argv), JSON.stringify(argv)).to.deep.equal({ error: `not one of rebootlab's undo commands: ${restoreCommandText(argv)}` });
+      expect(await checkRestoreCommand(argv, targets)).to.have.property('error');
+    }
+  });
 });

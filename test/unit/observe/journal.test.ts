@@ -155,6 +155,21 @@ describe('observe/journal', () => {
     expect(warnings).to.deep.equal(['observations.jsonl:3:1: not a journal record (not a JSON object); skipped']);
   });
 
+  it('parseJournal reads the first record of a journal an editor saved with a byte order mark (it was skipped as unreadable)', () => {
+    const warnings: string[] = [];
+    const records = parseJournal('\ufeff{"seq":0,"type":"gap","kind":"Pod","fromMs":1,"toMs":2,"reason":"x","receivedAtMs":2}\n', (_l, m) => warnings.push(m));
+    expect(records.map((r) => r.seq)).to.deep.equal([0]);
+    expect(warnings).to.deep.equal([]);
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-journal-bom-'));
+    try {
+      appendFileSync(join(dir, 'o.jsonl'), '\ufeff{"seq":0,"type":"gap","kind":"Pod","fromMs":1,"toMs":2,"reason":"x","receivedAtMs":2}\n');
+      expect(readJournal(join(dir, 'o.jsonl'), (_l, m) => warnings.push(m)).map((r) => r.seq)).to.deep.equal([0]);
+      expect(warnings).to.deep.equal([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('tells a line skipped in the middle (damage) from the torn last line a kill -9 leaves, with line and column', () => {
     const gap = (seq: number) => `{"seq":${seq},"type":"gap","kind":"Pod","fromMs":1,"toMs":2,"reason":"x","receivedAtMs":2}`;
     const warnings: string[] = [];

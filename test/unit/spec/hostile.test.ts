@@ -180,9 +180,18 @@ describe('spec: hostile input (issue 27)', () => {
       ['a cluster name too long for its node names', `cluster: {name: ${'a'.repeat(55)}}\nfault: {type: reboot}\n`,
         'e.yaml:4:17: cluster.name: is 55 characters; node "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-control-plane" would exceed the 63 characters of a node name, so use at most 49'],
       ['an image reference with a space', 'workloads: [{name: web, kind: Deployment, image: "nginx latest"}]\nfault: {type: reboot}\n',
-        'e.yaml:4:50: workloads[0].image: is not an image reference (empty, or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1'],
+        'e.yaml:4:50: workloads[0].image: is not an image reference (empty, starting with "-", or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1'],
       ['an image reference with a first-strong isolate', 'workloads: [{name: web, kind: Deployment, image: "nginx\\u2068:latest"}]\nfault: {type: reboot}\n',
-        'e.yaml:4:50: workloads[0].image: is not an image reference (empty, or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1'],
+        'e.yaml:4:50: workloads[0].image: is not an image reference (empty, starting with "-", or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1'],
+      // cluster.nodeImage was not checked: "" booted the default image, "-…" would be read as an option of docker or kind.
+      ['an empty node image', 'cluster: {nodeImage: ""}\nfault: {type: reboot}\n',
+        'e.yaml:4:22: cluster.nodeImage: is not an image reference (empty, starting with "-", or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1'],
+      ['a node image read as an option', 'cluster: {nodeImage: "--help"}\nfault: {type: reboot}\n',
+        'e.yaml:4:22: cluster.nodeImage: is not an image reference (empty, starting with "-", or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1'],
+      ['a node image with a space', 'cluster: {nodeImage: "kindest/node v1"}\nfault: {type: reboot}\n',
+        'e.yaml:4:22: cluster.nodeImage: is not an image reference (empty, starting with "-", or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1'],
+      ['a workload image read as an option', 'workloads: [{name: web, kind: Deployment, image: "-x"}]\nfault: {type: reboot}\n',
+        'e.yaml:4:50: workloads[0].image: is not an image reference (empty, starting with "-", or holding a space, control or bidirectional formatting character), e.g. registry.example/app:v1'],
       ['an observation of 0s', 'fault: {type: reboot}\nobserve: {until: duration, duration: 0s}\n', 'e.yaml:5:38: observe.duration: must be greater than 0s'],
     ];
     for (const [name, body, line] of cases) {

@@ -55,4 +55,22 @@ describe('spec/matrix', () => {
       ]);
     }
   });
+
+  it('refuses a variant name too long for a run directory (leading zeros), naming the value; 240 characters still load', () => {
+    const head = ['apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: m}', 'fault: {type: power-off, duration: 1m}', 'matrix:'];
+    const long = `${'0'.repeat(250)}40s`;
+    try {
+      loadExperimentText('m.yaml', [...head, `  fault.duration: [20s, "${long}"]`].join('\n'));
+      expect.fail('should throw');
+    } catch (error) {
+      expect(error).to.be.instanceOf(InputError);
+      expect((error as InputError).issues.map(formatInputIssue)).to.deep.equal([
+        'm.yaml:6:25: matrix["fault.duration"][1]: gives a variant name of 265 characters; at most 240 fit a run directory name (255 bytes with -r<repeat>); write the value shorter (no leading zeros) or use fewer axes',
+      ]);
+    }
+    // m--duration-<value>: 1 + 11 + value = 240 at most.
+    const fits = `${'0'.repeat(228 - 3)}40s`;
+    const loaded = loadExperimentText('m.yaml', [...head, `  fault.duration: [20s, "${fits}"]`].join('\n'));
+    expect(loaded.variants.map((v) => v.variantName.length)).to.deep.equal([15, 240]);
+  });
 });
