@@ -87,6 +87,12 @@ function buildParser(argv: string[], context: CommandContext, onParsed?: (comman
     const missing = missingValueFlags(argv, (parser as unknown as { getOptions(): YargsOptions }).getOptions());
     if (missing.length > 0) throw new InputError(missingValueLine(missing[0]!));
   });
+  // A positional given as '' (usually a shell variable that expanded to nothing: `rebootlab validate "$FILE"`) would
+  // reach the file readers as an empty path and come back as `ERROR: : cannot read`.
+  parser.middleware((args) => {
+    const line = emptyPositionalLine(args as Record<string, unknown>);
+    if (line !== null) throw new InputError(line);
+  });
   if (onParsed) {
     // yargs returns the instance from command(), so the chained definitions in registerCommands all come here.
     const define = parser.command.bind(parser) as (...args: unknown[]) => unknown;
@@ -198,6 +204,35 @@ export function invalidChoicesLine(message: string | undefined, argv: readonly s
     parts.push(`${positional ? `rebootlab ${command ?? ''} <${name}>`.replace('  ', ' ') : `--${name}`}: ${given} is not one of ${choices}`);
   }
   return parts.length > 0 ? parts.join('; ') : null;
+}
+
+/** What each command's file or directory positional names, for {@link emptyPositionalLine}: key as yargs parses it → words. */
+const PATH_POSITIONALS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  validate: { files: 'experiment file' },
+  run: { experiment: 'experiment file' },
+  plan: { experiment: 'experiment file' },
+  predict: { experiment: 'experiment file' },
+  report: { 'run-dir': 'run directory' },
+  compare: { dirs: 'run directory' },
+};
+
+/**
+ * The line for a command whose file or directory argument is the empty string (`rebootlab validate ''`, or
+ * `rebootlab report "$DIR"` with DIR unset), from yargs' parsed `args` (`_[0]` the command): e.g. `rebootlab validate:
+ * no experiment file given: argument 1 is empty (''); usage: rebootlab validate <file.yaml> [<file.yaml> ...]`.
+ * Null when every such argument is non-empty or the command takes none.
+ */
+export function emptyPositionalLine(args: Record<string, unknown>): string | null {
+  const command = String((args._ as unknown[] | undefined)?.[0] ?? '');
+  const positionals = Object.hasOwn(PATH_POSITIONALS, command) ? PATH_POSITIONALS[command]! : {};
+  for (const [key, noun] of Object.entries(positionals)) {
+    const values = [args[key]].flat();
+    const at = values.findIndex((v) => v === '');
+    if (at < 0) continue;
+    const which = values.length > 1 ? `argument ${at + 1} is empty ('')` : `the argument is empty ('')`;
+    return `rebootlab ${command}: no ${noun} given: ${which}; usage: ${MISSING_POSITIONAL[command]!.usage}`;
+  }
+  return null;
 }
 
 /** The line for a flag given without its value (`--out`, `--out=`, `--out ''`, `-o`): `--out: missing its value; see rebootlab --help`. */

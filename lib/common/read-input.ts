@@ -26,7 +26,7 @@ const OPEN_ERRORS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Reads `path` as UTF-8 text. Refuses, with one line naming `path`: a missing file, a directory, anything that is
+ * Reads `path` as UTF-8 text. Refuses, with one line naming `path`: an empty path, a missing file, a directory, anything that is
  * not a regular file (a FIFO or `/dev/zero` would block or never end), a file over `maxBytes`, and content that is
  * not text (a NUL byte or bytes that are not UTF-8).
  * @throws InputError (exit 2) for each of those.
@@ -34,6 +34,8 @@ const OPEN_ERRORS: Readonly<Record<string, string>> = {
 export function readInputText(path: string, options: ReadInputOptions): string {
   const refuse = (reason: string, cause?: unknown): InputError =>
     new InputError(`${options.label ?? path}: cannot read: ${reason}`, options.hint, cause === undefined ? undefined : { cause });
+  // An empty path (a variable that expanded to nothing) would read as `: cannot read: no such file`.
+  if (path === '') throw new InputError(`${options.label ?? "''"}: cannot read: no file given (the path is empty)`, options.hint);
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.

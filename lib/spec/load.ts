@@ -29,13 +29,18 @@ export const MAX_EXPERIMENT_FILE_BYTES = 256 * 1024;
 /**
  * Reads and validates an experiment file and resolves every variant.
  * @param file path as the user gave it; issues name it verbatim.
- * @throws InputError carrying every issue (`file:line:col: path: message`), or one line if the file cannot be
+ * @throws InputError carrying every issue (`file:line:col: path: message`), or one line if `file` is empty, cannot be
  *   read, is not a regular text file of at most {@link MAX_EXPERIMENT_FILE_BYTES}, or is a scripted experiment.
  */
 export async function loadExperiment(file: string, options: LoadOptions = {}): Promise<LoadedExperiment> {
   if (/\.(m?ts|m?js|cjs|cts)$/.test(file)) {
     const message = `a scripted experiment, not an experiment file (YAML); it is type-checked and validated when run: rebootlab run ${file}`;
     throw new InputError(`${file}: ${message}`, undefined, { issues: [{ file, path: '', message }] });
+  }
+  if (file === '') {
+    // Named `''`: an issue line starting `: ` would not say which file.
+    const message = 'no experiment file given (the path is empty)';
+    throw new InputError(`'': ${message}`, undefined, { issues: [{ file: "''", path: '', message }] });
   }
   let text: string;
   try {

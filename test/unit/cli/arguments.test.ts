@@ -42,6 +42,19 @@ describe('cli: warnings go to the streams main() is given', () => {
 });
 
 describe('cli arguments', () => {
+  it("an empty file or directory argument ('', a variable that expanded to nothing) is one line naming the command, not `ERROR: : cannot read`", async () => {
+    const cases: [string[], string][] = [
+      [['validate', ''], "rebootlab validate: no experiment file given: the argument is empty (''); usage: rebootlab validate <file.yaml> [<file.yaml> ...]"],
+      [['validate', 'experiments/reboot-quick.yaml', ''], "rebootlab validate: no experiment file given: argument 2 is empty (''); usage: rebootlab validate <file.yaml> [<file.yaml> ...]"],
+      [['run', ''], "rebootlab run: no experiment file given: the argument is empty (''); usage: rebootlab run <file.yaml>"],
+      [['plan', ''], "rebootlab plan: no experiment file given: the argument is empty (''); usage: rebootlab plan <file.yaml>"],
+      [['predict', ''], "rebootlab predict: no experiment file given: the argument is empty (''); usage: rebootlab predict <file.yaml>"],
+      [['report', ''], "rebootlab report: no run directory given: the argument is empty (''); usage: rebootlab report <run-dir>"],
+      [['compare', 'a', ''], "rebootlab compare: no run directory given: argument 2 is empty (''); usage: rebootlab compare <run-dir> [<run-dir> ...] (or a matrix run directory)"],
+    ];
+    for (const [argv, line] of cases) expect(await cli(argv), argv.join(' ')).to.deep.equal({ exitCode: 2, stdout: '', stderr: `ERROR: ${line}\n` });
+  });
+
   it('reads the cluster name from `cluster <action> NAME` and refuses a different --name', async () => {
     const res = await cli(['cluster', 'delete', 'hb2', '--name', 'other']);
     expect(res).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: two cluster names given: "hb2" and "other"; give NAME or --name NAME once\n' });

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatInputIssue, hasControlOrBidi, hiddenCharacterInScript, printable } from '../../../lib/common/errors.js';
+import { formatInputIssue, hasControlOrBidi, type InputError, hiddenCharacterInScript, printable } from '../../../lib/common/errors.js';
 import { readInputJson, readInputText } from '../../../lib/common/read-input.js';
 import { replaceFile } from '../../../lib/common/replace-file.js';
 
@@ -19,6 +19,23 @@ describe('common/read-input and common/replace-file', () => {
   it('reads a regular text file', () => {
     writeFileSync(join(dir, 'a.yaml'), 'a: é\n');
     expect(readInputText(join(dir, 'a.yaml'), { maxBytes: 100 })).to.equal('a: é\n');
+  });
+
+  it('refuses an empty path as "no file given", named by its label or as \'\' (not `: cannot read: no such file`)', async () => {
+    const message = (run: () => unknown): string => {
+      try {
+        run();
+      } catch (error) {
+        expect(error).to.have.property('exitCode', 2);
+        return (error as Error).message;
+      }
+      throw new Error('not refused');
+    };
+    expect(message(() => readInputText('', { maxBytes: 100 }))).to.equal("'': cannot read: no file given (the path is empty)");
+    expect(message(() => readInputJson('', { maxBytes: 100, label: '--baseline' }))).to.equal('--baseline: cannot read: no file given (the path is empty)');
+    const { loadExperiment } = await import('../../../lib/spec/load.js');
+    const error = await loadExperiment('').then(() => null, (e: unknown) => e as InputError);
+    expect(error?.issues.map(formatInputIssue)).to.deep.equal(["'': no experiment file given (the path is empty)"]);
   });
 
   it('refuses, one line each (exit 2): missing, directory, FIFO (without waiting for a writer), device, too large, NUL, not UTF-8', () => {
