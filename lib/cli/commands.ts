@@ -67,6 +67,10 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
     describe: 'Reporters, comma-separated or repeated: list, json, markdown, html, junit, github (default: list, json, markdown, html, junit; github too when GITHUB_STEP_SUMMARY is set)',
   } as const;
 
+  // A string, parsed by parseToleranceFlag: yargs' number type reads `0x10` as 16 and `' '` as 0.
+  const toleranceOption = (flag: string, fallback: number, describe: string) =>
+    ({ type: 'string', default: fallback, coerce: (value: unknown) => coerced(() => parseToleranceFlag(flag, value)), describe }) as const;
+
   return parser
     .command(
       'validate <files..>',
@@ -93,8 +97,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           })
           .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
           .option('baseline-any', { type: 'boolean', default: false, describe: 'Gate against a --baseline of another experiment, fault or variant' })
-          .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
-          .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' })
+          .option('tolerance-seconds', toleranceOption('--tolerance-seconds', 5, 'Allowed slowdown against --baseline, seconds'))
+          .option('tolerance-percent', toleranceOption('--tolerance-percent', 10, 'Allowed slowdown against --baseline, percent'))
           .option('shard', { type: 'string', describe: 'Run only slice i of n of the matrix × repeat runs (CI fan-out), e.g. 1/4' })
           .option('allow-faults-on', { type: 'string', describe: 'Consent: inject faults on this kubeconfig context (provider existing)' })
           .option('allow-control-plane', { type: 'boolean', default: false, describe: 'Consent: control-plane nodes of that context may be targets (if fault.allowControlPlane)' })
@@ -102,6 +106,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
       async (argv) => {
         // Bad reporter names are bad input before a script compiles or a cluster exists.
         if (argv.reporter !== undefined) (await import('../report/registry.js')).selectReporters(argv.reporter, { progress: false });
+        // So are tolerances out of range, before the experiment file is read.
+        (await import('../report/baseline.js')).checkToleranceFlags({ toleranceSeconds: argv['tolerance-seconds'], tolerancePercent: argv['tolerance-percent'] });
         if (/\.(m?ts|m?js)$/.test(argv.experiment)) {
           // A scripted experiment (lib/script): type-checked, compiled and run in this process.
           const { runScriptFile } = await import('../script/index.js');
@@ -216,8 +222,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           .option('baseline-variant', { type: 'string', describe: 'Variant to measure deltas against (default: the first)' })
           .option('baseline', { type: 'string', describe: 'result.json to gate against: a slower run fails (exit 1)' })
           .option('baseline-any', { type: 'boolean', default: false, describe: 'Gate against a --baseline of another experiment, fault or variant' })
-          .option('tolerance-seconds', { type: 'number', default: 5, describe: 'Allowed slowdown against --baseline, seconds' })
-          .option('tolerance-percent', { type: 'number', default: 10, describe: 'Allowed slowdown against --baseline, percent' }),
+          .option('tolerance-seconds', toleranceOption('--tolerance-seconds', 5, 'Allowed slowdown against --baseline, seconds'))
+          .option('tolerance-percent', toleranceOption('--tolerance-percent', 10, 'Allowed slowdown against --baseline, percent')),
       async (argv) =>
         finish(await (await loadRun()).compareCommand({
           ...common(argv), runDirs: argv.dirs, format: argv.format, baselineVariant: argv['baseline-variant'],
@@ -242,4 +248,43 @@ export function clusterNameArgument(values: readonly unknown[]): string | undefi
     throw new InputError(`cluster name "${name}" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)`);
   }
   return name;
+}
+
+/**
+ * A `--tolerance-*` flag's value as yargs hands it (the option is a string: yargs' own number parsing takes `0x10` and `' '`) to the option's coerce (`flag` as written, e.g.
+ * `--tolerance-seconds`): the flag's default (a number) as it is; a decimal number (`5`, `2.5`, `1e3`, `-1`) as its
+ * value, for lib/report's checkToleranceFlags to bound; text that is no number at all (`abc`) as NaN, which that check names.
+ * @throws InputError (exit 2) naming the flag for a value given twice, `--no-<flag>`, or text JavaScript would read as
+ *   a number but a person would not (`0x10`, `' '` read as 0, `Infinity`, `1_0`).
+ */
+export function parseToleranceFlag(flag: string, value: unknown): number {
+  const unit = flag === '--tolerance-seconds' ? 'seconds' : 'percent';
+  const refuse = (got: string) => new InputError(`${flag}: must be a number ≥ 0 (${unit}), got ${got}`, `pass e.g. ${flag} ${unit === 'seconds' ? 5 : 10}`);
+  if (Array.isArray(value)) throw refuse(`${value.length} values (${value.map(String).join(', ')}); give the flag once`);
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') throw refuse(`--no-${flag.slice(2)}`);
+  const text = String(value);
+  if (/^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i.test(text)) return Number(text);
+  if (Number.isNaN(Number(text))) return Number.NaN;
+  throw refuse(`${JSON.stringify(text)} (write a decimal number)`);
+}
+
+/** The InputError a flag's coerce threw last: yargs hands only its message to the fail handler, which would lose the hint. */
+let coerceError: InputError | null = null;
+
+/** Runs a coerce function, keeping an InputError it throws for {@link takeCoerceError}. */
+function coerced<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof InputError) coerceError = error;
+    throw error;
+  }
+}
+
+/** The InputError a flag's coerce threw with this `message` (main's fail handler rethrows it, hint and all); null otherwise. Clears it. */
+export function takeCoerceError(message: string | undefined): InputError | null {
+  const error = coerceError;
+  coerceError = null;
+  return error !== null && error.message === message ? error : null;
 }

@@ -2,7 +2,7 @@
 // only place that prints errors or sets the exit code.
 import yargs, { type Argv } from 'yargs';
 import { ExitCode, InputError, type ExitCodeValue } from '../common/errors.js';
-import { MISSING_POSITIONAL, registerCommands, type CommandContext, type GlobalFlags } from './commands.js';
+import { MISSING_POSITIONAL, registerCommands, takeCoerceError, type CommandContext, type GlobalFlags } from './commands.js';
 import { ignoreClosedPipes, printError, processStreams, type Streams } from './print-error.js';
 
 /**
@@ -69,6 +69,9 @@ function buildParser(argv: string[], context: CommandContext, onParsed?: (comman
       // yargs' own argument errors (YError, e.g. "Not enough arguments following: set") are flag errors too.
       if (error && error.name !== 'YError') throw error;
       message = message ?? error?.message;
+      // A flag's coerce threw an InputError: yargs kept only its message.
+      const own = takeCoerceError(message);
+      if (own) throw own;
       // yargs counts positionals before it checks flags: in `validate --foo x.yaml` the unknown --foo took x.yaml as
       // its value, and "not enough non-option arguments" would hide the real mistake.
       const unknown = /^Not enough non-option arguments/.test(message ?? '') ? unknownFlags(argv, (parser as unknown as { getOptions(): YargsOptions }).getOptions()) : [];

@@ -36,15 +36,30 @@ const MISSING_IS_REGRESSION = new Set(['replacementReady']);
 const round = (v: number): number => Math.round(v * 1000) / 1000;
 
 /**
+ * Largest `--tolerance-seconds`, seconds: a day. No shipped run observes for more than an hour, so a larger allowance
+ * could never fail the gate: it is a typo (`1e308`, an extra digit), not a tolerance.
+ */
+export const MAX_TOLERANCE_SECONDS = 86_400;
+/** Largest `--tolerance-percent`: 1000 % lets a metric take 11 times its baseline value; more can never fail the gate either. */
+export const MAX_TOLERANCE_PERCENT = 1000;
+
+/**
  * Check the `--tolerance-seconds` and `--tolerance-percent` flags (undefined: the flag was not given) before any work,
  * so `run` and `compare` refuse a bad one the same way, naming the flag, before a cluster or a printed table.
  * @throws InputError (exit code 2) naming the flag when a value is negative or not a finite number (yargs gives NaN
- *   for `--tolerance-seconds abc`).
+ *   for `--tolerance-seconds abc`), or above {@link MAX_TOLERANCE_SECONDS} seconds / {@link MAX_TOLERANCE_PERCENT} %.
  */
 export function checkToleranceFlags(flags: { toleranceSeconds?: number; tolerancePercent?: number }): void {
-  for (const [flag, value, unit] of [['--tolerance-seconds', flags.toleranceSeconds, 'seconds'], ['--tolerance-percent', flags.tolerancePercent, 'percent']] as const) {
+  for (const [flag, value, unit, max] of [
+    ['--tolerance-seconds', flags.toleranceSeconds, 'seconds', MAX_TOLERANCE_SECONDS],
+    ['--tolerance-percent', flags.tolerancePercent, 'percent', MAX_TOLERANCE_PERCENT],
+  ] as const) {
+    const hint = `pass e.g. ${flag} ${unit === 'seconds' ? 5 : 10}`;
     if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
-      throw new InputError(`${flag}: must be a number ≥ 0 (${unit}), got ${Number.isNaN(value) ? 'not a number' : String(value)}`, `pass e.g. ${flag} ${unit === 'seconds' ? 5 : 10}`);
+      throw new InputError(`${flag}: must be a number ≥ 0 (${unit}), got ${Number.isNaN(value) ? 'not a number' : String(value)}`, hint);
+    }
+    if (value !== undefined && value > max) {
+      throw new InputError(`${flag}: at most ${max} (${unit}), got ${String(value)}; a larger allowance could never fail the gate`, hint);
     }
   }
 }

@@ -14,5 +14,5 @@ export { compareRuns, compareResults, metricStats, type Comparison, type Compare
 export { expandRunDirs, loadRun, type LoadedRun } from './compare-load.js';
 export { FIXED_METRICS, metricValue, type MetricDef } from './compare-metrics.js';
 export { renderComparison, COMPARISON_FORMATS, type ComparisonFormat } from './compare-render.js';
-export { baselineDifferences, checkBaseline, checkBaselineSubject, checkToleranceFlags, readBaseline, type BaselineSubject, type BaselineTolerance, type Regression } from './baseline.js';
+export { baselineDifferences, checkBaseline, checkBaselineSubject, checkToleranceFlags, MAX_TOLERANCE_PERCENT, MAX_TOLERANCE_SECONDS, readBaseline, type BaselineSubject, type BaselineTolerance, type Regression } from './baseline.js';
 export { checkResultShape, checkRunInfoShape } from './result-shape.js';

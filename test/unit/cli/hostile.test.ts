@@ -261,6 +261,30 @@ describe('cli: hostile input (issue 27)', function () {
       }
     });
 
+    it('compare and run with an absurd --tolerance-* (1e308, above a day or 1000 %, hex, blank, Infinity, twice, --no-): one line naming the flag, exit 2', async () => {
+      // yargs' number type read `0x10` as 16 and `' '` as 0 (the strictest gate), and 1e308 made the gate a no-op.
+      for (const [args, line] of [
+        [['--tolerance-seconds', '1e308'], 'ERROR: --tolerance-seconds: at most 86400 (seconds), got 1e+308; a larger allowance could never fail the gate'],
+        [['--tolerance-seconds', '86401'], 'ERROR: --tolerance-seconds: at most 86400 (seconds), got 86401; a larger allowance could never fail the gate'],
+        [['--tolerance-percent', '1001'], 'ERROR: --tolerance-percent: at most 1000 (percent), got 1001; a larger allowance could never fail the gate'],
+        [['--tolerance-seconds', '0x10'], 'ERROR: --tolerance-seconds: must be a number ≥ 0 (seconds), got "0x10" (write a decimal number)'],
+        [['--tolerance-percent', ' '], 'ERROR: --tolerance-percent: must be a number ≥ 0 (percent), got " " (write a decimal number)'],
+        [['--tolerance-seconds=Infinity'], 'ERROR: --tolerance-seconds: must be a number ≥ 0 (seconds), got "Infinity" (write a decimal number)'],
+        [['--tolerance-seconds', '1', '--tolerance-seconds', '2'], 'ERROR: --tolerance-seconds: must be a number ≥ 0 (seconds), got 2 values (1, 2); give the flag once'],
+        [['--no-tolerance-percent'], 'ERROR: --tolerance-percent: must be a number ≥ 0 (percent), got --no-tolerance-percent'],
+      ] as const) {
+        const flag = line.slice('ERROR: '.length, line.indexOf(':', 'ERROR: '.length));
+        const result = await runCli(['compare', RUN, '--baseline', join(RUN, 'result.json'), ...args]);
+        badInput(result, line, `pass e.g. ${flag} ${flag === '--tolerance-seconds' ? 5 : 10}`);
+        expect(result.stdout).to.equal('');
+      }
+      badInput(await runCli(['run', join(dir, 'missing.yaml'), '--tolerance-percent', '1e9']),
+        'ERROR: --tolerance-percent: at most 1000 (percent), got 1000000000; a larger allowance could never fail the gate', 'pass e.g. --tolerance-percent 10');
+      // The largest allowed values and decimals still gate.
+      const ok = await runCli(['compare', RUN, '--baseline', join(RUN, 'result.json'), '--tolerance-seconds', '86400', '--tolerance-percent', '2.5e2']);
+      expect(ok.exitCode, ok.stderr).to.equal(0);
+    });
+
     it('doctor --reports <a file> is refused before anything is checked', async () => {
       const f = file('not-a-dir', 'x');
       badInput(await runCli(['doctor', '--reports', f]), `ERROR: --reports ${f}: not a directory`, 'pass the parent directory of your run directories (rebootlab run --out), e.g. --reports reports');
