@@ -6,7 +6,7 @@ import { InputError } from '../common/errors.js';
 import type { Comparison, VariantComparison } from './compare.js';
 import { renderComparisonHtml } from './compare-html.js';
 import { configRows, deltaBasis, DETAIL_HEADERS, detailRows, forecastLines, predictionLines, summaryRows } from './compare-render-rows.js';
-import { table as markdownTable } from './reporters/markdown-tables.js';
+import { markdownText, table as markdownTable } from './reporters/markdown-tables.js';
 
 /** Output formats of `rebootlab compare`. */
 export type ComparisonFormat = 'text' | 'markdown' | 'html' | 'json';
@@ -38,9 +38,10 @@ function renderMarkdown(c: Comparison): string {
   const head = c.variants.map((v) => variantTitle(v, c));
   return [
     '# rebootlab compare',
-    `${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s). Times are seconds since time zero, the start of the fault command (workload unavailability: seconds, as clients see it); median, p95 (nearest rank), min and max across repeats; Δ against **${deltaBasis(c)}**.`,
-    predictionLines(c).map((l, i) => (i === 0 ? l : `- ${l}`)).join('\n'),
-    forecastLines(c).map((l, i) => (i === 0 ? l : `- ${l}`)).join('\n'),
+    `${c.variants.length} variant(s), ${c.variants.reduce((n, v) => n + v.runs.length, 0)} run(s). Times are seconds since time zero, the start of the fault command (workload unavailability: seconds, as clients see it); median, p95 (nearest rank), min and max across repeats; Δ against **${markdownText(deltaBasis(c))}**.`,
+    // Variant names and messages come from each run's result.json: written as text, never as Markdown (table() escapes cells).
+    predictionLines(c).map((l, i) => (i === 0 ? markdownText(l) : `- ${markdownText(l)}`)).join('\n'),
+    forecastLines(c).map((l, i) => (i === 0 ? markdownText(l) : `- ${markdownText(l)}`)).join('\n'),
     '## Config',
     markdownTable(['', ...head], configRows(c)),
     '## Median per metric',

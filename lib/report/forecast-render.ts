@@ -4,6 +4,7 @@ import type { Forecast, ForecastItem } from '../analyze/forecast/types.js';
 import type { Window } from '../analyze/types.js';
 import { fmt, rowOf, subjectOf, windowText, type ForecastDocument, type VariantForecast } from './forecast-document.js';
 import { renderVersionChanges, versionChanges } from './forecast-upgrade.js';
+import { codeSpan, markdownText } from './reporters/markdown-tables.js';
 
 export { subjectOf, windowText, type ForecastDocument, type VariantForecast } from './forecast-document.js';
 
@@ -44,17 +45,19 @@ export function renderForecastText(doc: ForecastDocument): string {
 
 /** Markdown: a table per variant, and the variants side by side for a matrix. */
 export function renderForecastMarkdown(doc: ForecastDocument): string {
-  const parts: string[] = [`# Forecast of \`${doc.file}\``, '', 'Times are seconds since time zero, the start of the first fault command.', ''];
-  const cell = (s: string) => s.replaceAll('|', '\\|');
+  const parts: string[] = [`# Forecast of ${codeSpan(doc.file).text}`, '', 'Times are seconds since time zero, the start of the first fault command.', ''];
+  // The file name, node and variant names come from the command line and the experiment file: text, never Markdown.
+  const cell = markdownText;
   for (const v of doc.variants) {
     const f = v.forecast;
-    parts.push(`## ${v.variant}`, '', `Kubernetes ${f.kubernetesVersion}; targets ${f.targets.map((t) => `\`${t}\``).join(', ')}; ${f.conditionedOn === 'experiment' ? 'no cluster (placement from the experiment, heartbeat phases unknown)' : 'conditioned on the pre-fault state'}.`, '');
+    parts.push(`## ${cell(v.variant)}`, '', `Kubernetes ${cell(f.kubernetesVersion)}; targets ${f.targets.map((t) => codeSpan(t).text.replaceAll('|', '\\|')).join(', ')}; ${f.conditionedOn === 'experiment' ? 'no cluster (placement from the experiment, heartbeat phases unknown)' : 'conditioned on the pre-fault state'}.`, '');
     for (const c of f.conditions) parts.push(`- given ${cell(c)}`);
     if (f.conditions.length > 0) parts.push('');
     parts.push('| Window | Event | Node / pod | Mechanism | Setting | Assumption |', '|---|---|---|---|---|---|');
     for (const i of f.items) {
-      const outcomes = i.outcomes.length > 1 ? `<br>${i.outcomes.map((o) => `${o.window ? `[${fmt(o.window.fromSeconds)}, ${fmt(o.window.toSeconds)}]` : 'never'} when ${o.when}`).join('<br>')}` : '';
-      parts.push(`| ${windowText(i)}${cell(outcomes)} | ${i.event} | ${cell(subjectOf(i))} | ${cell(mechanismText(f, i))} | ${cell(i.setting)} | ${cell(i.assumption)} |`);
+      // <br> is written on purpose; each outcome's text is escaped.
+      const outcomes = i.outcomes.length > 1 ? `<br>${i.outcomes.map((o) => cell(`${o.window ? `[${fmt(o.window.fromSeconds)}, ${fmt(o.window.toSeconds)}]` : 'never'} when ${o.when}`)).join('<br>')}` : '';
+      parts.push(`| ${cell(windowText(i))}${outcomes} | ${cell(i.event)} | ${cell(subjectOf(i))} | ${cell(mechanismText(f, i))} | ${cell(i.setting)} | ${cell(i.assumption)} |`);
     }
     if (f.notForecast.length > 0) parts.push('', ...f.notForecast.map((n) => `- not forecast: ${cell(n)}`));
     parts.push('');

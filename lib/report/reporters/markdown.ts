@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
 import { writeReportFile } from './write-file.js';
 import type { Result } from '../result-types.js';
-import { seconds, table } from './markdown-tables.js';
+import { codeSpan, markdownText as text, seconds, table } from './markdown-tables.js';
 import { faultLine, mechanismsText, PREDICTION_HEADERS, predictionRow, predictionTotals, timeZeroSentence } from './prediction-rows.js';
 import { measurementTables, type TableCell } from '../../analyze/index.js';
 
@@ -13,11 +13,12 @@ export const SUMMARY_FILE = 'summary.md';
 function predictionsTable(r: Result): string {
   const p = r.predictions;
   const zones = p.zoneStates.length === 0 ? 'every zone stayed Normal' : p.zoneStates.map((z) => `zone "${z.zone}" ${z.state} at ${seconds(z.atSeconds)} (${z.notReady}/${z.total} NotReady, rate ${z.evictionRatePerSecond}/s)`).join('; ');
+  // Zone names, states and mechanism keys come from run.json: written as text, never as Markdown.
   const lead =
     `${predictionTotals(p)}. Lease renew interval ${seconds(p.leaseRenewIntervalSeconds)}, ` +
     `grace period ${seconds(p.gracePeriodSeconds)}, monitor period ${seconds(p.monitorPeriodSeconds)}; ${zones}.` +
     (p.mechanisms === undefined ? '' : ` ${mechanismsText(p)}`);
-  return `${lead}\n\n${table(PREDICTION_HEADERS, p.items.map(predictionRow))}`;
+  return `${text(lead)}\n\n${table(PREDICTION_HEADERS, p.items.map(predictionRow))}`;
 }
 
 /** The tables of every registered measurement (nodes, pods, workloads, endpoints, probes, events, marks), each under its title. */
@@ -25,28 +26,32 @@ function measurementSections(r: Result): string[] {
   const view = { ...r, faultType: r.spec.fault.type };
   const md = (c: TableCell): unknown => (c !== null && typeof c === 'object' ? seconds(c.seconds) : c);
   return measurementTables(view).flatMap((t) => [
-    `## ${t.title}`,
-    ...(t.note ? [t.note] : []),
+    `## ${text(t.title)}`,
+    ...(t.note ? [text(t.note)] : []),
     table(t.headers, t.rows.map((row) => row.map(md))),
-    ...(t.after ? [t.after] : []),
+    ...(t.after ? [text(t.after)] : []),
   ]);
 }
 
-/** The full text of summary.md for `result` (deterministic for equal input). */
+/**
+ * The full text of summary.md for `result` (deterministic for equal input). Every string from the run (names,
+ * messages, Event reasons, warnings) goes through markdownText or a code span: run.json and the journal are input, and a
+ * `|`, a line break, a backtick, `<script>` or `[x](y)` in them must neither break a table nor add a link or a tag.
+ */
 export function renderSummary(r: Result): string {
   const parts: string[] = [];
   const m = r.metadata;
-  parts.push(`# ${m.experiment}${m.variant ? ` (${m.variant})` : ''}: ${r.status}`);
+  parts.push(`# ${text(m.experiment)}${m.variant ? ` (${text(m.variant)})` : ''}: ${text(r.status)}`);
   // The plain-words answer first: what happened to each workload and why (decided by the analysis).
-  if ((r.answers ?? []).length > 0) parts.push('## What happened', (r.answers ?? []).map((a) => `- ${a.sentence}`).join('\n'));
+  if ((r.answers ?? []).length > 0) parts.push('## What happened', (r.answers ?? []).map((a) => `- ${text(a.sentence)}`).join('\n'));
   parts.push(
-    `Fault **${r.spec.fault.type}** on ${r.spec.fault.nodes.join(', ') || '(no target)'} at ${m.faultInjectedAt}; ` +
+    `Fault **${text(r.spec.fault.type)}** on ${text(r.spec.fault.nodes.join(', ')) || '(no target)'} at ${text(m.faultInjectedAt)}; ` +
       `restored ${seconds(r.summary.faultRestoredAfterSeconds)} after it; observed until ${seconds(r.summary.endAfterSeconds)}. ` +
-      `Cluster ${r.spec.cluster.name} (${r.spec.cluster.provider}, ${r.spec.cluster.kubernetesVersion ?? 'version unknown'}). ` +
+      `Cluster ${text(r.spec.cluster.name)} (${text(r.spec.cluster.provider)}, ${text(r.spec.cluster.kubernetesVersion ?? 'version unknown')}). ` +
       `Workloads ${r.summary.recovered ? 'recovered' : 'did **not** all recover'}.`,
   );
   parts.push(timeZeroSentence(r.summary.timeZero));
-  if (r.summary.faults.length > 0) parts.push(r.summary.faults.map((f) => `- ${faultLine(f)}`).join('\n'));
+  if (r.summary.faults.length > 0) parts.push(r.summary.faults.map((f) => `- ${text(faultLine(f))}`).join('\n'));
   parts.push('## Missed predictions');
   parts.push(
     r.predictions.missed.length === 0
@@ -57,7 +62,7 @@ export function renderSummary(r: Result): string {
   parts.push(
     r.expectations.length === 0
       ? '_None._'
-      : table(['', 'Expectation', 'Actual', 'Detail'], r.expectations.map((e) => [e.passed ? '✓' : '✗', `\`${e.text}\``, e.actual, e.message])),
+      : table(['', 'Expectation', 'Actual', 'Detail'], r.expectations.map((e) => [e.passed ? '✓' : '✗', codeSpan(e.text), e.actual, e.message])),
   );
   parts.push('## Predicted vs observed', predictionsTable(r));
   parts.push(...measurementSections(r));
@@ -70,7 +75,7 @@ export function renderSummary(r: Result): string {
       ...Object.entries(s.kubelet).map(([k, v]) => ['kubelet', k, v]),
     ]),
   );
-  if (r.warnings.length > 0) parts.push('## Warnings', r.warnings.map((w) => `- ${w}`).join('\n'));
+  if (r.warnings.length > 0) parts.push('## Warnings', r.warnings.map((w) => `- ${text(w)}`).join('\n'));
   return parts.join('\n\n') + '\n';
 }
 

@@ -2,12 +2,13 @@
 // assertions on every file (each one crossed with the file's own hand-written expectations), golden text for a
 // few, and the CLI black-box (exit codes, formats, the one-line error for a scripted experiment).
 import { expect } from 'chai';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Forecast, ForecastItem } from '../../../lib/analyze/forecast/index.js';
 import { faultEffect } from '../../../lib/analyze/forecast/index.js';
 import { heartbeatIntervalSeconds } from '../../../lib/analyze/windows.js';
-import { renderForecastText, type ForecastDocument } from '../../../lib/report/forecast-render.js';
+import { renderForecastMarkdown, renderForecastText, type ForecastDocument } from '../../../lib/report/forecast-render.js';
 import { predictExperiment } from '../../../lib/run/predict-command.js';
 import { loadExperiment } from '../../../lib/spec/load.js';
 import { REPO_ROOT, runCli } from '../../helpers/run-cli.js';
@@ -26,6 +27,19 @@ const firstOf = (f: Forecast, event: string): ForecastItem | undefined => f.item
 const overlaps = (w: { fromSeconds: number; toSeconds: number } | null, [a, b]: [number, number]) => w !== null && w.fromSeconds <= b && w.toSeconds >= a;
 
 describe('predict', function () {
+  it('--format markdown writes a file name with a backtick, | or line break as one code span, breaking no heading', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-predict-md-'));
+    try {
+      const file = join(dir, 'a`b|c\n# x.yaml');
+      copyFileSync(join(REPO_ROOT, 'experiments/reboot-quick.yaml'), file);
+      const md = renderForecastMarkdown(predictExperiment(await loadExperiment(file)));
+      expect(md.split('\n')[0]).to.equal(`# Forecast of \`\`${dir}/a\`b|c\\n# x.yaml\`\``);
+      expect(md).to.not.match(/^# x/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   this.timeout(60_000);
 
   it('covers every shipped and catalog experiment file (41)', () => expect(FILES).to.have.length(41));

@@ -187,6 +187,22 @@ describe('report/compare: run directories', () => {
     expect(page).to.not.match(/<script|<link|src="http|href="http/);
     for (const f of ['text', 'markdown', 'html', 'json'] as const) expect(renderComparison(c, f)).to.equal(renderComparison(compareRuns([join(root, 'matrix')], { baseline: 'grace-20s' }), f));
   });
+  it('Markdown writes variant names from result.json as text: a |, line break, <script> or [link](url) breaks no table and adds no tag or link', () => {
+    const hostile = 'g|x\n# h <script>alert(1)</script> [a](http://e.invalid)';
+    const results = graceMatrix();
+    for (const r of results) r.metadata.variant = r.metadata.variant === 'grace-20s' ? hostile : 'grace-40s';
+    const md = renderComparison(compareResults(loaded(results)), 'markdown');
+    expect(md).to.not.match(/<script|^# h|(?<!\\)\](?=\(http)/m);
+    expect(md).to.include('g\\|x\\\\n# h &lt;script>alert(1)&lt;/script> [a\\](http://e.invalid) (baseline)');
+    const lines = md.split('\n');
+    const separators = (line: string) => line.replace(/\\./g, '').split('|').length;
+    lines.forEach((line, i) => {
+      if (!line.startsWith('|')) return;
+      let header = i;
+      while (header > 0 && lines[header - 1]!.startsWith('|')) header--;
+      expect(separators(line), line).to.equal(separators(lines[header]!));
+    });
+  });
   it('an unknown format is bad input', () => {
     const c = compareRuns([join(root, 'matrix')]);
     expect(() => renderComparison(c, 'csv' as never)).to.throw('unknown compare format "csv"; known: text, markdown, html, json').with.property('exitCode', 2);

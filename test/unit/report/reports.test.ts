@@ -83,6 +83,35 @@ describe('report: rebuilt from a run directory', () => {
     expect(md).to.include('kind-worker: power-off command started 0.000 s, returned 0.300 s (took 0.300 s)');
   });
 
+  it('summary.md writes strings from run.json and the journal as text: a |, line break, backtick, <script> or [link](url) in them breaks no table and adds no tag or link', async () => {
+    const dir = copyRun('kind-sts-force-delete-recorded');
+    const hostile = 'x|y\n# h `c` <script>alert(1)</script> [a](http://e.invalid) ![i](http://e.invalid/i.png)';
+    const info = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ ...info, experiment: hostile, variant: `v|${hostile}`, cluster: { ...info.cluster, name: hostile }, expectations: [...info.expectations, `count(${hostile}) == 0`] }));
+    const journal = join(dir, 'observations.jsonl');
+    writeFileSync(journal, readFileSync(journal, 'utf8').replace('Marking for deletion Pod rebootlab/db-0', hostile.replace(/\n/g, '\\n')));
+    await rebuildReports(dir);
+    const md = readFileSync(join(dir, 'summary.md'), 'utf8');
+    rmSync(dir, { recursive: true, force: true });
+    // The expectation is a code span (its text literal, a longer fence around its backtick); everything else is escaped text.
+    expect(md).to.include('| ✗ | ``count(x\\|y\\n# h `c` <script>alert(1)</script> [a](http://e.invalid) ![i](http://e.invalid/i.png)) == 0`` |');
+    expect(md.replace(/``count\(.*\) == 0``/, '')).to.not.match(/<script|<b>|(?<!\\)\](?=\(http)/);
+    expect(md).to.not.match(/^# h/m);
+    const title = '# x\\|y\\\\n# h \\`c\\` &lt;script>alert(1)&lt;/script> [a\\](http://e.invalid) ![i\\](http://e.invalid/i.png)';
+    expect(md.split('\n')[0]).to.equal(`${title} (v\\|${title.slice(2)}): failed`);
+    // Each table row has as many cell separators (unescaped |) as its header row: no cell was split or ended.
+    const separators = (line: string) => line.replace(/\\./g, '').split('|').length;
+    const lines = md.split('\n');
+    lines.forEach((line, i) => {
+      if (!line.startsWith('|')) return;
+      let header = i;
+      while (header > 0 && lines[header - 1]!.startsWith('|')) header--;
+      expect(separators(line), line).to.equal(separators(lines[header]!));
+    });
+    expect(md).to.include('| TaintManagerEviction | Pod/rebootlab/db-0 | taint-eviction-controller | 2 | x\\|y\\\\n# h');
+    expect(md).to.include('x\\|y\\\\n# h \\`c\\` &lt;script>alert(1)&lt;/script> [a\\](http://e.invalid)');
+  });
+
   it('summary.md and report.html show the endpoint timeline and the Events of a workload behind a Service', async () => {
     // The recorded StatefulSet db had its headless Service db; run.json of that run predates serviceName.
     const dir = copyRun('kind-sts-force-delete-recorded');
