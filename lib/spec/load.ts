@@ -63,6 +63,9 @@ export function loadExperimentText(file: string, text: string, options: LoadOpti
     throw issuesError([{ file, path: '', message: `${text.length} characters; an experiment file holds at most ${MAX_EXPERIMENT_FILE_BYTES} bytes` }]);
   }
   const source = parseSource(file, text);
+  // Counted before validation, which checks every workload (and every name against all others) at length.
+  const workloadCount = source.doc.get('workloads', true);
+  if (isSeq(workloadCount) && workloadCount.items.length > MAX_WORKLOADS) throw issuesError([tooManyWorkloads(source, workloadCount.items.length, '')]);
   const issues: InputIssue[] = [...applyOverrides(source, options.set ?? []), ...validateSource(source)];
   if (issues.length > 0) throw issuesError(issues);
 
@@ -79,6 +82,8 @@ export function loadExperimentText(file: string, text: string, options: LoadOpti
     else resolved.push({ combination, experiment: expandManifestWorkloads(anchorPaths(resolveExperiment(variantSource.doc.toJS() as v1.Experiment), file), file) });
   }
   if (issues.length > 0) throw issuesError(issues);
+  issues.push(...checkScale(source, resolved));
+  if (issues.length > 0) throw issuesError(issues);
 
   return {
     file,
@@ -87,6 +92,43 @@ export function loadExperimentText(file: string, text: string, options: LoadOpti
     repeat,
     variants: expandVariants(resolved, repeat),
   };
+}
+
+/**
+ * Most workloads one experiment deploys (inline and from manifests). Each is a controller rebootlab applies, waits for
+ * and times, and a row in every report; the shipped experiments have at most 4. More is a generated file gone wrong.
+ */
+export const MAX_WORKLOADS = 100;
+/**
+ * Most pods the workloads of one variant ask for at once: replicas summed, a DaemonSet counted once per worker, a Job
+ * by its parallelism (pods already running, `selector` workloads, are not counted). 10,000 is the most rebootlab's
+ * observer was measured at (bench/observer-scale.ts: a 10,000-pod Deployment on 1000 kwok nodes); a kind cluster of at
+ * most 10 workers holds 1100 at the kubelet's default of 110 pods per node.
+ */
+export const MAX_PODS = 10_000;
+
+/** The issue for `count` workloads, over {@link MAX_WORKLOADS}; `variant` e.g. ` (variant x--replicas-3)` or ''. */
+function tooManyWorkloads(source: SourceDocument, count: number, variant: string): InputIssue {
+  return issueAt(source, ['workloads'], `${count} workloads${variant}; at most ${MAX_WORKLOADS} (each is deployed, waited for and reported on its own); split them over several experiments`);
+}
+
+/**
+ * At most {@link MAX_WORKLOADS} workloads and {@link MAX_PODS} pods in each resolved variant (after matrix values and
+ * manifests are in): one issue at `workloads` for the first variant over a limit, naming the variant under a matrix.
+ */
+function checkScale(source: SourceDocument, resolved: readonly { combination: MatrixCombination; experiment: Experiment }[]): InputIssue[] {
+  for (const { combination, experiment } of resolved) {
+    const variant = Object.keys(combination).length > 0 ? ` (variant ${variantName(experiment.metadata.name, combination)})` : '';
+    const workloads = experiment.workloads;
+    if (workloads.length > MAX_WORKLOADS) return [tooManyWorkloads(source, workloads.length, variant)];
+    const podsOf = (w: Experiment['workloads'][number]): number => (w.selected ? 0 : w.replicas ?? experiment.cluster.workers);
+    const pods = workloads.reduce((sum, w) => sum + podsOf(w), 0);
+    if (pods > MAX_PODS) {
+      const largest = [...workloads].sort((a, b) => podsOf(b) - podsOf(a)).slice(0, 3).map((w) => `${w.name} ${podsOf(w)}`).join(', ');
+      return [issueAt(source, ['workloads'], `ask for ${pods} pods${variant} (${largest}${workloads.length > 3 ? ', ...' : ''}); at most ${MAX_PODS} in all, the most rebootlab's observer was measured at (1000 kwok nodes); lower replicas`)];
+    }
+  }
+  return [];
 }
 
 /** At most {@link MAX_RUNS} runs (matrix combinations × repeat), counted without expanding anything. */

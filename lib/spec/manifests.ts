@@ -46,7 +46,13 @@ export function expandManifestWorkloads(experiment: Experiment, file: string): E
       const name = String((controller.metadata as { name?: unknown } | undefined)?.name ?? '');
       const kind = controller.kind as WorkloadKind;
       const spec = (controller.spec ?? {}) as { replicas?: unknown; parallelism?: unknown };
-      const replicas = kind === 'DaemonSet' ? null : kind === 'Pod' ? 1 : kind === 'Job' ? Number(spec.parallelism ?? 1) : Number(spec.replicas ?? 1);
+      const field = kind === 'Job' ? 'parallelism' : 'replicas';
+      const given = kind === 'DaemonSet' || kind === 'Pod' ? undefined : spec[field];
+      // Counted against MAX_PODS and used to place and predict pods: a NaN ("three") would pass every limit.
+      if (given !== undefined && given !== null && !(Number.isSafeInteger(given) && (given as number) >= 0)) {
+        throw new InputError(`${where}: ${path}: ${kind} ${name}: spec.${field} must be a whole number ≥ 0, got ${JSON.stringify(given)?.slice(0, 40)}`);
+      }
+      const replicas = kind === 'DaemonSet' ? null : kind === 'Pod' ? 1 : Number(given ?? 1);
       if (workloads.some((other) => other.name === name)) throw new InputError(`${where}: ${kind} ${name} has the name of another workload; names must be unique`);
       workloads.push({ ...w, name, kind, replicas, manifest: { file: path, objects: i === 0 ? [controller, ...others] : [controller] } });
     });

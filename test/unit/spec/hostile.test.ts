@@ -1,7 +1,10 @@
 // Issue 27, the experiment-file half: hostile values get one line each, with bounded work, never a crash or a
 // file that validates but cannot work. Each `it` names the issue's item it reproduces.
 import { expect } from 'chai';
-import { loadExperimentText, MAX_EXPERIMENT_FILE_BYTES } from '../../../lib/spec/load.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadExperiment, loadExperimentText, MAX_EXPERIMENT_FILE_BYTES, MAX_PODS, MAX_WORKLOADS } from '../../../lib/spec/load.js';
 import { MAX_EXPECTATION_CHARS, parseExpectation } from '../../../lib/spec/expectation.js';
 import { clusterNodeNames } from '../../../lib/spec/node-names.js';
 import { MAX_FLOW_NESTING } from '../../../lib/spec/source.js';
@@ -62,6 +65,41 @@ describe('spec: hostile input (issue 27)', () => {
     expect(issuesOf(`${HEAD}fault: {type: reboot}\nrepeat: 600\nmatrix: {cluster.controllerManager.kubeAPIBurst: [10, 20]}\n`)[0]).to.match(/repeat 600 is 1200 runs; at most 1000/);
     // A generous sanity bound; the figures are bench/hostile-input.ts's.
     expect(performance.now() - start).to.be.below(5_000);
+  });
+
+  it('3b. more than 100 workloads or 10,000 pods in a variant (inline, from a matrix or from a manifest) is one line at workloads; 1000 kwok nodes pass', async () => {
+    const workloads = (n: number, replicas = 1) => `workloads:\n${Array.from({ length: n }, (_, i) => `  - {name: w${i}, kind: Deployment, replicas: ${replicas}}`).join('\n')}\n`;
+    const start = performance.now();
+    expect(issuesOf(`${HEAD}${workloads(5000)}fault: {type: reboot}\n`)).to.deep.equal([
+      `e.yaml:5:3: workloads: 5000 workloads; at most ${MAX_WORKLOADS} (each is deployed, waited for and reported on its own); split them over several experiments`,
+    ]);
+    expect(issuesOf(`${HEAD}${workloads(MAX_WORKLOADS)}fault: {type: reboot}\n`)).to.deep.equal([]);
+    expect(issuesOf(`${HEAD}${workloads(3, 10000)}fault: {type: reboot}\n`)).to.deep.equal([
+      `e.yaml:5:3: workloads: ask for 30000 pods (w0 10000, w1 10000, w2 10000); at most ${MAX_PODS} in all, the most rebootlab's observer was measured at (1000 kwok nodes); lower replicas`,
+    ]);
+    // A DaemonSet counts once per worker; a matrix value is checked in its own variant.
+    const kwok = `${HEAD}cluster: {provider: kwok, nodes: 8000}\nworkloads: [{name: d, kind: DaemonSet}, {name: web, kind: Deployment, replicas: 3000}]\nfault: {type: power-off, duration: 10s}\n`;
+    expect(issuesOf(kwok)[0]).to.match(/workloads: ask for 11000 pods \(d 8000, web 3000\); at most 10000/);
+    const kwokMatrix = kwok.replace('nodes: 8000', 'nodes: 1000') + 'matrix: {cluster.nodes: [6000, 7001]}\n';
+    expect(issuesOf(kwokMatrix)[0]).to.match(/workloads: ask for 10001 pods \(variant x--nodes-7001\) \(d 7001, web 3000\)/);
+    expect(performance.now() - start).to.be.below(10_000);
+    // The 1000-node benchmark (300 replicas) stays valid.
+    expect((await loadExperiment('bench/zone-outage-1000.yaml')).variants).to.have.length(1);
+    // Controllers from a manifest count too, and a replicas that is no whole number is named (it passed every limit as NaN).
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-scale-'));
+    try {
+      const deployment = (name: string, replicas: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}}\nspec: {replicas: ${replicas}}\n`;
+      writeFileSync(join(dir, 'many.yaml'), Array.from({ length: 101 }, (_, i) => deployment(`m${i}`, '1')).join('---\n'));
+      writeFileSync(join(dir, 'big.yaml'), deployment('big', '20000'));
+      writeFileSync(join(dir, 'text.yaml'), deployment('t', 'three'));
+      const withManifest = (m: string) => inputIssuesOf(() => loadExperimentText(join(dir, 'e.yaml'), `${HEAD}workloads: [{name: shop, manifest: ${m}}]\nfault: {type: reboot}\n`));
+      expect(withManifest('many.yaml')).to.deep.equal([`${join(dir, 'e.yaml')}:4:12: workloads: 101 workloads; at most ${MAX_WORKLOADS} (each is deployed, waited for and reported on its own); split them over several experiments`]);
+      expect(withManifest('big.yaml')[0]).to.match(/workloads: ask for 20000 pods \(big 20000\); at most 10000/);
+      expect(() => loadExperimentText(join(dir, 'e.yaml'), `${HEAD}workloads: [{name: shop, manifest: text.yaml}]\nfault: {type: reboot}\n`))
+        .to.throw(`${join(dir, 'e.yaml')}: workloads[0].manifest: ${join(dir, 'text.yaml')}: Deployment t: spec.replicas must be a whole number ≥ 0, got "three"`).with.property('exitCode', 2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('4. Object.prototype names are no fields of an expectation', () => {
