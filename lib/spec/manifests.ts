@@ -11,6 +11,8 @@ import { anchorPath } from './paths.js';
 import { dirname, resolve } from 'node:path';
 import type { Experiment, WorkloadKind, WorkloadSpec } from './types.js';
 
+/** A DNS-1123 label, as every workload name is (v1alpha1 DnsLabel); length checked apart. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** Controllers whose pods rebootlab follows as a workload. */
 const CONTROLLER_KINDS: readonly WorkloadKind[] = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'Pod'];
 /**
@@ -28,7 +30,8 @@ const KUSTOMIZE_TIMEOUT_MS = 60_000;
  * A copy of `experiment` with every manifest workload replaced by one workload per controller in its file.
  * @param file the experiment file; manifest paths are relative to its directory.
  * @throws InputError (one line naming `workloads[i].manifest` and the file) when the file cannot be read or parsed,
- *   holds a kind outside {@link MANIFEST_KINDS}, no controller, or a controller name another workload has.
+ *   holds a kind outside {@link MANIFEST_KINDS}, no controller, a controller whose name is no DNS-1123 label or is
+ *   another workload's, or a replicas / parallelism that is no whole number ≥ 0.
  */
 export function expandManifestWorkloads(experiment: Experiment, file: string): Experiment {
   if (!experiment.workloads.some((w) => w.manifest)) return experiment;
@@ -53,6 +56,11 @@ export function expandManifestWorkloads(experiment: Experiment, file: string): E
         throw new InputError(`${where}: ${path}: ${kind} ${name}: spec.${field} must be a whole number ≥ 0, got ${JSON.stringify(given)?.slice(0, 40)}`);
       }
       const replicas = kind === 'DaemonSet' ? null : kind === 'Pod' ? 1 : Number(given ?? 1);
+      // The name becomes the workload's: the value of its pods' rebootlab.dev/workload label and `workloads.<name>` in
+      // expectations. Kubernetes would refuse a bad one only once a cluster was made (a Pod's name may hold dots, a label value not `/`).
+      if (!DNS_LABEL.test(name) || name.length > 63) {
+        throw new InputError(`${where}: ${path}: ${kind} ${JSON.stringify(name).slice(0, 80)}: metadata.name must be a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters): it names the workload`);
+      }
       if (workloads.some((other) => other.name === name)) throw new InputError(`${where}: ${kind} ${name} has the name of another workload; names must be unique`);
       workloads.push({ ...w, name, kind, replicas, manifest: { file: path, objects: i === 0 ? [controller, ...others] : [controller] } });
     });

@@ -2,6 +2,8 @@
 // with the workload label on the pods; cluster-scoped objects are refused with one line.
 import { expect } from 'chai';
 import { execaSync } from 'execa';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../../lib/common/errors.js';
 import { loadExperimentText } from '../../../lib/spec/load.js';
@@ -32,6 +34,20 @@ describe('spec/manifests: workloads from the user\'s own YAML', () => {
     if (execaSync('sh', ['-c', 'command -v kubectl'], { reject: false }).exitCode !== 0) this.skip();
     const names = load('kustomize').experiment.workloads.map((w) => `${w.kind} ${w.name}`);
     expect(names).to.deep.equal(['Deployment k-web']);
+  });
+
+  it('refuses a controller whose name is no DNS-1123 label (it becomes the workload name and a label value) before any cluster exists', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-manifest-name-'));
+    try {
+      for (const name of ['../A|b', 'Web', 'web.v2', 'x'.repeat(64)]) {
+        writeFileSync(join(dir, 'm.yaml'), `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: "${name}"}\nspec: {replicas: 1}\n`);
+        const e = join(dir, 'e.yaml');
+        expect(() => loadExperimentText(e, `apiVersion: rebootlab.dev/v1alpha1\nkind: Experiment\nmetadata: {name: x}\nworkloads: [{name: shop, manifest: m.yaml}]\nfault: {type: reboot}\n`), name)
+          .to.throw(InputError, `${e}: workloads[0].manifest: ${join(dir, 'm.yaml')}: Deployment ${JSON.stringify(name)}: metadata.name must be a DNS-1123 label`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a cluster-scoped object and a missing file with one line naming the field', () => {
