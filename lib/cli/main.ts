@@ -1,5 +1,6 @@
 // The rebootlab command line: parses flags with yargs (strict), dispatches to lib/run, and is the
 // only place that prints errors or sets the exit code.
+import { existsSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { ExitCode, InputError, type ExitCodeValue } from '../common/errors.js';
 import { MISSING_POSITIONAL, registerCommands, takeCoerceError, type CommandContext, type GlobalFlags } from './commands.js';
@@ -221,7 +222,7 @@ const PATH_POSITIONALS: Readonly<Record<string, Readonly<Record<string, string>>
 
 /**
  * The line for a command whose file or directory argument is the empty string (`rebootlab validate ''`, or
- * `rebootlab report "$DIR"` with DIR unset), from yargs' parsed `args` (`_[0]` the command): e.g. `rebootlab validate:
+ * `rebootlab report "$DIR"` with DIR unset) or blank (only spaces or tabs, and no such file), from yargs' parsed `args` (`_[0]` the command): e.g. `rebootlab validate:
  * no experiment file given: argument 1 is empty (''); usage: rebootlab validate <file.yaml> [<file.yaml> ...]`.
  * Null when every such argument is non-empty or the command takes none.
  */
@@ -230,9 +231,11 @@ export function emptyPositionalLine(args: Record<string, unknown>): string | nul
   const positionals = Object.hasOwn(PATH_POSITIONALS, command) ? PATH_POSITIONALS[command]! : {};
   for (const [key, noun] of Object.entries(positionals)) {
     const values = [args[key]].flat();
-    const at = values.findIndex((v) => v === '');
+    // Blank (spaces, a tab) counts too unless such a file exists: the name would print as nothing (`ERROR:  : cannot read`).
+    const at = values.findIndex((v) => typeof v === 'string' && v.trim() === '' && (v === '' || !existsSync(v)));
     if (at < 0) continue;
-    const which = values.length > 1 ? `argument ${at + 1} is empty ('')` : `the argument is empty ('')`;
+    const value = values[at] as string;
+    const which = `${values.length > 1 ? `argument ${at + 1}` : 'the argument'} is ${value === '' ? "empty ('')" : `blank (${JSON.stringify(value)})`}`;
     return `rebootlab ${command}: no ${noun} given: ${which}; usage: ${MISSING_POSITIONAL[command]!.usage}`;
   }
   return null;

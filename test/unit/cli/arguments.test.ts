@@ -51,6 +51,8 @@ describe('cli arguments', () => {
       [['predict', ''], "rebootlab predict: no experiment file given: the argument is empty (''); usage: rebootlab predict <file.yaml>"],
       [['report', ''], "rebootlab report: no run directory given: the argument is empty (''); usage: rebootlab report <run-dir>"],
       [['compare', 'a', ''], "rebootlab compare: no run directory given: argument 2 is empty (''); usage: rebootlab compare <run-dir> [<run-dir> ...] (or a matrix run directory)"],
+      [['validate', ' \t'], 'rebootlab validate: no experiment file given: the argument is blank (" \\t"); usage: rebootlab validate <file.yaml> [<file.yaml> ...]'],
+      [['report', ' '], 'rebootlab report: no run directory given: the argument is blank (" "); usage: rebootlab report <run-dir>'],
     ];
     for (const [argv, line] of cases) expect(await cli(argv), argv.join(' ')).to.deep.equal({ exitCode: 2, stdout: '', stderr: `ERROR: ${line}\n` });
   });
