@@ -22,7 +22,7 @@ export interface SourceDocument {
  * and aliases against the anchors before them in one pass (the parser leaves an unknown alias to `toJS`, which
  * cannot say where it is).
  * @throws InputError with one issue per YAML syntax error (duplicate keys and unknown aliases included), or if
- *   `text` holds several documents.
+ *   `text` holds several documents or a line ending that is a carriage return alone.
  */
 export function parseSource(file: string, text: string): SourceDocument {
   const lineCounter = new LineCounter();
@@ -32,6 +32,14 @@ export function parseSource(file: string, text: string): SourceDocument {
     const line = before.split('\n').length;
     const column = deep - before.lastIndexOf('\n');
     throw issuesError([{ file, line, column, path: '', message: `invalid YAML: lists and mappings nested more than ${MAX_FLOW_NESTING} levels in [ ] or { }` }]);
+  }
+  // YAML 1.2 counts a bare carriage return (classic Mac line endings) as a line break; the parser does not, and read
+  // the whole file as one line ("Nested mappings are not allowed in compact mappings" at 1:13).
+  const bareCr = /\r(?!\n)/.exec(text);
+  if (bareCr !== null) {
+    const before = text.slice(0, bareCr.index);
+    const line = before.split('\n').length;
+    throw issuesError([{ file, line, column: bareCr.index - before.lastIndexOf('\n'), path: '', message: 'invalid YAML: a line ends in a carriage return alone (\\r without \\n, old Mac line endings); save the file with LF or CRLF line endings' }]);
   }
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const at = (offset: number, message: string): InputIssue => {

@@ -102,6 +102,14 @@ describe('spec: hostile input (issue 27)', () => {
     }
   });
 
+  it('a file with old Mac line endings (a carriage return alone) is one line saying so, not "Nested mappings are not allowed" at 1:13; CRLF loads', () => {
+    const text = `${HEAD}fault: {type: reboot}\n`;
+    expect(issuesOf(text.replace(/\n/g, '\r'))).to.deep.equal([
+      'e.yaml:1:35: invalid YAML: a line ends in a carriage return alone (\\r without \\n, old Mac line endings); save the file with LF or CRLF line endings',
+    ]);
+    expect(issuesOf(text.replace(/\n/g, '\r\n'))).to.deep.equal([]);
+  });
+
   it('4. Object.prototype names are no fields of an expectation', () => {
     for (const [text, message] of [
       ['node.__proto__ == 1', 'node: unknown field "__proto__"'],
