@@ -1,7 +1,7 @@
 // Compares runs grouped by variant (matrix config): median, p95, min, max per timing metric, and deltas to a baseline variant.
 import { realpathSync } from 'node:fs';
 import { aggregate } from '../analyze/expect.js';
-import { InputError } from '../common/errors.js';
+import { escapeControlOrBidi, InputError } from '../common/errors.js';
 import { expandRunDirs, loadRun, type LoadedRun } from './compare-load.js';
 import { metricsOf, metricValue, type MetricDef } from './compare-metrics.js';
 import type { Result, RunStatus } from './result-types.js';
@@ -162,7 +162,7 @@ export function compareResults(runs: readonly LoadedRun[], options: CompareRunsO
   const groups = [...byConfig.values()].map((g) => [...g].sort((a, b) => a.result.metadata.repeatIndex - b.result.metadata.repeatIndex));
   const names = groupNames(groups);
   const baseline = options.baseline ?? names[0] ?? '';
-  if (options.baseline !== undefined && !names.includes(options.baseline)) throw new InputError(`baseline variant "${options.baseline}" is not among the compared runs; variants: ${names.join(', ')}`, 'pass --baseline-variant with one of those names');
+  if (options.baseline !== undefined && !names.includes(options.baseline)) throw new InputError(`baseline variant ${JSON.stringify(options.baseline)} is not among the compared runs; variants: ${names.map((n) => escapeControlOrBidi(n)).join(', ')}`, 'pass --baseline-variant with one of those names');
   const metrics = metricsOf(runs.map((r) => r.result));
   const differing = differingSettings(groups);
   const variants = groups.map((g, i): VariantComparison => {

@@ -267,7 +267,7 @@ export async function reportCommand(options: ReportOptions): Promise<CommandOutc
     onDamagedJournal: (lines) => (damaged = lines),
   });
   const interrupted = result.status === 'interrupted' ? ' (the journal ends before run-finished: the run was stopped)' : '';
-  options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${options.runDir}: reports rebuilt${interrupted}`);
+  options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${printable(options.runDir)}: reports rebuilt${interrupted}`);
   // Records missing from the middle of the journal: the verdict rests on part of the run, so no exit code may vouch
   // for it (0 passed, 1 failed). The file handed over is damaged: bad input, exit 2, after every report is written.
   if (damaged.length > 0) {

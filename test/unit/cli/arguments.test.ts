@@ -42,6 +42,21 @@ describe('cli: warnings go to the streams main() is given', () => {
 });
 
 describe('cli arguments', () => {
+  it('a run directory or --baseline-variant with a line break stays on one line (the status line and the error were cut or split)', async function () {
+    this.timeout(60_000);
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-newline-'));
+    try {
+      const run = join(dir, 'a\nb|`c');
+      cpSync('test/fixtures/runs/reboot-quick', run, { recursive: true });
+      const report = await cli(['report', run, '--reporter', 'json']);
+      expect(report).to.deep.equal({ exitCode: 0, stderr: '', stdout: `PASSED ${join(dir, 'a\\nb|`c')}: reports rebuilt\n` });
+      const compare = await cli(['compare', run, '--baseline-variant', 'x\ny']);
+      expect(compare).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: baseline variant "x\\ny" is not among the compared runs; variants: reboot-quick\npass --baseline-variant with one of those names\n' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("an empty file or directory argument ('', a variable that expanded to nothing) is one line naming the command, not `ERROR: : cannot read`", async () => {
     const cases: [string[], string][] = [
       [['validate', ''], "rebootlab validate: no experiment file given: the argument is empty (''); usage: rebootlab validate <file.yaml> [<file.yaml> ...]"],
