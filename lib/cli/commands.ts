@@ -106,8 +106,6 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
       async (argv) => {
         // Bad reporter names are bad input before a script compiles or a cluster exists.
         if (argv.reporter !== undefined) (await import('../report/registry.js')).selectReporters(argv.reporter, { progress: false });
-        // So are tolerances out of range, before the experiment file is read.
-        (await import('../report/baseline.js')).checkToleranceFlags({ toleranceSeconds: argv['tolerance-seconds'], tolerancePercent: argv['tolerance-percent'] });
         if (/\.(m?ts|m?js)$/.test(argv.experiment)) {
           // A scripted experiment (lib/script): type-checked, compiled and run in this process.
           const { runScriptFile } = await import('../script/index.js');
@@ -120,6 +118,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           return;
         }
         const loaded = await loadExperiment(argv.experiment, { set: argv.set });
+        // Tolerances out of range are bad input too: refused before consent is checked or a cluster is looked for.
+        (await import('../report/baseline.js')).checkToleranceFlags({ toleranceSeconds: argv['tolerance-seconds'], tolerancePercent: argv['tolerance-percent'] });
         const experiment = argv.shard === undefined ? loaded : { ...loaded, variants: shardVariants(loaded.variants, parseShard(argv.shard)) };
         checkFaultConsent(experiment, { allowFaultsOn: argv['allow-faults-on'], allowControlPlane: argv['allow-control-plane'] });
         finish(

@@ -278,7 +278,7 @@ describe('cli: hostile input (issue 27)', function () {
         badInput(result, line, `pass e.g. ${flag} ${flag === '--tolerance-seconds' ? 5 : 10}`);
         expect(result.stdout).to.equal('');
       }
-      badInput(await runCli(['run', join(dir, 'missing.yaml'), '--tolerance-percent', '1e9']),
+      badInput(await runCli(['run', 'experiments/reboot-quick.yaml', '--out', join(dir, 'out'), '--tolerance-percent', '1e9']),
         'ERROR: --tolerance-percent: at most 1000 (percent), got 1000000000; a larger allowance could never fail the gate', 'pass e.g. --tolerance-percent 10');
       // The largest allowed values and decimals still gate.
       const ok = await runCli(['compare', RUN, '--baseline', join(RUN, 'result.json'), '--tolerance-seconds', '86400', '--tolerance-percent', '2.5e2']);
