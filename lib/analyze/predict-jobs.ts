@@ -79,19 +79,32 @@ interface JobState {
   priorFailures: number;
 }
 
+/**
+ * What both replacement predictions read first: when the Job controller could replace the pod (seconds since time
+ * zero) and the observed cause, or, when it never could, the item saying so (a pod left terminating under
+ * podReplacementPolicy Failed is not replaced: job_controller.go onlyReplaceFailedPods) or null (nothing to predict).
+ */
+function replaceableAt(job: JobFacts, id: string, facts: JobPodFacts, pod: PodTimeline, base: Pick<ItemDraft, 'event' | 'node' | 'pod' | 'taintKey' | 'observedSeconds'> & Partial<Pick<ItemDraft, 'mechanism'>>, policy: string): { item: ItemDraft | null } | { at: number; cause: ItemDraft['cause'] } {
+  if (facts.replaceableAfterSeconds === null) {
+    if (pod.evictedAfterSeconds === null || job.podReplacementPolicy !== 'Failed') return { item: null };
+    return {
+      item: {
+        ...base, expected: false, window: null, cause: causeOf(`${pod.name} terminating (received)`, pod.evictedAfterSeconds),
+        because: `Job ${id}: ${policy} replaces a pod only once it is Failed or gone; a terminating pod counts as terminating, not failed (onlyReplaceFailedPods)`,
+      },
+    };
+  }
+  const at = facts.replaceableAfterSeconds;
+  return { at, cause: causeOf(facts.failedAfterSeconds !== null ? `${pod.name} counted failed by the Job controller (received)` : `${pod.name} gone from the API (received)`, at) };
+}
+
 function itemFor(job: JobFacts, id: string, facts: JobPodFacts, pod: PodTimeline | undefined, state: JobState): ItemDraft | null {
   if (!pod || pod.nodeBefore === null) return null;
   const base = { event: 'replacement-created' as const, node: pod.nodeBefore, pod: `${pod.namespace}/${pod.name}`, taintKey: null, observedSeconds: pod.replacement?.createdAfterSeconds ?? null };
   const policy = `podReplacementPolicy ${job.podReplacementPolicy}${job.podFailurePolicyRules ? ' (podFailurePolicy set)' : ''}`;
-  if (facts.replaceableAfterSeconds === null) {
-    if (pod.evictedAfterSeconds === null || job.podReplacementPolicy !== 'Failed') return null;
-    return {
-      ...base, expected: false, window: null, cause: causeOf(`${pod.name} terminating (received)`, pod.evictedAfterSeconds),
-      because: `Job ${id}: ${policy} replaces a pod only once it is Failed or gone; a terminating pod counts as terminating, not failed (onlyReplaceFailedPods)`,
-    };
-  }
-  const at = facts.replaceableAfterSeconds;
-  const cause = causeOf(facts.failedAfterSeconds !== null ? `${pod.name} counted failed by the Job controller (received)` : `${pod.name} gone from the API (received)`, at);
+  const replaceable = replaceableAt(job, id, facts, pod, base, policy);
+  if ('item' in replaceable) return replaceable.item;
+  const { at, cause } = replaceable;
   if (state.jobFailed !== null) {
     return { ...base, expected: false, window: null, cause, because: `Job ${id} fails instead of replacing: ${state.jobFailed}` };
   }
@@ -182,15 +195,9 @@ function indexItemFor(job: JobFacts, id: string, facts: JobPodFacts, pod: PodTim
   const index = facts.index === null ? 'its index' : `index ${facts.index}`;
   const base = { event: 'replacement-created' as const, node: pod.nodeBefore, pod: `${pod.namespace}/${pod.name}`, taintKey: null, observedSeconds: pod.replacement?.createdAfterSeconds ?? null, mechanism: 'job-index-backoff' };
   const policy = `podReplacementPolicy ${job.podReplacementPolicy}${job.podFailurePolicyRules ? ' (podFailurePolicy set)' : ''}, backoffLimitPerIndex ${job.backoffLimitPerIndex}`;
-  if (facts.replaceableAfterSeconds === null) {
-    if (pod.evictedAfterSeconds === null || job.podReplacementPolicy !== 'Failed') return null;
-    return {
-      ...base, expected: false, window: null, cause: causeOf(`${pod.name} terminating (received)`, pod.evictedAfterSeconds),
-      because: `Job ${id}: ${policy} replaces a pod only once it is Failed or gone; a terminating pod counts as terminating, not failed (onlyReplaceFailedPods)`,
-    };
-  }
-  const at = facts.replaceableAfterSeconds;
-  const cause = causeOf(facts.failedAfterSeconds !== null ? `${pod.name} counted failed by the Job controller (received)` : `${pod.name} gone from the API (received)`, at);
+  const replaceable = replaceableAt(job, id, facts, pod, base, policy);
+  if ('item' in replaceable) return replaceable.item;
+  const { at, cause } = replaceable;
   if (jobFailed !== null) return { ...base, expected: false, window: null, cause, because: `Job ${id} fails instead of replacing: ${jobFailed}` };
   if (indexFailed !== null) return { ...base, expected: false, window: null, cause, because: `not replaced (index failed): Job ${id} marks ${index} failed, ${indexFailed} (isIndexFailed; status.failedIndexes)` };
   const notModelled = job.failedAtZero > 0 ? `not modelled: Job ${id} had ${job.failedAtZero} failed pod(s) before time zero` : undefined;
