@@ -3,6 +3,8 @@
 
 /** A DNS-1123 subdomain: a label key's optional prefix, at most 253 characters. */
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** A DNS-1123 label (IsDNS1123Label): a name part of a subdomain, a namespace, a Service or workload name. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** A label key's name part and a label value: alphanumerics, `-`, `_`, `.`, starting and ending alphanumeric. */
 const QUALIFIED_NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
@@ -26,4 +28,9 @@ export function labelKeyProblem(key: string): string | null {
 export function labelValueProblem(value: string): string | null {
   if (value === '' || (value.length <= 63 && QUALIFIED_NAME.test(value))) return null;
   return `"${value}" is not a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit`;
+}
+
+/** Whether `name` is a DNS-1123 label: at most 63 lowercase letters, digits or "-", starting and ending with a letter or digit (IsDNS1123Label). */
+export function isDnsLabel(name: string): boolean {
+  return name.length <= 63 && DNS_LABEL.test(name);
 }

@@ -8,11 +8,10 @@ import { runSync } from '../common/exec.js';
 import { readInputText } from '../common/read-input.js';
 import { checkKeysAndAliases, MAX_FLOW_NESTING, tooDeepAt } from './source.js';
 import { anchorPath } from './paths.js';
+import { isDnsLabel } from './label-syntax.js';
 import { dirname, resolve } from 'node:path';
 import type { Experiment, WorkloadKind, WorkloadSpec } from './types.js';
 
-/** A DNS-1123 label, as every workload name is (v1alpha1 DnsLabel); length checked apart. */
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** Controllers whose pods rebootlab follows as a workload. */
 const CONTROLLER_KINDS: readonly WorkloadKind[] = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'Pod'];
 /**
@@ -58,7 +57,7 @@ export function expandManifestWorkloads(experiment: Experiment, file: string): E
       const replicas = kind === 'DaemonSet' ? null : kind === 'Pod' ? 1 : Number(given ?? 1);
       // The name becomes the workload's: the value of its pods' rebootlab.dev/workload label and `workloads.<name>` in
       // expectations. Kubernetes would refuse a bad one only once a cluster was made (a Pod's name may hold dots, a label value not `/`).
-      if (!DNS_LABEL.test(name) || name.length > 63) {
+      if (!isDnsLabel(name)) {
         throw new InputError(`${where}: ${path}: ${kind} ${JSON.stringify(name).slice(0, 80)}: metadata.name must be a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters): it names the workload`);
       }
       if (workloads.some((other) => other.name === name)) throw new InputError(`${where}: ${kind} ${name} has the name of another workload; names must be unique`);
