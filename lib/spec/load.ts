@@ -180,14 +180,13 @@ function checkVariantNameLength(source: SourceDocument, name: string, matrix: Re
   let longest: { path: string; index: number; chars: number } | null = null;
   for (const [path, values] of Object.entries(matrix)) {
     let axis: { path: string; index: number; chars: number } | null = null;
-    values.forEach((value, index) => {
+    for (const [index, value] of values.entries()) {
       const chars = variantName('', { [path]: value }).length;
       if (axis === null || chars > axis.chars) axis = { path, index, chars };
-    });
+    }
     if (axis === null) continue;
-    const found: { path: string; index: number; chars: number } = axis;
-    length += found.chars;
-    if (longest === null || found.chars > longest.chars) longest = found;
+    length += axis.chars;
+    if (longest === null || axis.chars > longest.chars) longest = axis;
   }
   if (length <= MAX_VARIANT_NAME_CHARS || longest === null) return [];
   return [issueAt(source, ['matrix', longest.path, longest.index], `gives a variant name of ${length} characters; at most ${MAX_VARIANT_NAME_CHARS} fit a run directory name (255 bytes with -r<repeat>); write the value shorter (no leading zeros) or use fewer axes`)];
