@@ -1,5 +1,6 @@
 // Public API of the observer: informers → journal (observations.jsonl), and the journal reader.
 export type { ForecastObservation, GapObservation, ObjectObservation, Observation, ObservationBase, ObservationVerb, PhaseName, PhaseObservation, ProbeObservation, ProbeOutcome, WatchedKind } from './types.js';
+export { HOST_LOAD_INTERVAL_MS, HOST_LOAD_PHASE, sampleHostLoad, type HostLoadSample } from './host-load.js';
 export { startProber, type Prober, type ProberOptions, type ProbeResult } from './prober.js';
 export { queryDnsOnce, encodeDnsQuery, decodeDnsHeader, type DnsServer, type DnsQueryResult } from './dns-query.js';
 export { openJournal, parseJournal, readJournal, type Journal, type LogFn, type NewObservation, type OpenJournalOptions, type SkippedJournalLine } from './journal.js';

@@ -4,7 +4,7 @@ import { abortableSleep } from '../common/sleep.js';
 import type { Cluster } from '../cluster/index.js';
 import { ExitCode, RebootlabError } from '../common/errors.js';
 import { actingCluster, evictionDetail, loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
-import { readJournal, type Journal, type Prober } from '../observe/index.js';
+import { HOST_LOAD_INTERVAL_MS, HOST_LOAD_PHASE, readJournal, sampleHostLoad, type Journal, type Prober } from '../observe/index.js';
 import { analyze, detectionWindowFromSilence, pendingPredictions, RecoveryTracker, unsupportedVersionWarning } from '../analyze/index.js';
 import { forecast, FORECAST_LEAD_SECONDS, PreFaultRecorder, type Forecast } from '../analyze/forecast/index.js';
 import type { Result, RunInfo } from '../report/index.js';
@@ -114,6 +114,21 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     await waitForProbeBaselines(kc, probers, experiment.probes, signal);
     throwIfAborted(signal);
 
+    // kind and kwok run the nodes on this host: its load, journaled before the forecast (which names it among its
+    // conditions) and every HOST_LOAD_INTERVAL_MS while the run observes, tells a slow host from a slow Kubernetes.
+    if (experiment.cluster.provider !== 'existing') {
+      const markHostLoad = () => journal.mark(HOST_LOAD_PHASE, { detail: { ...sampleHostLoad() } });
+      markHostLoad();
+      const timer = setInterval(() => {
+        try {
+          markHostLoad();
+        } catch {
+          clearInterval(timer); // the journal is closed or failing: the run's own appends report that
+        }
+      }, HOST_LOAD_INTERVAL_MS);
+      timer.unref();
+      onStop(async () => clearInterval(timer));
+    }
     // The forecast, frozen in the journal before the first fault command: from the settings read back, the
     // Kubernetes version and the pre-fault state (placement, zones, each node's last heartbeat seen).
     journal.appendForecast({ forecast: freezeForecast(experiment, input.settings, info.cluster.kubernetesVersion ?? experiment.cluster.kubernetesVersion, preFault) as unknown as Record<string, unknown> });

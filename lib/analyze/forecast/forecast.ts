@@ -3,6 +3,7 @@
 import type { TimeoutSettings } from '../../spec/settings.js';
 import type { Experiment } from '../../spec/types.js';
 import { msToSeconds } from '../clock.js';
+import { hostLoadCondition } from '../host-load.js';
 import { unsupportedVersionWarning } from '../mechanisms.js';
 import { secondsText } from '../predict-common.js';
 import { mechanismFor, mechanismKey, type MechanismId } from './mechanisms.js';
@@ -99,7 +100,7 @@ export function forecast(input: ForecastInput): Forecast {
   return {
     kubernetesVersion: input.kubernetesVersion,
     conditionedOn: preFault.source,
-    conditions: [...targets.conditions, ...zones.zoneNotes],
+    conditions: [...targets.conditions, ...zones.zoneNotes, ...hostConditions(preFault)],
     targets: [...preFault.targets],
     mechanisms: Object.fromEntries([...new Set(items.map((i) => i.mechanism))].sort().map((key) => {
       const [id, version] = key.split('@') as [MechanismId, string | undefined];
@@ -109,6 +110,9 @@ export function forecast(input: ForecastInput): Forecast {
     notForecast,
   };
 }
+
+/** The host's load before the forecast among its conditions, when the run journaled it (lib/analyze/host-load.ts). */
+const hostConditions = (preFault: PreFaultState): string[] => (preFault.host ? [hostLoadCondition(preFault.host)] : []);
 
 /** The kubelet's Ready=False after `systemctl poweroff` started: the docker exec, logind's signal and the status patch. */
 export const SHUTDOWN_NOT_READY_WITHIN_SECONDS = 5;
@@ -197,7 +201,7 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
     if (warning !== null) notForecast.push(warning);
   }
   return {
-    kubernetesVersion: input.kubernetesVersion, conditionedOn: preFault.source, conditions: [...zones.zoneNotes], targets: [...preFault.targets],
+    kubernetesVersion: input.kubernetesVersion, conditionedOn: preFault.source, conditions: [...zones.zoneNotes, ...hostConditions(preFault)], targets: [...preFault.targets],
     mechanisms: Object.fromEntries([...new Set(items.map((i) => i.mechanism))].sort().map((key) => {
       const [id, version] = key.split('@') as [MechanismId, string | undefined];
       return [key, mechanismFor(id, version ?? input.kubernetesVersion)];

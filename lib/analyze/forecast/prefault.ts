@@ -3,6 +3,7 @@
 // recomputed later equals the one frozen then.
 import type { Toleration } from '../../spec/types.js';
 import type { ObjectObservation, Observation, PhaseObservation } from '../../observe/types.js';
+import { hostLoadOf, type HostLoadReading } from '../host-load.js';
 import { workloadMembership, type WorkloadOf } from '../membership.js';
 import { condition, get, renewTime } from '../objects.js';
 import type { WorkloadRef } from '../types.js';
@@ -20,13 +21,15 @@ const CONTROL_PLANE_LABEL = 'node-role.kubernetes.io/control-plane';
 
 /**
  * Keeps the latest Node, kubelet Lease and Pod records it is fed (one of each per object: memory bounded by the
- * cluster, not the journal), and the fault targets of the `workloads-ready` marker; `state` reads them at an instant.
+ * cluster, not the journal), the fault targets of the `workloads-ready` marker and the last `host-load` reading;
+ * `state` reads them at an instant.
  */
 export class PreFaultRecorder {
   private readonly nodes = new Map<string, ObjectObservation>();
   private readonly leases = new Map<string, ObjectObservation>();
   private readonly pods = new Map<string, ObjectObservation>();
   private targets: string[] = [];
+  private host: HostLoadReading | null = null;
   private readonly workloadOf: WorkloadOf;
 
   /** `workloads`: the run's workload references, for the pods of selected workloads (matched by namespace and labels). */
@@ -46,6 +49,7 @@ export class PreFaultRecorder {
   }
 
   private addPhase(marker: PhaseObservation): void {
+    this.host = hostLoadOf(marker) ?? this.host;
     if (marker.phase === 'workloads-ready' && marker.nodes && marker.nodes.length > 0) this.targets = [...marker.nodes];
   }
 
@@ -82,7 +86,7 @@ export class PreFaultRecorder {
       });
     }
     pods.sort((a, b) => a.node.localeCompare(b.node) || a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
-    return { source: 'journal', nodes, targets: [...this.targets], pods, leadSeconds };
+    return { source: 'journal', nodes, targets: [...this.targets], pods, leadSeconds, host: this.host };
   }
 }
 

@@ -3,6 +3,7 @@
 // setting and named assumption). Every instant is seconds since time zero, the start of the first fault command.
 import type { Toleration } from '../../spec/types.js';
 import type { MechanismRef, PredictedEvent, Window } from '../event-types.js';
+import type { HostLoadReading } from '../host-load.js';
 
 export type { MechanismRef } from '../event-types.js';
 
@@ -64,6 +65,11 @@ export interface PreFaultState {
    * fault command, so its heartbeat instants are known up to this lead.
    */
   leadSeconds: number;
+  /**
+   * The last `host-load` reading before the forecast (kind, kwok: the host running the nodes; lib/analyze/host-load.ts),
+   * said among the forecast's conditions; null or absent without one (no cluster, provider existing, older journals).
+   */
+  host?: HostLoadReading | null;
 }
 
 /** Events the forecast gives beyond those of the causal model. */

@@ -5,6 +5,7 @@ import { forecast } from '../forecast/forecast.js';
 import { judgeForecast } from '../forecast/judge.js';
 import { FORECAST_LEAD_SECONDS, preFaultStateOfJournal } from '../forecast/prefault.js';
 import type { Forecast, JudgedForecast, JudgedForecastItem } from '../forecast/types.js';
+import { hostLoadWarning } from '../host-load.js';
 import { part, type Measurement, type MeasurementTable } from '../measurement.js';
 import type { PredictionItem, Window } from '../types.js';
 
@@ -50,7 +51,8 @@ const FORECAST_LISTS: Record<ForecastField, (items: JudgedForecastItem[]) => Jud
  * The run's forecast: the `forecast` record of the journal written before the first fault command (frozen: journal),
  * else, when the run's experiment is known (run.json `experiment`), the forecast of its records before time zero
  * (frozen: recomputed, the same function the run calls). Judged against the nodes, pods, workloads, probes and Jobs.
- * Absent when neither exists (scripted experiments, older run directories).
+ * Absent when neither exists (scripted experiments, older run directories). Warns when the journal's `host-load`
+ * markers show the host overloaded from the forecast on (lib/analyze/host-load.ts hostLoadWarning).
  */
 export const forecastMeasurement: Measurement = {
   name: 'forecast',
@@ -62,6 +64,9 @@ export const forecastMeasurement: Measurement = {
     if (frozen && (ctx.faultMs - frozen.receivedAtMs) / 1000 > FORECAST_LEAD_SECONDS) {
       warn(`the forecast was frozen ${(ctx.faultMs - frozen.receivedAtMs) / 1000} s before time zero, more than the ${FORECAST_LEAD_SECONDS} s its heartbeat windows allow for`);
     }
+    // A host overloaded while the run observed slows what the measured windows rest on: said beside the verdicts.
+    const busy = hostLoadWarning(observations, frozen?.receivedAtMs ?? ctx.faultMs, (ms) => (ms - ctx.faultMs) / 1000);
+    if (busy !== null) warn(busy);
     let made: Forecast | null = frozen?.type === 'forecast' ? (frozen.forecast as unknown as Forecast) : null;
     if (made === null && options.experiment) {
       const preFault = preFaultStateOfJournal(observations, options.workloads);
