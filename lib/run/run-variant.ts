@@ -152,10 +152,10 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
       signal: faultEnd.signal,
       onInjected: (fault) => injected.push(fault),
       onPhase: (phase, { nodes, detail }) => {
-        journal.mark(phase, { nodes, detail });
-        // Steps count from time zero, the start of the first fault command (as every figure of the results),
-        // and are scheduled once that command returned.
-        if (phase === 'fault-injecting') firstCommandStartedAtMs ??= Date.now();
+        const marker = journal.mark(phase, { nodes, detail });
+        // Steps and the observation count from time zero, the start of the first fault command (as every figure
+        // of the results and the forecast), and begin once that command returned.
+        if (phase === 'fault-injecting') firstCommandStartedAtMs ??= marker.receivedAtMs;
         if (phase === 'fault-injected' && !faultInjected) {
           faultInjected = true;
           injectedAtMs(firstCommandStartedAtMs ?? Date.now());
@@ -184,7 +184,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
       await observeUntilDone(input, recovery, journal, info.workloads, {
         settled: () => faultSettled && stepsSettled,
         failed: () => faultError !== null || stepError !== null,
-      });
+      }, firstCommandStartedAtMs);
     }
     faultEnd.abort();
     signal.removeEventListener('abort', endFault);
@@ -212,19 +212,21 @@ interface FaultProgress {
 }
 
 /**
- * Waits after the fault until the observation may end: for `observe.until: duration` a fixed time after
- * injection (a fault still running then is ended by the caller); for `recovered`, until the fault was
+ * Waits after the fault until the observation may end: for `observe.until: duration` that long after time zero
+ * (`timeZeroMs`, the start of the first fault command, Unix epoch milliseconds; a fault still running then is ended
+ * by the caller, so its restore starts `observe.duration` after time zero, as the forecast has it); for `recovered`, until the fault was
  * restored (when it has a duration) and every step ran, every target node is Ready again (or deleted),
  * every workload is back at its desired Ready count, no workload pod is still bound to a deleted or not-Ready
  * Node, and no predicted consequence (PodGC, eviction, replacement) is still due within `observe.timeout`,
  * then `settle` longer.
- * `observe.timeout` (since injection) ends the wait in any case: a workload that never recovers is a
- * result to report, not an infrastructure failure. A failed fault or step ends it at once.
+ * `observe.timeout` (since time zero) ends the wait in any case: a workload that never recovers is a
+ * result to report, not an infrastructure failure. A failed fault or step ends it at once. Without `timeZeroMs`
+ * (no fault-injecting marker was written) the first fault command's return stands in for it.
  */
-async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracker, journal: Journal, workloads: RunInfo['workloads'], fault: FaultProgress): Promise<void> {
+async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracker, journal: Journal, workloads: RunInfo['workloads'], fault: FaultProgress, timeZeroMs: number | null): Promise<void> {
   const { experiment } = input.variant;
   const { observe } = experiment;
-  const startMs = recovery.faultInjectedAtMs ?? Date.now();
+  const startMs = timeZeroMs ?? recovery.faultInjectedAtMs ?? Date.now();
   const deadlineMs = startMs + (observe.until === 'duration' ? observe.durationMs ?? 0 : observe.timeoutMs);
   let lastPending: string | null = null;
   while (!input.session.signal.aborted && Date.now() < deadlineMs) {

@@ -76,6 +76,23 @@ describe('rebootlab run on kind (issue 3)', function () {
     expect(await nodeContainersIn(CLUSTER, 'exited')).to.deep.equal([]);
   });
 
+  it('observe.duration counts from time zero: a power-off longer than the observation is restored at its end, not the command\'s time later', async function () {
+    // The same cluster and settings (nothing to reconfigure); the observation (20 s) ends before the fault (4 min),
+    // so the run ends the fault: its restore must start 20 s after the start of the power-off command (time zero), as
+    // the forecast has it, not 20 s after docker stop returned (1.3 to 5.6 s later on kind). The file's own
+    // expectations (evictions, replacements) cannot be met in 20 s: the exit code says so and is not the point.
+    const res = await runCli(['run', 'experiments/outage-tuned.yaml', '--out', outFor('short-observation'), '--set', `cluster.name=${CLUSTER}`, '--reuse-cluster',
+      '--set', 'observe.until=duration', '--set', 'observe.duration=20s', '--set', 'fault.duration=4m'], { timeoutMs: 10 * MINUTE_MS });
+    expect(res.exitCode, res.stderr + res.stdout.slice(-2000)).to.be.oneOf([0, 1]);
+    const result = readResult(runDirIn(outFor('short-observation')));
+    const [fault] = result.summary.faults;
+    expect(fault!.commandSeconds, 'docker stop took time (else this test cannot tell the instants apart)').to.be.greaterThan(0.5);
+    expect(fault!.restoringAfterSeconds).to.be.within(20, 20.5);
+    // The forecast's own restore instant for it: the observation's end, 20 s (lib/analyze/forecast/nodes.ts restoreStartOf).
+    expect(result.forecast!.items.find((i) => i.event === 'node-ready-again')?.assumption).to.include('the restore starts 20 s to 20 s');
+    expect(await nodeContainersIn(CLUSTER, 'exited')).to.deep.equal([]);
+  });
+
   it('service-outage: each endpoint follows its cause (node NotReady, eviction, replacement Ready); a spread Service keeps a ready endpoint', async function () {
     const res = await runCli(['run', 'test/fixtures/e2e/service-outage.yaml', '--out', outFor('service'), '--set', `cluster.name=${CLUSTER}`, '--reuse-cluster'], { timeoutMs: 15 * MINUTE_MS });
     const result = readResult(runDirIn(outFor('service')));
