@@ -2,10 +2,9 @@
 // node containers of kind clusters rebootlab made, and the kubeconfig files of its kind and kwok clusters.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { docker, KIND_CLUSTER_LABEL } from './kind/docker.js';
+import { docker, isNoSuchContainer, KIND_CLUSTER_LABEL } from './kind/docker.js';
 import { foreignClusterError, listNodeContainerIds, ownedNodeContainers } from './kind/ownership.js';
 import { cacheDir } from '../common/cache.js';
-import { CommandError } from '../common/exec.js';
 import { defaultKwokClustersDir } from './kwok/paths.js';
 
 /**
@@ -80,10 +79,4 @@ export function createRestoreTargets(env: NodeJS.ProcessEnv = process.env): Rest
   };
 }
 
-/**
- * Whether a failed `docker inspect` said the container does not exist ("Error: No such container: x", or "No such
- * object: x" from older engines), as opposed to failing to ask (daemon unreachable, binary missing, timeout).
- */
-export function isNoSuchContainer(error: unknown): boolean {
-  return error instanceof CommandError && error.exitCodeOfCommand !== undefined && /No such (container|object)/i.test(error.stderr);
-}
+export { isNoSuchContainer } from './kind/docker.js';

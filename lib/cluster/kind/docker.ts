@@ -1,6 +1,6 @@
 // Docker queries and commands on kind node containers, restricted to the containers of one kind cluster.
 import { InputError } from '../../common/errors.js';
-import { run } from '../../common/exec.js';
+import { CommandError, run } from '../../common/exec.js';
 import type { ClusterNode } from '../provider.js';
 
 /** Label kind puts on every node container: the kind cluster name. */
@@ -86,4 +86,12 @@ export async function writeInNode(container: string, path: string, text: string)
   const slash = path.lastIndexOf('/');
   const temp = `${path.slice(0, slash)}/.rebootlab-${path.slice(slash + 1)}`;
   await run('docker', ['exec', '-i', container, 'sh', '-c', `cat > '${temp}' && mv '${temp}' '${path}'`], { input: text, timeoutMs: 60_000, hint: 'Run: rebootlab doctor' });
+}
+
+/**
+ * Whether a failed `docker inspect` said the container does not exist ("Error: No such container: x", or "No such
+ * object: x" from older engines), as opposed to failing to ask (daemon unreachable, binary missing, timeout).
+ */
+export function isNoSuchContainer(error: unknown): boolean {
+  return error instanceof CommandError && error.exitCodeOfCommand !== undefined && /No such (container|object)/i.test(error.stderr);
 }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../../common/errors.js';
-import { docker, KIND_CLUSTER_LABEL } from './docker.js';
+import { docker, isNoSuchContainer, KIND_CLUSTER_LABEL } from './docker.js';
 
 /** Content of `<name>.owner.json`. */
 export interface OwnerRecord {
@@ -43,9 +43,12 @@ export function ownerFilePath(clusterDir: string, name: string): string {
   return join(clusterDir, `${name}.owner.json`);
 }
 
+/** Runs one docker command and returns its stdout (lib/cluster/kind/docker.ts `docker`; tests pass Docker's answers). */
+export type DockerCommand = (args: readonly string[]) => Promise<string>;
+
 /** Node containers labelled `io.x-k8s.kind.cluster=<name>`, with full IDs. @throws InfraError when Docker fails. */
-export async function listNodeContainerIds(name: string): Promise<NodeContainer[]> {
-  const out = await docker(['ps', '-a', '--no-trunc', '--filter', `label=${KIND_CLUSTER_LABEL}=${name}`, '--format', '{{.Names}}\t{{.ID}}']);
+export async function listNodeContainerIds(name: string, run: DockerCommand = docker): Promise<NodeContainer[]> {
+  const out = await run(['ps', '-a', '--no-trunc', '--filter', `label=${KIND_CLUSTER_LABEL}=${name}`, '--format', '{{.Names}}\t{{.ID}}']);
   return out.split('\n').filter((l) => l.includes('\t')).map((l) => {
     const [containerName, id] = l.trim().split('\t');
     return { name: containerName!, id: id! };
@@ -105,10 +108,12 @@ export async function forgetOwnership(clusterDir: string, name: string): Promise
 /**
  * The node containers of kind cluster `name` when rebootlab made it, else null. A cluster made by an earlier
  * rebootlab (no owner file) is adopted once when {@link adoptionEvidence} holds, and its owner file written.
+ * A control-plane container Docker says does not exist (removed, or still being made by kind in another run) is
+ * nobody's: null. `run` is the docker command (tests give Docker's answers).
  * @throws InfraError when Docker fails.
  */
-export async function ownedNodeContainers(clusterDir: string, name: string): Promise<Set<string> | null> {
-  const current = await listNodeContainerIds(name);
+export async function ownedNodeContainers(clusterDir: string, name: string, run: DockerCommand = docker): Promise<Set<string> | null> {
+  const current = await listNodeContainerIds(name, run);
   const record = readRecord(clusterDir, name);
   if (record) return ownedContainerNames(record, current);
   const controlPlane = current.find((c) => c.name === `${name}-control-plane`);
@@ -118,10 +123,11 @@ export async function ownedNodeContainers(clusterDir: string, name: string): Pro
   const writtenAtMs = existsSync(configFile) ? statSync(configFile).mtimeMs : null;
   let createdText: string;
   try {
-    createdText = await docker(['inspect', '--type', 'container', '--format', '{{.Created}}', controlPlane.id]);
+    createdText = await run(['inspect', '--type', 'container', '--format', '{{.Created}}', controlPlane.id]);
   } catch (err) {
-    // Removed between the listing and this read (a cluster being deleted meanwhile): as if it had not been listed.
-    if (!(await listNodeContainerIds(name)).some((c) => c.id === controlPlane.id)) return null;
+    // Removed between the listing and this read (a cluster being deleted, or one kind is still making in another
+    // run, where Docker may go on listing a container it already says does not exist): as if it had not been listed.
+    if (isNoSuchContainer(err) || !(await listNodeContainerIds(name, run)).some((c) => c.id === controlPlane.id)) return null;
     throw err;
   }
   const created = Date.parse(createdText.trim());
