@@ -8,7 +8,7 @@ import type { Observation, PhaseObservation } from '../observe/types.js';
 /**
  * Load per CPU (1-minute load average ÷ CPUs) from which the host counts as overloaded: twice as many runnable tasks
  * as CPUs, so a task waits for a CPU as long as it runs. On this project's 2-core machine, kind runs at load averages
- * of 10 to 12 (a Go build beside two clusters, 5 Dec 2026) missed the measured windows by 2 to 24 s (docs/predictions.md).
+ * of 10 to 12 (a Go build beside two clusters, 5 Dec 2026) missed the measured windows by 0.7 to 24 s (docs/predictions.md).
  */
 export const HOST_OVERLOADED_LOAD_PER_CPU = 2;
 
