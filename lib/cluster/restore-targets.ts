@@ -79,4 +79,3 @@ export function createRestoreTargets(env: NodeJS.ProcessEnv = process.env): Rest
   };
 }
 
-export { isNoSuchContainer } from './kind/docker.js';

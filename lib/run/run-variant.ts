@@ -214,10 +214,10 @@ interface FaultProgress {
 /**
  * Waits after the fault until the observation may end: for `observe.until: duration` that long after time zero
  * (`timeZeroMs`, the start of the first fault command, Unix epoch milliseconds; a fault still running then is ended
- * by the caller, so its restore starts `observe.duration` after time zero, as the forecast has it); for `recovered`, until the fault was
- * restored (when it has a duration) and every step ran, every target node is Ready again (or deleted),
- * every workload is back at its desired Ready count, no workload pod is still bound to a deleted or not-Ready
- * Node, and no predicted consequence (PodGC, eviction, replacement) is still due within `observe.timeout`,
+ * by the caller, so its restore starts `observe.duration` after time zero, as the forecast has it); for
+ * `recovered`, until the fault was restored (when it has a duration) and every step ran, every target node is
+ * Ready again (or deleted), every workload is back at its desired Ready count, no workload pod is still bound to a
+ * deleted or not-Ready Node, and no predicted consequence (PodGC, eviction, replacement) is still due within `observe.timeout`,
  * then `settle` longer.
  * `observe.timeout` (since time zero) ends the wait in any case: a workload that never recovers is a
  * result to report, not an infrastructure failure. A failed fault or step ends it at once. Without `timeZeroMs`

@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isNoSuchContainer, type RestoreTargets } from '../../../lib/cluster/restore-targets.js';
+import { isNoSuchContainer } from '../../../lib/cluster/kind/docker.js';
+import type { RestoreTargets } from '../../../lib/cluster/restore-targets.js';
 import { CommandError } from '../../../lib/common/exec.js';
 import { restorePending } from '../../../lib/faults/restore-file.js';
 
