@@ -15,6 +15,7 @@ import {
 } from '../workloads/index.js';
 import { loadKubeConfig, readServerVersion } from '../cluster/kube-client.js';
 import { describeTarget, workloadRefs } from './run-info.js';
+import { waitForPodgcRequeueClear } from './podgc-requeue.js';
 import { PROBE_BASELINE_MS, startProbers, waitForProbeBaselines } from './probers.js';
 import type { RunSession } from './session.js';
 
@@ -112,6 +113,9 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     probers = await startProbers(kc, cluster, experiment.probes, targets, journal, { guard, signal });
     if (probers.length > 0) progress.phase(`waiting for a steady baseline of ${probers.length} probe(s) (${PROBE_BASELINE_MS / 1000} s of answers from every ready endpoint)`);
     await waitForProbeBaselines(kc, probers, experiment.probes, signal);
+    throwIfAborted(signal);
+    // A Node re-created moments ago (the previous repeat's) may still sit in PodGC's quarantine queue.
+    await waitForPodgcRequeueClear(kc, experiment, targets, { journal, say: (line) => progress.phase(line), signal });
     throwIfAborted(signal);
 
     // kind and kwok run the nodes on this host: its load, journaled before the forecast (which names it among its

@@ -1,0 +1,43 @@
+// Tests for lib/run/podgc-requeue.ts: when a run must wait before deleting a Node that was re-created moments ago.
+// The case: sts-two-nodes-deleted with repeat=3 (5 Dec 2026, v1.37.2): repeats 1 and 2 started 81 s and 41 s after
+// the previous repeat's PodGC deletion, and PodGC deleted their pods 3.7 to 4.4 s after the Node deletion instead of
+// after its 40 s quarantine (the entry its previous deletion pass had queued).
+import { expect } from 'chai';
+import { loadExperimentText } from '../../../lib/spec/load.js';
+import { deletionOffsetsMs, PODGC_REQUEUE_CLEAR_MS, podgcRequeueClearAtMs } from '../../../lib/run/podgc-requeue.js';
+
+const experimentOf = (...lines: string[]) => loadExperimentText('e.yaml', [
+  'apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}',
+  'workloads: [{name: web, kind: Deployment}]', ...lines,
+].join('\n')).experiment;
+
+describe('run/podgc-requeue', () => {
+  it('clears 62 s after the Node was created: quarantineTime 40 s + gcCheckPeriod 20 s + 2 s slack', () => {
+    expect(PODGC_REQUEUE_CLEAR_MS).to.equal(62_000);
+  });
+
+  it('deletionOffsetsMs: a node-delete fault deletes its targets at time zero', () => {
+    const offsets = deletionOffsetsMs(experimentOf('fault: {type: node-delete, count: 2}'), ['w1', 'w2']);
+    expect([...offsets]).to.deep.equal([['w1', 0], ['w2', 0]]);
+  });
+
+  it('deletionOffsetsMs: a delete-node-object step deletes the targets (or its named node) at its time', () => {
+    const onTargets = experimentOf('fault: {type: power-off, duration: 5m}', 'steps: [{after: 60s, action: delete-node-object}]');
+    expect([...deletionOffsetsMs(onTargets, ['w1'])]).to.deep.equal([['w1', 60_000]]);
+    const named = experimentOf('fault: {type: node-delete}', 'steps: [{after: 30s, action: delete-node-object, node: rebootlab-worker2}]');
+    expect([...deletionOffsetsMs(named, ['w1'])]).to.deep.equal([['w1', 0], ['rebootlab-worker2', 30_000]]);
+  });
+
+  it('deletionOffsetsMs: nothing when no Node is deleted (no wait for a reboot)', () => {
+    expect(deletionOffsetsMs(experimentOf('fault: {type: reboot}'), ['w1']).size).to.equal(0);
+  });
+
+  it('podgcRequeueClearAtMs: the youngest Node decides, less the time its deletion comes after time zero', () => {
+    const t = 1_796_490_000_000;
+    // The repeat-1 case: Nodes re-created at t, deleted at time zero: the fault waits until t + 62 s.
+    expect(podgcRequeueClearAtMs(new Map([['w1', t - 30_000], ['w2', t]]), new Map([['w1', 0], ['w2', 0]]))).to.equal(t + 62_000);
+    // Deleted by a step 60 s after time zero: the fault itself may start at t + 2 s.
+    expect(podgcRequeueClearAtMs(new Map([['w1', t]]), new Map([['w1', 60_000]]))).to.equal(t + 2_000);
+    expect(podgcRequeueClearAtMs(new Map(), new Map())).to.equal(null);
+  });
+});
