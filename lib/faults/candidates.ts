@@ -25,7 +25,8 @@ export async function loadTargetCandidates(cluster: Cluster, selected: readonly 
       const labels = n.metadata?.labels ?? {};
       const name = n.metadata?.name ?? '';
       const role = providerNodes.get(name) ?? (CONTROL_PLANE_LABEL in labels ? 'control-plane' : 'worker');
-      return { name, role, labels };
+      const created = n.metadata?.creationTimestamp;
+      return { name, role, labels, ...(created ? { createdAtMs: new Date(created).getTime() } : {}) };
     });
     const kc = selected.length > 0 ? loadKubeConfig(cluster.kubeconfigPath) : null;
     const others = (await Promise.all(selected.map((s) => listSelectedPods(kc!, s)))).flat();

@@ -8,6 +8,8 @@ export interface TargetNode {
   name: string;
   role: 'control-plane' | 'worker';
   labels: Record<string, string>;
+  /** The Node's `metadata.creationTimestamp`, epoch milliseconds, when read from the API server. */
+  createdAtMs?: number;
 }
 
 /** A pod, as far as target selection needs it: the node it is bound to ('' when unscheduled). */

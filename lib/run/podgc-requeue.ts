@@ -1,8 +1,8 @@
 // PodGC's quarantine queue outlives a Node: a name deleted again soon after it was re-created can lose its pods at
 // once. The run waits that out before a fault that deletes a Node, so each run (and each repeat) starts with the
 // 40 s quarantine the forecast and the causal chain assume.
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { abortableSleep } from '../common/sleep.js';
+import type { TargetNode } from '../faults/index.js';
 import type { Journal } from '../observe/index.js';
 import { PODGC_PERIOD_SECONDS, PODGC_QUARANTINE_SECONDS } from '../analyze/predict-pods.js';
 import type { Experiment } from '../spec/types.js';
@@ -61,25 +61,6 @@ export function deletionOffsetsMs(experiment: Pick<Experiment, 'fault' | 'steps'
   return offsets;
 }
 
-/**
- * Each of `nodes`' `metadata.creationTimestamp`, epoch milliseconds (a node the API server does not know is left out).
- * @throws the client's error for any other failure than 404.
- */
-export async function readNodeCreationTimes(core: CoreV1Api, nodes: readonly string[]): Promise<Map<string, number>> {
-  const created = new Map<string, number>();
-  for (const name of nodes) {
-    try {
-      const node = await core.readNode({ name });
-      const at = node.metadata?.creationTimestamp;
-      if (at) created.set(name, new Date(at).getTime());
-    } catch (error) {
-      if ((error as { code?: number }).code === 404) continue;
-      throw error;
-    }
-  }
-  return created;
-}
-
 /** The phase marker journaled when the run waits for {@link PODGC_REQUEUE_CLEAR_MS}; detail `{ waitMs, clearAtMs }`. */
 export const PODGC_REQUEUE_WAIT_PHASE = 'podgc-requeue-wait';
 
@@ -88,22 +69,23 @@ export const PODGC_REQUEUE_WAIT_PHASE = 'podgc-requeue-wait';
  * would be deleted (a repeat right after a run that deleted and re-created it), waits until PodGC's old quarantine
  * entry is surely gone, saying so (`say`) and journaling a {@link PODGC_REQUEUE_WAIT_PHASE} marker. No wait when
  * nothing is deleted or every such Node is old enough.
- * Returns early when `signal` aborts (the caller checks it).
- * @throws the client's error when a Node cannot be read (other than 404).
+ * `nodes` are the cluster's Nodes as listed for target selection (a Node not among them, or without its creation
+ * time, needs no wait: nothing of it is deleted). Returns early when `signal` aborts (the caller checks it).
  */
 export async function waitForPodgcRequeueClear(
-  kc: KubeConfig,
+  nodes: readonly TargetNode[],
   experiment: Pick<Experiment, 'fault' | 'steps'>,
   targets: readonly string[],
-  options: { journal: Pick<Journal, 'mark'>; say: (line: string) => void; signal: AbortSignal; now?: () => number },
+  options: { journal: Pick<Journal, 'mark'>; say: (line: string) => void; signal: AbortSignal },
 ): Promise<void> {
   const deletions = deletionOffsetsMs(experiment, targets);
   if (deletions.size === 0) return;
-  const clearAtMs = podgcRequeueClearAtMs(await readNodeCreationTimes(kc.makeApiClient(CoreV1Api), [...deletions.keys()]), deletions);
-  const now = (options.now ?? Date.now)();
+  const createdAtMs = new Map(nodes.flatMap((n) => (deletions.has(n.name) && n.createdAtMs !== undefined ? [[n.name, n.createdAtMs] as const] : [])));
+  const clearAtMs = podgcRequeueClearAtMs(createdAtMs, deletions);
+  const now = Date.now();
   if (clearAtMs === null || clearAtMs <= now) return;
   const waitMs = clearAtMs - now;
-  options.say(`waiting ${(waitMs / 1000).toFixed(1)} s before deleting ${[...deletions.keys()].join(', ')}: re-created less than ${PODGC_REQUEUE_CLEAR_MS / 1000} s ago, PodGC may still hold a quarantine entry from before (pods would be deleted at once)`);
+  options.say(`waiting ${(waitMs / 1000).toFixed(1)} s before deleting ${[...deletions.keys()].join(', ')}: created less than ${PODGC_REQUEUE_CLEAR_MS / 1000} s ago, PodGC may still hold a quarantine entry from before (pods would be deleted at once)`);
   options.journal.mark(PODGC_REQUEUE_WAIT_PHASE, { nodes: [...deletions.keys()], detail: { waitMs, clearAtMs } });
   await abortableSleep(waitMs, options.signal);
 }

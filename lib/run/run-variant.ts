@@ -115,7 +115,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     await waitForProbeBaselines(kc, probers, experiment.probes, signal);
     throwIfAborted(signal);
     // A Node re-created moments ago (the previous repeat's) may still sit in PodGC's quarantine queue.
-    await waitForPodgcRequeueClear(kc, experiment, targets, { journal, say: (line) => progress.phase(line), signal });
+    await waitForPodgcRequeueClear(after.nodes, experiment, targets, { journal, say: (line) => progress.phase(line), signal });
     throwIfAborted(signal);
 
     // kind and kwok run the nodes on this host: its load, journaled before the forecast (which names it among its
