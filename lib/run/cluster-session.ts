@@ -6,9 +6,17 @@ import { InputError } from '../common/errors.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { ClusterSpec } from '../spec/types.js';
 import type { RunOptions } from './options.js';
+import type { NodeDeletionHistory } from './podgc-requeue.js';
 import { prepareCluster } from './prepare-cluster.js';
 import type { Progress } from './progress.js';
 import { reconfigurableInPlace, reconfigureInPlace } from './reconfigure-cluster.js';
+
+/** A cluster made ready for a run: the settings in effect (milliseconds) and what this run deleted of its Nodes. */
+export interface ClusterForRun {
+  cluster: Cluster;
+  settings: TimeoutSettings;
+  nodeDeletions: NodeDeletionHistory;
+}
 
 /**
  * The clusters of one `rebootlab run`: a variant whose cluster spec equals the previous one's reuses its
@@ -18,7 +26,7 @@ import { reconfigurableInPlace, reconfigureInPlace } from './reconfigure-cluster
  * An attached cluster (--reuse-cluster) whose flags differ from the spec is reconfigured the same way.
  */
 export class ClusterSession {
-  #current: { spec: ClusterSpec; cluster: Cluster; created: boolean; settings: TimeoutSettings } | null = null;
+  #current: { spec: ClusterSpec; cluster: Cluster; created: boolean; settings: TimeoutSettings; nodeDeletions: NodeDeletionHistory } | null = null;
 
   constructor(
     readonly provider: ClusterProvider,
@@ -26,8 +34,12 @@ export class ClusterSession {
     readonly progress: Progress,
   ) {}
 
-  /** The cluster for `spec` with its effective settings (milliseconds); creates, reconfigures or attaches as needed. @throws InputError, InfraError. */
-  async clusterFor(spec: ClusterSpec, signal: AbortSignal): Promise<{ cluster: Cluster; settings: TimeoutSettings }> {
+  /**
+   * The cluster for `spec` with its effective settings (milliseconds); creates, reconfigures or attaches as needed.
+   * `nodeDeletions` is the cluster's record for this run (kept while the cluster is reused or reconfigured in place,
+   * new with a new cluster): runs add the Nodes they delete to it. @throws InputError, InfraError.
+   */
+  async clusterFor(spec: ClusterSpec, signal: AbortSignal): Promise<ClusterForRun> {
     const current = this.#current;
     if (current && JSON.stringify(current.spec) === JSON.stringify(spec)) {
       await prepareCluster(current.cluster, spec, this.progress, signal); // clean namespace, nodes Ready
@@ -48,7 +60,7 @@ export class ClusterSession {
     const cluster = exists
       ? await this.provider.attach(spec.name)
       : await this.provider.create(spec, { step: (message) => this.progress.phase(message) });
-    this.#current = { spec, cluster, created: !exists, settings: spec.settings };
+    this.#current = { spec, cluster, created: !exists, settings: spec.settings, nodeDeletions: { createdByThisRun: !exists, deleted: new Set() } };
     // A reused cluster may have been made with other flags: put this spec's into effect (set only: what
     // extra flags it had before is unknown).
     if (exists && cluster.reconfigure) await this.#reconfigure(cluster, spec, null, signal);
@@ -64,7 +76,7 @@ export class ClusterSession {
     }
   }
 
-  async #prepare(spec: ClusterSpec, signal: AbortSignal): Promise<{ cluster: Cluster; settings: TimeoutSettings }> {
+  async #prepare(spec: ClusterSpec, signal: AbortSignal): Promise<ClusterForRun> {
     const current = this.#current!;
     const prepared = await prepareCluster(current.cluster, spec, this.progress, signal);
     current.settings = prepared.settings;

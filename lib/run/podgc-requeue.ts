@@ -61,6 +61,20 @@ export function deletionOffsetsMs(experiment: Pick<Experiment, 'fault' | 'steps'
   return offsets;
 }
 
+/**
+ * What one `rebootlab run` knows of the Node names of its current cluster, so that a Node this run made and never
+ * deleted is not waited for: PodGC queues a name only while some pod is bound to it and the Node is missing, and
+ * pods are bound to a Node only once it exists, so a Node registered when the cluster was created (and never deleted
+ * since) has no quarantine entry. `createdByThisRun` is false for an attached cluster (--reuse-cluster, provider
+ * `existing`): who deleted what before is unknown there, and the creation time alone decides.
+ * `deleted` holds every name this run deleted, or was about to delete when it injected the fault (added before the
+ * fault command, so an interrupted deletion counts too).
+ */
+export interface NodeDeletionHistory {
+  readonly createdByThisRun: boolean;
+  readonly deleted: Set<string>;
+}
+
 /** The phase marker journaled when the run waits for {@link PODGC_REQUEUE_CLEAR_MS}; detail `{ waitMs, clearAtMs }`. */
 export const PODGC_REQUEUE_WAIT_PHASE = 'podgc-requeue-wait';
 
@@ -70,22 +84,25 @@ export const PODGC_REQUEUE_WAIT_PHASE = 'podgc-requeue-wait';
  * entry is surely gone, saying so (`say`) and journaling a {@link PODGC_REQUEUE_WAIT_PHASE} marker. No wait when
  * nothing is deleted or every such Node is old enough.
  * `nodes` are the cluster's Nodes as listed for target selection (a Node not among them, or without its creation
- * time, needs no wait: nothing of it is deleted). Returns early when `signal` aborts (the caller checks it).
+ * time, needs no wait: nothing of it is deleted). A Node of `history` that this run's cluster had from its creation
+ * and that this run never deleted needs none either ({@link NodeDeletionHistory}). Returns early when `signal`
+ * aborts (the caller checks it).
  */
 export async function waitForPodgcRequeueClear(
   nodes: readonly TargetNode[],
   experiment: Pick<Experiment, 'fault' | 'steps'>,
   targets: readonly string[],
-  options: { journal: Pick<Journal, 'mark'>; say: (line: string) => void; signal: AbortSignal },
+  options: { journal: Pick<Journal, 'mark'>; say: (line: string) => void; signal: AbortSignal; history?: NodeDeletionHistory },
 ): Promise<void> {
   const deletions = deletionOffsetsMs(experiment, targets);
   if (deletions.size === 0) return;
-  const createdAtMs = new Map(nodes.flatMap((n) => (deletions.has(n.name) && n.createdAtMs !== undefined ? [[n.name, n.createdAtMs] as const] : [])));
+  const neverMissing = (name: string) => options.history !== undefined && options.history.createdByThisRun && !options.history.deleted.has(name);
+  const createdAtMs = new Map(nodes.flatMap((n) => (deletions.has(n.name) && n.createdAtMs !== undefined && !neverMissing(n.name) ? [[n.name, n.createdAtMs] as const] : [])));
   const clearAtMs = podgcRequeueClearAtMs(createdAtMs, deletions);
   const now = Date.now();
   if (clearAtMs === null || clearAtMs <= now) return;
   const waitMs = clearAtMs - now;
-  options.say(`waiting ${(waitMs / 1000).toFixed(1)} s before deleting ${[...deletions.keys()].join(', ')}: created less than ${PODGC_REQUEUE_CLEAR_MS / 1000} s ago, PodGC may still hold a quarantine entry from before (pods would be deleted at once)`);
-  options.journal.mark(PODGC_REQUEUE_WAIT_PHASE, { nodes: [...deletions.keys()], detail: { waitMs, clearAtMs } });
+  options.say(`waiting ${(waitMs / 1000).toFixed(1)} s before deleting ${[...createdAtMs.keys()].join(', ')}: created less than ${PODGC_REQUEUE_CLEAR_MS / 1000} s ago, PodGC may still hold a quarantine entry from before (pods would be deleted at once)`);
+  options.journal.mark(PODGC_REQUEUE_WAIT_PHASE, { nodes: [...createdAtMs.keys()], detail: { waitMs, clearAtMs } });
   await abortableSleep(waitMs, options.signal);
 }

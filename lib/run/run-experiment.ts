@@ -59,9 +59,9 @@ export async function runExperiment(options: RunOptions): Promise<CommandOutcome
       if (session.signal.aborted) break;
       const runDir = runDirOf(variant);
       session.guardRun(runDir);
-      const { cluster, settings } = await session.clusterFor(variant.experiment.cluster);
+      const { cluster, settings, nodeDeletions } = await session.clusterFor(variant.experiment.cluster);
       progress.phase(`run ${variant.variantName} (repeat ${variant.repeatIndex}) → ${runDir}`);
-      const result = await runVariant({ variant, cluster, settings, runDir, session, rebootlabVersion: rebootlabVersion() });
+      const result = await runVariant({ variant, cluster, settings, nodeDeletions, runDir, session, rebootlabVersion: rebootlabVersion() });
       results.push(result);
       options.print?.(summaryLine(result, runDir));
     }

@@ -15,7 +15,7 @@ import {
 } from '../workloads/index.js';
 import { loadKubeConfig, readServerVersion } from '../cluster/kube-client.js';
 import { describeTarget, workloadRefs } from './run-info.js';
-import { waitForPodgcRequeueClear } from './podgc-requeue.js';
+import { deletionOffsetsMs, waitForPodgcRequeueClear, type NodeDeletionHistory } from './podgc-requeue.js';
 import { PROBE_BASELINE_MS, startProbers, waitForProbeBaselines } from './probers.js';
 import type { RunSession } from './session.js';
 
@@ -28,6 +28,11 @@ export interface RunVariantInput {
   cluster: Cluster;
   /** The settings in effect on the cluster, read back after creation (durations in milliseconds). */
   settings: TimeoutSettings;
+  /**
+   * The Nodes this `rebootlab run` deleted on `cluster` so far (ClusterSession); the run adds those it deletes.
+   * Absent: every Node counts as possibly deleted before (the wait before deleting one goes by its creation time).
+   */
+  nodeDeletions?: NodeDeletionHistory;
   /** Directory of this run; created if missing. */
   runDir: string;
   /**
@@ -115,7 +120,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     await waitForProbeBaselines(kc, probers, experiment.probes, signal);
     throwIfAborted(signal);
     // A Node re-created moments ago (the previous repeat's) may still sit in PodGC's quarantine queue.
-    await waitForPodgcRequeueClear(after.nodes, experiment, targets, { journal, say: (line) => progress.phase(line), signal });
+    await waitForPodgcRequeueClear(after.nodes, experiment, targets, { journal, say: (line) => progress.phase(line), signal, history: input.nodeDeletions });
     throwIfAborted(signal);
 
     // kind and kwok run the nodes on this host: its load, journaled before the forecast (which names it among its
@@ -138,6 +143,8 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     journal.appendForecast({ forecast: freezeForecast(experiment, input.settings, info.cluster.kubernetesVersion ?? experiment.cluster.kubernetesVersion, preFault) as unknown as Record<string, unknown> });
     forecastFrozen = true;
     progress.phase(`injecting ${experiment.fault.type} on ${targets.join(', ')}`);
+    // Counted as deleted before the command runs: an interrupted deletion may have reached the API server.
+    for (const node of deletionOffsetsMs(experiment, targets).keys()) input.nodeDeletions?.deleted.add(node);
     // The fault (with its timed restore) and the follow-up steps run while the cluster is observed; the end
     // of the observation ends a fault still running (until: duration shorter than fault.duration).
     const faultEnd = new AbortController();

@@ -13,7 +13,7 @@ import { rebuildReports, writeRunInfo, type Result, type RunInfo } from '../repo
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { ClusterSpec } from '../spec/types.js';
 import { WORKLOAD_NAMESPACE } from '../workloads/index.js';
-import { ClusterSession } from './cluster-session.js';
+import { ClusterSession, type ClusterForRun } from './cluster-session.js';
 import { DEFAULT_REPORTS_DIR, type RunOptions } from './options.js';
 import type { Progress } from './progress.js';
 import { SignalHandlers } from './signal-handlers.js';
@@ -115,7 +115,7 @@ export class RunSession {
   }
 
   /** The cluster for `spec` and its effective settings (ClusterSession.clusterFor). @throws InputError, InfraError. */
-  clusterFor(spec: ClusterSpec): Promise<{ cluster: Cluster; settings: TimeoutSettings }> {
+  clusterFor(spec: ClusterSpec): Promise<ClusterForRun> {
     return this.#clusters.clusterFor(spec, this.signal);
   }
 

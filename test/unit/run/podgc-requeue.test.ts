@@ -3,8 +3,9 @@
 // the previous repeat's PodGC deletion, and PodGC deleted their pods 3.7 to 4.4 s after the Node deletion instead of
 // after its 40 s quarantine (the entry its previous deletion pass had queued).
 import { expect } from 'chai';
+import type { TargetNode } from '../../../lib/faults/index.js';
 import { loadExperimentText } from '../../../lib/spec/load.js';
-import { deletionOffsetsMs, PODGC_REQUEUE_CLEAR_MS, podgcRequeueClearAtMs } from '../../../lib/run/podgc-requeue.js';
+import { deletionOffsetsMs, PODGC_REQUEUE_CLEAR_MS, PODGC_REQUEUE_WAIT_PHASE, podgcRequeueClearAtMs, waitForPodgcRequeueClear, type NodeDeletionHistory } from '../../../lib/run/podgc-requeue.js';
 
 const experimentOf = (...lines: string[]) => loadExperimentText('e.yaml', [
   'apiVersion: rebootlab.dev/v1alpha1', 'kind: Experiment', 'metadata: {name: x}',
@@ -39,5 +40,39 @@ describe('run/podgc-requeue', () => {
     // Deleted by a step 60 s after time zero: the fault itself may start at t + 2 s.
     expect(podgcRequeueClearAtMs(new Map([['w1', t]]), new Map([['w1', 60_000]]))).to.equal(t + 2_000);
     expect(podgcRequeueClearAtMs(new Map(), new Map())).to.equal(null);
+  });
+
+  describe('waitForPodgcRequeueClear', () => {
+    // A Node registered 10 s ago and deleted by the fault: 52 s to wait, unless this run made the cluster and never
+    // deleted it. The signal is aborted beforehand, so a wait is journaled and said but ends at once.
+    const nodeDelete = experimentOf('fault: {type: node-delete}');
+    async function marksOf(history: NodeDeletionHistory | undefined) {
+      const marks: { phase: string; detail: unknown }[] = [];
+      const said: string[] = [];
+      const nodes: TargetNode[] = [{ name: 'w1', role: 'worker', labels: {}, createdAtMs: Date.now() - 10_000 }];
+      const aborted = new AbortController();
+      aborted.abort();
+      await waitForPodgcRequeueClear(nodes, nodeDelete, ['w1'], {
+        journal: { mark: (phase: string, extra?: { detail?: unknown }) => marks.push({ phase, detail: extra?.detail }) } as never,
+        say: (line) => said.push(line), signal: aborted.signal, history,
+      });
+      return { marks, said };
+    }
+
+    it('no wait for a Node of a cluster this run created and never deleted (no quarantine entry can exist)', async () => {
+      const { marks, said } = await marksOf({ createdByThisRun: true, deleted: new Set() });
+      expect(marks).to.deep.equal([]);
+      expect(said).to.deep.equal([]);
+    });
+
+    it('waits for a Node this run deleted before (the previous repeat\'s), and on an attached cluster', async () => {
+      for (const history of [{ createdByThisRun: true, deleted: new Set(['w1']) }, { createdByThisRun: false, deleted: new Set<string>() }, undefined]) {
+        const { marks, said } = await marksOf(history);
+        expect(marks.map((m) => m.phase)).to.deep.equal([PODGC_REQUEUE_WAIT_PHASE]);
+        const waitMs = (marks[0]!.detail as { waitMs: number }).waitMs;
+        expect(waitMs).to.be.within(51_000, 52_000);
+        expect(said[0]).to.match(/^waiting 5[12]\.\d s before deleting w1: created less than 62 s ago/);
+      }
+    });
   });
 });
