@@ -10,7 +10,7 @@ import type { ActHooks, ActionRecord, NodeAction, NodeActionArgs, PlannedAction,
 import { PROVIDERS } from '../../spec/providers.js';
 import { apiError, apiErrorCode } from '../kube-client.js';
 import { describeNodeApiAction, isNodeApiAction, planNodeApiAction } from '../node-api-actions.js';
-import { KWOK_MANAGED_LABEL, KWOK_MANAGED_VALUE } from './flags.js';
+import { KWOK_MANAGED_LABEL, KWOK_MANAGED_VALUE, KWOK_STOPPED_VALUE } from './flags.js';
 
 /** Actions the kwok provider supports: heartbeat loss, Node deletion, and the API-server actions. */
 export const KWOK_NODE_ACTIONS: ReadonlySet<NodeAction> = new Set<NodeAction>(PROVIDERS.kwok.nodeActions);
@@ -54,7 +54,7 @@ function kwokCommands(kubeconfigPath: string, node: string, manifest: string): R
   const kubectl = (...args: string[]) => ['kubectl', '--kubeconfig', kubeconfigPath, ...args];
   return {
     'stop-heartbeat': {
-      act: kubectl('label', 'node', node, `${KWOK_MANAGED_LABEL}=off`, '--overwrite'),
+      act: kubectl('label', 'node', node, `${KWOK_MANAGED_LABEL}=${KWOK_STOPPED_VALUE}`, '--overwrite'),
       undo: kubectl('label', 'node', node, `${KWOK_MANAGED_LABEL}=${KWOK_MANAGED_VALUE}`, '--overwrite'),
     },
     'delete-node-object': { act: kubectl('delete', 'node', node), undo: kubectl('create', '-f', manifest) },
@@ -90,7 +90,7 @@ async function planFor(ctx: KwokActionContext, core: CoreV1Api, node: V1Node, ac
       // stops its Lease renewals and status stages (see flags.ts, kwokArgs). Undo = the kubelet coming back.
       return {
         restoreCommands: [commands['stop-heartbeat'].undo],
-        act: () => setLabel('off'),
+        act: () => setLabel(KWOK_STOPPED_VALUE),
         undo: () => setLabel(KWOK_MANAGED_VALUE),
       };
     case 'delete-node-object': {

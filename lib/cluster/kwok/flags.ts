@@ -123,6 +123,8 @@ export function schedulerArgs(spec: ClusterSpec, files: ClusterFiles, scale: Sca
 export const KWOK_MANAGED_LABEL = 'rebootlab.dev/kwok-heartbeat';
 /** Value of {@link KWOK_MANAGED_LABEL} on a node whose heartbeats kwok simulates. */
 export const KWOK_MANAGED_VALUE = 'on';
+/** Value of {@link KWOK_MANAGED_LABEL} the `stop-heartbeat` fault sets: kwok no longer selects the node. */
+export const KWOK_STOPPED_VALUE = 'off';
 
 /**
  * kwok flags. Nodes are selected by the server-side label selector `rebootlab.dev/kwok-heartbeat=on`: when the

@@ -11,6 +11,7 @@ import { writeClusterPki } from './certs.js';
 import { deletedNodesDir, describeKwokAction } from './actions.js';
 import { KwokCluster } from './cluster.js';
 import { startControlPlane } from './control-plane.js';
+import { installStoppedNodePolicy } from './heartbeat-guard.js';
 import { createNodes, renderNodes, waitNodesReady } from './nodes.js';
 import { clusterFiles, defaultKwokClustersDir, findKwokBinaries, KWOK_TOOLCHAIN_HINT, kwokBinary, type ClusterFiles } from './paths.js';
 import { isAlive, readProcessTable, stopProcesses } from './processes.js';
@@ -70,8 +71,8 @@ async function waitDefaultServiceAccount(files: ClusterFiles, timeoutMs: number)
 
 /**
  * The kwok provider. `create` writes `<clusterDir>/<name>/` (pki/, etcd/, logs/, pids.json, owner.pid,
- * kubeconfig, kwok.yaml, cluster-spec.json), starts the processes (control-plane.ts), creates the Node
- * objects (nodes.ts) and waits until they are Ready. The user's kubeconfig is never touched.
+ * kubeconfig, kwok.yaml, cluster-spec.json), starts the processes (control-plane.ts), installs the policy that
+ * keeps a stopped node silent (heartbeat-guard.ts), creates the Node objects (nodes.ts) and waits until they are Ready. The user's kubeconfig is never touched.
  */
 export function createKwokProvider(options: KwokProviderOptions = {}): KwokProvider {
   const env = options.env ?? process.env;
@@ -133,6 +134,7 @@ export function createKwokProvider(options: KwokProviderOptions = {}): KwokProvi
         const nodes = renderNodes(spec);
         status.step(`kwok cluster ${spec.name}: creating ${nodes.length} simulated nodes (1 control plane + ${spec.workers} workers)`);
         const kc = loadKubeConfig(files.kubeconfig);
+        await installStoppedNodePolicy(kc);
         await createNodes(kc, nodes);
         await waitNodesReady(kc, nodes.map((n) => n.metadata!.name!), remainingMs());
       } catch (error) {

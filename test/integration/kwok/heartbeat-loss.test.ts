@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { createKwokProvider, type KwokCluster } from '../../../lib/cluster/kwok/index.js';
+import { STOPPED_NODE_POLICY } from '../../../lib/cluster/kwok/heartbeat-guard.js';
 import type { Undo } from '../../../lib/cluster/provider.js';
 import { detectionWindowFromSilence } from '../../../lib/analyze/index.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
@@ -103,6 +104,19 @@ describe('kwok: heartbeat loss on one of 4 simulated nodes (grace 20 s, lease 20
     console.log(`      ${target}: Unknown after ${detectedSeconds} s (predicted [${window.fromSeconds}, ${window.toSeconds}]), unreachable:NoExecute after ${secondsBetween(actedAtMs, taintedAtMs)} s`);
     expect(detectedSeconds).to.be.within(window.fromSeconds, window.toSeconds);
     expect(secondsBetween(unknownAtMs, taintedAtMs)).to.be.below(spec.settings.controllerManager.nodeMonitorPeriodMs / 1000 + 1);
+  });
+
+  it('refuses a status heartbeat on the stopped node (kwok v0.7\'s stale stage jobs), not the controller\'s Unknown write', async function () {
+    // The controller's write went through: the node is Unknown (previous test). A stale kwok job posts the Ready
+    // condition with a fresh lastHeartbeatTime, as this patch does.
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    const ready = nodes.objects.get(target)!.status!.conditions!.find((c) => c.type === 'Ready')!;
+    const heartbeat = { ...ready, status: 'True', reason: 'KubeletReady', lastHeartbeatTime: new Date() };
+    const error = await core.patchNodeStatus({ name: target, body: { status: { conditions: [heartbeat] } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch))
+      .then(() => null, (e: unknown) => e);
+    expect(error, 'the heartbeat was accepted').to.not.equal(null);
+    expect(String((error as { body?: unknown }).body ?? error)).to.include(STOPPED_NODE_POLICY);
+    expect(readyStatus((await core.readNode({ name: target })))).to.equal('Unknown');
   });
 
   it('deletes the pods on the node tolerationSeconds (30 s) after the taint and replaces them on other nodes', async function () {
