@@ -20,6 +20,11 @@ export interface TokenCause {
   atSeconds: number;
   /** True when `atSeconds` is a taint as received (observed) rather than as predicted. */
   received?: boolean;
+  /**
+   * How long that received taint's GET + PATCH may have waited for the controller's client after its token was spent,
+   * seconds (the client throttle of the pass that wrote it; 0 when none): the next token counts from the spending.
+   */
+  writeDelaySeconds?: number;
 }
 
 /** One zone of the replay: its members, state, limiter and queue. */

@@ -228,14 +228,19 @@ function emitTaint(state: ReplayState, z: ZoneRecord, d: Detection, at: number, 
   // seen at the controller's next --node-monitor-period pass (0…M later).
   const monitorPeriodSeconds = settings.controllerManager.nodeMonitorPeriodMs / 1000;
   const passWaitSeconds = d.key === NOT_READY_TAINT ? monitorPeriodSeconds : 0;
+  const previousWriteDelaySeconds = afterReceivedTaint ? (z.tokenCause?.writeDelaySeconds ?? 0) : 0;
   const item: ItemDraft = {
     event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true,
-    // After a taint as received, the token was spent when that taint was written, up to the observation latency
-    // before its receipt: the next one can be received that much less than 1 / rate after it (kwok at 100 nodes: 0.52 to 0.73 s in three runs).
-    window: windowOf(at - TAINT_LOOP_SECONDS - (afterReceivedTaint ? OBSERVATION_LATENCY_SECONDS : 0), at + passWaitSeconds + OBSERVATION_LATENCY_SECONDS + (throttle?.waitSeconds ?? 0)), observedSeconds: firstTaintSeen(d), cause,
+    // After a taint as received, the token was spent before that taint was written (RateLimitedTimedQueue.Try takes
+    // the token, then the taint's GET + PATCH go through the controller's client): up to the observation latency
+    // before its receipt, plus the time that write may have waited for the client (its pass's throttle), so the next
+    // one can be received that much less than 1 / rate after it (kwok at 100 nodes: 0.52 to 0.73 s in three runs;
+    // 0.32 s more after a first taint written in a pass of 84 requests, 5 Dec 2026).
+    window: windowOf(at - TAINT_LOOP_SECONDS - (afterReceivedTaint ? OBSERVATION_LATENCY_SECONDS + previousWriteDelaySeconds : 0), at + passWaitSeconds + OBSERVATION_LATENCY_SECONDS + (throttle?.waitSeconds ?? 0)), observedSeconds: firstTaintSeen(d), cause,
     because: passWaitSeconds > 0 ? `${because}; the kubelet reported Ready=False itself, which the controller sees at its next pass (--node-monitor-period ${secondsText(passWaitSeconds)})` : because,
   };
   if (throttle) item.because += `; ${throttle.because}`;
+  if (previousWriteDelaySeconds > 0) item.because += `; the previous taint's write may have waited up to ${secondsText(previousWriteDelaySeconds)} for the controller's client after its token was spent (the next token counts from the spending)`;
   // The window of a taint written in this very pass, before the informer-cache path below may replace it.
   const passWindow = item.window;
   let usedAt = observed !== null && Math.abs(observed - at) <= NEAR_PREDICTION_SECONDS ? observed : at;
@@ -252,7 +257,7 @@ function emitTaint(state: ReplayState, z: ZoneRecord, d: Detection, at: number, 
   state.items.push(item);
   // The next token counts from when this taint really happened when it was seen near its prediction.
   z.nextTokenAt = usedAt + (z.rate > 0 ? 1 / z.rate : Infinity);
-  z.tokenCause = { event: `previous NoExecute taint in zone "${z.name}" (on ${d.node.name}, received)`, atSeconds: usedAt, received: usedAt === observed };
+  z.tokenCause = { event: `previous NoExecute taint in zone "${z.name}" (on ${d.node.name}, received)`, atSeconds: usedAt, received: usedAt === observed, writeDelaySeconds: usedAt === observed ? (throttle?.waitSeconds ?? 0) : 0 };
   return { item, passWindow };
 }
 

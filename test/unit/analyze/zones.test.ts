@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { blindChoices, observedChoices, predictNoExecuteTaints, zoneKeyOf } from '../../../lib/analyze/predict-zones.js';
 import type { NodeTimeline } from '../../../lib/analyze/types.js';
 import { copy } from './edited-journals.js';
-import { loadFixtureRun } from './fixture-runs.js';
+import { loadFixtureRun, predictionItem } from './fixture-runs.js';
 
 const outage = loadFixtureRun('kind-outage-tuned-recorded');
 const target = outage.analysis.nodes.find((n) => n.name === 'rebootlab-worker') as NodeTimeline;
@@ -81,6 +81,22 @@ describe('analyze/zones', () => {
       expect(explained.map((i) => i.event)).to.deep.equal(Array(9).fill('no-execute-taint'));
       expect(explained.every((i) => i.held === true && i.otherwise?.held === false)).to.equal(true);
       expect([p.explainedCount, p.explainedHeldCount]).to.deep.equal([9, 9]);
+    });
+
+    it('kwok large zone, first taint written behind the client throttle: the next token counts from when the first was spent, not from its receipt', () => {
+      // Campaign of 5 Dec 2026, r0: rebootlab-worker11 tainted in the detecting pass, which wrote 84 requests through
+      // the controller's client (its GET + PATCH may wait up to 1.8 s), received at 24.259 s; the next taint (rebootlab-
+      // worker) received at 32.836 s, 8.6 s later: its token came 10 s after the first was spent, before that write.
+      const run = loadFixtureRun('kwok-eviction-rate-throttled-first-recorded');
+      const first = predictionItem(run.analysis, 'no-execute-taint/unreachable@rebootlab-worker11')!;
+      const second = predictionItem(run.analysis, 'no-execute-taint/unreachable@rebootlab-worker')!;
+      expect([first.observedSeconds, second.observedSeconds]).to.deep.equal([24.259, 32.836]);
+      expect(first.because).to.match(/up to 1\.8\d* s at --kube-api-qps 20/);
+      expect(second.held, JSON.stringify(second.window)).to.equal(true);
+      // One observation latency and the first write's throttle (1.8 s) before receipt + 10 s, less the 0.1 s tainting loop.
+      expect(second.window!.fromSeconds).to.be.closeTo(24.259 + 10 - 0.1 - 1 - 1.8, 0.05);
+      expect(second.because).to.include('the previous taint\'s write may have waited up to');
+      expect(run.analysis.predictions.missed).to.deep.equal([]);
     });
 
     it('kwok zone-partial-disruption: the in-pass taint taken back (race lost, read from the run) is explained; the model alone expected it', () => {
