@@ -2,7 +2,7 @@
 import type { ObjectObservation } from '../observe/types.js';
 import { secondsSince, serverSecondsSince } from './clock.js';
 import { groupBy, type RunContext } from './context.js';
-import { condition, internalIP, isReady, label, renewTime, taints } from './objects.js';
+import { condition, internalIP, isReady, label, renewTime, taints, type Condition } from './objects.js';
 import type { NodeTimeline, TaintChange } from './types.js';
 import { zoneKeyOf } from './zones/zone-state.js';
 
@@ -73,6 +73,20 @@ export { ZONE_LABEL } from './zones/zone-state.js';
 /** Label that keeps a node out of its zone's disruption state (pkg/controller/nodelifecycle, `labelNodeDisruptionExclusion`). */
 export const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
 
+/**
+ * When the Node became Ready again, seconds since time zero: the Ready condition's lastTransitionTime (whole
+ * seconds), unless that time precedes the not-Ready transition it ends. Such a status carries the transition time
+ * of an older Ready period (a stale status written back: kwok v0.7.0's uncancelled node-heartbeat job,
+ * pkg/kwok/controllers/node_controller.go playStageWorker), and the API showed Ready again only when it was
+ * written: its receipt is the honest time.
+ */
+function readyAgainSeconds(ctx: RunContext, notReadyCond: Condition | null, readyCond: Condition, record: ObjectObservation): number | null {
+  const readyMs = readyCond.lastTransitionTime ? Date.parse(readyCond.lastTransitionTime) : NaN;
+  const notReadyMs = notReadyCond?.lastTransitionTime ? Date.parse(notReadyCond.lastTransitionTime) : NaN;
+  if (!Number.isNaN(readyMs) && !Number.isNaN(notReadyMs) && readyMs < notReadyMs) return secondsSince(ctx.faultMs, record.receivedAtMs);
+  return serverSecondsSince(ctx.faultMs, readyCond.lastTransitionTime);
+}
+
 function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], leases: ObjectObservation[]): NodeTimeline {
   const before = records.filter((r) => r.seq < ctx.faultSeq && r.verb !== 'DELETED').at(-1);
   // A Node that registers again after deletion has a new UID: it is a new Node, not the old one's outage (case C13).
@@ -122,7 +136,7 @@ function buildOne(ctx: RunContext, name: string, records: ObjectObservation[], l
       unknownAfterSeconds: serverSecondsSince(ctx.faultMs, unknownCond.lastTransitionTime) ?? secondsSince(ctx.faultMs, unknownLater.receivedAtMs),
       unknownReceivedAfterSeconds: secondsSince(ctx.faultMs, unknownLater.receivedAtMs),
     } : {}),
-    readyAgainAfterSeconds: readyAgainCond ? serverSecondsSince(ctx.faultMs, readyAgainCond.lastTransitionTime) : null,
+    readyAgainAfterSeconds: readyAgain && readyAgainCond ? readyAgainSeconds(ctx, notReadyCond, readyAgainCond, readyAgain) : null,
     readyAgainReceivedAfterSeconds: readyAgain ? secondsSince(ctx.faultMs, readyAgain.receivedAtMs) : null,
     taints: changes,
     noExecuteTaintAfterSeconds: firstAdded('NoExecute', LIFECYCLE_TAINT_KEYS),

@@ -123,7 +123,11 @@ export interface NodeTimeline {
   unknownAfterSeconds?: number;
   /** The same transition by the client receive time of the Node update; seconds since fault. Absent when unknownAfterSeconds is. */
   unknownReceivedAfterSeconds?: number;
-  /** Ready again (after being not Ready) by the server's lastTransitionTime; seconds since fault. */
+  /**
+   * Ready again (after being not Ready) by the server's lastTransitionTime; seconds since fault. A Ready=True status
+   * whose lastTransitionTime precedes the not-Ready transition it ends (a stale status written back, as kwok v0.7.0's
+   * uncancelled heartbeat job did) is timed by its receipt instead.
+   */
   readyAgainAfterSeconds: number | null;
   /** Ready again by client receive time; seconds since fault. */
   readyAgainReceivedAfterSeconds: number | null;

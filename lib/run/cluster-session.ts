@@ -26,7 +26,8 @@ export interface ClusterForRun {
  * An attached cluster (--reuse-cluster) whose flags differ from the spec is reconfigured the same way.
  */
 export class ClusterSession {
-  #current: { spec: ClusterSpec; cluster: Cluster; created: boolean; settings: TimeoutSettings; nodeDeletions: NodeDeletionHistory } | null = null;
+  /** `nodeDeletions.createdByThisRun` also says whether {@link ClusterSession.release} deletes the cluster. */
+  #current: { spec: ClusterSpec; cluster: Cluster; settings: TimeoutSettings; nodeDeletions: NodeDeletionHistory } | null = null;
 
   constructor(
     readonly provider: ClusterProvider,
@@ -60,7 +61,7 @@ export class ClusterSession {
     const cluster = exists
       ? await this.provider.attach(spec.name)
       : await this.provider.create(spec, { step: (message) => this.progress.phase(message) });
-    this.#current = { spec, cluster, created: !exists, settings: spec.settings, nodeDeletions: { createdByThisRun: !exists, deleted: new Set() } };
+    this.#current = { spec, cluster, settings: spec.settings, nodeDeletions: { createdByThisRun: !exists, deleted: new Set() } };
     // A reused cluster may have been made with other flags: put this spec's into effect (set only: what
     // extra flags it had before is unknown).
     if (exists && cluster.reconfigure) await this.#reconfigure(cluster, spec, null, signal);
@@ -90,7 +91,7 @@ export class ClusterSession {
   async #release(): Promise<void> {
     const current = this.#current;
     this.#current = null;
-    if (!current || !current.created) return;
+    if (!current || !current.nodeDeletions.createdByThisRun) return;
     if (this.options.keepCluster) {
       await this.provider.keep?.(current.cluster.name);
       this.progress.phase(`kept ${this.provider.name} cluster ${current.cluster.name}; delete it with: rebootlab cluster delete ${current.cluster.name}`);

@@ -86,23 +86,26 @@ export const PODGC_REQUEUE_WAIT_PHASE = 'podgc-requeue-wait';
  * `nodes` are the cluster's Nodes as listed for target selection (a Node not among them, or without its creation
  * time, needs no wait: nothing of it is deleted). A Node of `history` that this run's cluster had from its creation
  * and that this run never deleted needs none either ({@link NodeDeletionHistory}). Returns early when `signal`
- * aborts (the caller checks it).
+ * aborts (the caller checks it). Resolves to the names the experiment deletes (empty when none), which the caller
+ * adds to its history before the fault command.
  */
 export async function waitForPodgcRequeueClear(
   nodes: readonly TargetNode[],
   experiment: Pick<Experiment, 'fault' | 'steps'>,
   targets: readonly string[],
   options: { journal: Pick<Journal, 'mark'>; say: (line: string) => void; signal: AbortSignal; history?: NodeDeletionHistory },
-): Promise<void> {
+): Promise<readonly string[]> {
   const deletions = deletionOffsetsMs(experiment, targets);
-  if (deletions.size === 0) return;
+  const deleted = [...deletions.keys()];
+  if (deletions.size === 0) return deleted;
   const neverMissing = (name: string) => options.history !== undefined && options.history.createdByThisRun && !options.history.deleted.has(name);
   const createdAtMs = new Map(nodes.flatMap((n) => (deletions.has(n.name) && n.createdAtMs !== undefined && !neverMissing(n.name) ? [[n.name, n.createdAtMs] as const] : [])));
   const clearAtMs = podgcRequeueClearAtMs(createdAtMs, deletions);
   const now = Date.now();
-  if (clearAtMs === null || clearAtMs <= now) return;
+  if (clearAtMs === null || clearAtMs <= now) return deleted;
   const waitMs = clearAtMs - now;
   options.say(`waiting ${(waitMs / 1000).toFixed(1)} s before deleting ${[...createdAtMs.keys()].join(', ')}: created less than ${PODGC_REQUEUE_CLEAR_MS / 1000} s ago, PodGC may still hold a quarantine entry from before (pods would be deleted at once)`);
   options.journal.mark(PODGC_REQUEUE_WAIT_PHASE, { nodes: [...createdAtMs.keys()], detail: { waitMs, clearAtMs } });
   await abortableSleep(waitMs, options.signal);
+  return deleted;
 }

@@ -15,7 +15,7 @@ import {
 } from '../workloads/index.js';
 import { loadKubeConfig, readServerVersion } from '../cluster/kube-client.js';
 import { describeTarget, workloadRefs } from './run-info.js';
-import { deletionOffsetsMs, waitForPodgcRequeueClear, type NodeDeletionHistory } from './podgc-requeue.js';
+import { waitForPodgcRequeueClear, type NodeDeletionHistory } from './podgc-requeue.js';
 import { PROBE_BASELINE_MS, startProbers, waitForProbeBaselines } from './probers.js';
 import type { RunSession } from './session.js';
 
@@ -120,7 +120,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     await waitForProbeBaselines(kc, probers, experiment.probes, signal);
     throwIfAborted(signal);
     // A Node re-created moments ago (the previous repeat's) may still sit in PodGC's quarantine queue.
-    await waitForPodgcRequeueClear(after.nodes, experiment, targets, { journal, say: (line) => progress.phase(line), signal, history: input.nodeDeletions });
+    const nodesToDelete = await waitForPodgcRequeueClear(after.nodes, experiment, targets, { journal, say: (line) => progress.phase(line), signal, history: input.nodeDeletions });
     throwIfAborted(signal);
 
     // kind and kwok run the nodes on this host: its load, journaled before the forecast (which names it among its
@@ -144,7 +144,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     forecastFrozen = true;
     progress.phase(`injecting ${experiment.fault.type} on ${targets.join(', ')}`);
     // Counted as deleted before the command runs: an interrupted deletion may have reached the API server.
-    for (const node of deletionOffsetsMs(experiment, targets).keys()) input.nodeDeletions?.deleted.add(node);
+    for (const node of nodesToDelete) input.nodeDeletions?.deleted.add(node);
     // The fault (with its timed restore) and the follow-up steps run while the cluster is observed; the end
     // of the observation ends a fault still running (until: duration shorter than fault.duration).
     const faultEnd = new AbortController();

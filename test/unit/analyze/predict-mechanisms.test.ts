@@ -114,6 +114,22 @@ describe('analyze/predict mechanisms', () => {
       expect(node.readyAgainAfterSeconds! - 127.379).to.be.above(7);
     });
 
+    it('a stale Ready=True written back (its lastTransitionTime older than the NotReady it ends, as kwok v0.7.0\'s uncancelled heartbeat job posted) is Ready again when received, never before the NotReady', () => {
+      const zero = timeZeroMarker(outage.observations);
+      const recorded = outage.analysis.nodes.find((n) => n.name === TARGET)!;
+      expect(recorded.readyAgainAfterSeconds).to.equal(131.05);
+      // Every post-fault Ready=True status of the target carries the transition time it had before the fault.
+      const before = outage.observations.filter((o): o is ObjectObservation => o.type === 'object' && o.kind === 'Node' && o.name === TARGET && o.seq < zero.seq).at(-1)!;
+      const oldTransition = (before.object.status as { conditions: { type: string; lastTransitionTime: string }[] }).conditions.find((c) => c.type === 'Ready')!.lastTransitionTime;
+      const stale = editNode(outage.observations, TARGET, (o, rec) => {
+        if (rec.seq < zero.seq) return;
+        for (const c of (o.status as { conditions: Record<string, unknown>[] }).conditions) if (c.type === 'Ready' && c.status === 'True') c.lastTransitionTime = oldTransition;
+      });
+      const node = run(stale).nodes.find((n) => n.name === TARGET)!;
+      expect(node.readyAgainAfterSeconds).to.equal(recorded.readyAgainReceivedAfterSeconds);
+      expect(node.readyAgainAfterSeconds!).to.be.above(node.notReadyAfterSeconds!);
+    });
+
     it('the same journal edited as if the partition lasted 30 s (markers moved; Ready=True 13.6 s after the heal as recorded): the connection survives (30 s < 45 s − renew interval 5 s), the watch resumes at the next TCP retransmission (≤ 30.2 s after the heal), window [restoring − 1, restored + 30.2 + 10.4 + 1]', () => {
       const recorded = loadFixtureRun('kind-network-partition-120-recorded');
       const zero = timeZeroMarker(recorded.observations);

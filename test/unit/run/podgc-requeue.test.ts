@@ -52,22 +52,34 @@ describe('run/podgc-requeue', () => {
       const nodes: TargetNode[] = [{ name: 'w1', role: 'worker', labels: {}, createdAtMs: Date.now() - 10_000 }];
       const aborted = new AbortController();
       aborted.abort();
-      await waitForPodgcRequeueClear(nodes, nodeDelete, ['w1'], {
+      const toDelete = await waitForPodgcRequeueClear(nodes, nodeDelete, ['w1'], {
         journal: { mark: (phase: string, extra?: { detail?: unknown }) => marks.push({ phase, detail: extra?.detail }) } as never,
         say: (line) => said.push(line), signal: aborted.signal, history,
       });
-      return { marks, said };
+      return { marks, said, toDelete };
     }
 
     it('no wait for a Node of a cluster this run created and never deleted (no quarantine entry can exist)', async () => {
-      const { marks, said } = await marksOf({ createdByThisRun: true, deleted: new Set() });
+      const { marks, said, toDelete } = await marksOf({ createdByThisRun: true, deleted: new Set() });
       expect(marks).to.deep.equal([]);
       expect(said).to.deep.equal([]);
+      expect(toDelete, 'the names the caller records as deleted before the fault').to.deep.equal(['w1']);
+    });
+
+    it('deletes nothing and waits for nothing when the experiment deletes no Node', async () => {
+      const nodes: TargetNode[] = [{ name: 'w1', role: 'worker', labels: {}, createdAtMs: Date.now() - 10_000 }];
+      const marks: string[] = [];
+      const toDelete = await waitForPodgcRequeueClear(nodes, experimentOf('fault: {type: reboot}'), ['w1'], {
+        journal: { mark: (phase: string) => marks.push(phase) } as never, say: () => {}, signal: new AbortController().signal,
+      });
+      expect(toDelete).to.deep.equal([]);
+      expect(marks).to.deep.equal([]);
     });
 
     it('waits for a Node this run deleted before (the previous repeat\'s), and on an attached cluster', async () => {
       for (const history of [{ createdByThisRun: true, deleted: new Set(['w1']) }, { createdByThisRun: false, deleted: new Set<string>() }, undefined]) {
-        const { marks, said } = await marksOf(history);
+        const { marks, said, toDelete } = await marksOf(history);
+        expect(toDelete).to.deep.equal(['w1']);
         expect(marks.map((m) => m.phase)).to.deep.equal([PODGC_REQUEUE_WAIT_PHASE]);
         const waitMs = (marks[0]!.detail as { waitMs: number }).waitMs;
         expect(waitMs).to.be.within(51_000, 52_000);
