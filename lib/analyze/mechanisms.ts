@@ -67,6 +67,11 @@ export const MECHANISMS = {
       },
     ],
   },
+  'kubelet-admission': {
+    file: 'pkg/kubelet/kubelet.go, pkg/kubelet/lifecycle/predicate.go, pkg/scheduler/eventhandlers.go',
+    function: 'HandlePodAdditions → rejectPod; predicateAdmitHandler.Admit, generalFilter; AdmissionCheck (GetRequiredNodeAffinity(pod).Match)',
+    behaviours: base('v1.27', 'a restarted kubelet admits every non-terminal pod bound to it again, against its Node as its informer has it (the pod source waits for that informer to sync), and rejects one whose required node affinity the Node no longer matches: Event NodeAffinity, status Failed, so it no longer counts for its controller; a removed label alone does nothing to a running pod (IgnoredDuringExecution) (read in v1.34.4, v1.35.4, v1.36.3 and v1.37.2)'),
+  },
   'no-schedule-taint': {
     file: 'pkg/controller/nodelifecycle/node_lifecycle_controller.go', function: 'doNoScheduleTaintingPass',
     behaviours: base('v1.27', 'a NoSchedule taint for a Ready condition Unknown or False, not rate limited'),

@@ -123,7 +123,7 @@ export function predict(settings: TimeoutSettings, input: PredictInput): Predict
 }
 
 /** Kubelet mechanisms: keyed by the node's kubeletVersion where it differs from the API server's. */
-const KUBELET_MECHANISMS: ReadonlySet<MechanismId> = new Set(['kubelet-runtime-health', 'kubelet-status', 'kubelet-restart-readiness', 'kubelet-ready-again']);
+const KUBELET_MECHANISMS: ReadonlySet<MechanismId> = new Set(['kubelet-runtime-health', 'kubelet-status', 'kubelet-restart-readiness', 'kubelet-ready-again', 'kubelet-admission']);
 
 /**
  * The mechanism that gives a causal-model item: one per event, a deletion by its deleter (PodGC or a

@@ -19,7 +19,7 @@ const OWNER_KIND: Record<WorkloadSpec['kind'], string | null> = { Deployment: 'R
 /**
  * The cluster a run of `experiment` would start from, as far as the experiment says: one control plane and
  * `cluster.workers` workers named as kind names them (`<name>-control-plane`, `<name>-worker`, `<name>-worker2`, …;
- * kwok copies them), worker i labelled with zone `zones[i mod n]`; the fault targets picked as a run picks them before
+ * kwok copies them), each worker with `cluster.workerLabels` and worker i with zone `zones[i mod n]`; the fault targets picked as a run picks them before
  * its pods exist (worker-with-most-pods: the first workers by name); each workload's pods where its placement puts
  * them (lib/workloads/placement.ts), with the tolerations admission gives them. Heartbeats unknown.
  * @throws InputError (from resolveTargets) when the target does not exist among those nodes.
@@ -30,7 +30,7 @@ export function preFaultStateOf(experiment: Experiment): PreFaultState {
   const nodes: PreFaultNode[] = [
     { name: names.controlPlane, labels: { 'kubernetes.io/hostname': names.controlPlane, [CONTROL_PLANE_LABEL]: '' }, controlPlane: true, lastLeaseRenewSeconds: null, lastStatusPostSeconds: null },
     ...names.workers.map((name, i) => ({
-      name, labels: { 'kubernetes.io/hostname': name, ...(zones.length > 0 ? { [ZONE_LABEL]: zones[i % zones.length] } : {}) }, controlPlane: false, lastLeaseRenewSeconds: null, lastStatusPostSeconds: null,
+      name, labels: { 'kubernetes.io/hostname': name, ...experiment.cluster.workerLabels, ...(zones.length > 0 ? { [ZONE_LABEL]: zones[i % zones.length] } : {}) }, controlPlane: false, lastLeaseRenewSeconds: null, lastStatusPostSeconds: null,
     })),
   ];
   const targetNodes: TargetNode[] = nodes.map((n) => ({ name: n.name, role: n.controlPlane ? 'control-plane' : 'worker', labels: n.labels }));

@@ -87,7 +87,8 @@ export function forecast(input: ForecastInput): Forecast {
   const endSeconds = msToSeconds(experiment.observe.until === 'duration' && experiment.observe.durationMs !== null ? experiment.observe.durationMs : experiment.observe.timeoutMs);
   const zones = forecastTaints({ settings, nodes: preFault.nodes, targets: targets.nodes, pods: preFault.pods, endSeconds });
   const workers = preFault.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
-  const pods = forecastPods({ experiment, settings, targets: targets.nodes, taints: zones.taints, pods: preFault.pods, workers });
+  const nodeLabels = new Map(preFault.nodes.map((n) => [n.name, n.labels]));
+  const pods = forecastPods({ experiment, settings, targets: targets.nodes, taints: zones.taints, pods: preFault.pods, workers, nodeLabels, kubernetesVersion: input.kubernetesVersion });
   const workloads = forecastWorkloads({ experiment, targets: targets.nodes, pods: preFault.pods, fates: pods.fates, kubernetesVersion: input.kubernetesVersion });
   const items = orderItems([...targets.items, ...zones.items, ...pods.items, ...workloads.items]);
   const notForecast = [...targets.notForecast, ...workloads.notForecast];

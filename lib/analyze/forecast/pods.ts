@@ -11,6 +11,8 @@ import { attachableReplacementReadyWindow, lostNodeDetachWindow } from '../predi
 import type { Window } from '../types.js';
 import { evictionWindow, OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
 import { hull, item } from './items.js';
+import { admissionRejection, labelsAfterSteps, unmatchedLabel, type AdmissionRejection } from './kubelet-admission.js';
+import { mechanismKey } from '../mechanisms.js';
 import type { TargetNodeForecast } from './nodes.js';
 import { tolerationSecondsOf } from './tolerations.js';
 import type { ForecastItem, ForecastOutcome, PreFaultPod } from './types.js';
@@ -41,6 +43,8 @@ export interface PodFate {
   replacementReady: ForecastOutcome[];
   /** Ready again in place (its node back before any eviction). */
   readyInPlace: ForecastOutcome[];
+  /** Its restarted kubelet rejects it (forecast/kubelet-admission.ts); then `stopped` is that rejection. */
+  rejected?: AdmissionRejection;
 }
 
 /** Inputs of {@link forecastPods}. */
@@ -52,6 +56,10 @@ export interface PodsForecastInput {
   pods: readonly PreFaultPod[];
   /** Worker nodes (not control plane), where replacements can be scheduled. */
   workers: readonly string[];
+  /** Every node's labels before the fault: a target's for its kubelet's admission, a worker's for a replacement's required node affinity. */
+  nodeLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** The API server's Kubernetes version (a kubelet mechanism on a node of another version is keyed by its own). */
+  kubernetesVersion: string;
 }
 
 const podId = (p: PreFaultPod) => `${p.namespace}/${p.name}`;
@@ -174,6 +182,19 @@ function podFate(input: PodsForecastInput, target: TargetNodeForecast, pod: PreF
   const independent = nodeDeleted !== null || forceDelete ? deleted : [];
   const firstStop = evictedOutcomes.length > 0 ? evictedOutcomes.flatMap((o) => (o.window === null && independent.length > 0 ? independent : [o])) : deleted;
   fate.stopped = firstStop.length > 0 ? mergeOutcomes(firstStop) : [never('nothing evicts it')];
+  // A pod nothing else stops, on a node whose restarted kubelet no longer admits it (a required label removed).
+  const rejection = workload !== null && fate.stopped.every((o) => o.window === null) ? admissionRejection(experiment, target, input.nodeLabels.get(target.name) ?? {}, workload) : null;
+  if (rejection !== null) {
+    fate.stopped = [{ window: rejection.window, when: rejection.when }];
+    fate.rejected = rejection;
+    items.push(item({
+      ...base, event: 'pod-terminated', happens: 'always', window: rejection.window,
+      mechanism: mechanismKey('kubelet-admission', target.kubeletVersion, input.kubernetesVersion),
+      setting: `required node labels ${Object.entries(workload!.requiredNodeLabels).map(([k, v]) => `${k}=${v}`).join(', ')}; steps ${experiment.steps.filter((st) => st.action === 'label-node' || st.action === 'unlabel-node' || st.action === 'restart-kubelet').map((st) => `${st.action} at ${secondsText(msToSeconds(st.afterMs))}`).join(', ')}`,
+      assumption: rejection.assumption,
+      because: `${rejection.when}: status Failed (or Succeeded once its container exits 0), so it no longer counts for its controller`,
+    }));
+  }
   replacement(input, target, pod, workload, fate, base, items);
   return fate;
 }
@@ -297,7 +318,10 @@ function replacement(input: PodsForecastInput, target: TargetNodeForecast, pod: 
   const stuck = workload?.volume && (workload.volume.type === 'local-pv' || (workload.volume.type === 'pvc' && input.experiment.cluster.provider !== 'existing'));
   // A replacement needs a schedulable node: a worker that is not a target (the control plane is tainted NoSchedule).
   const targetNames = new Set(input.targets.map((t) => t.name));
-  const elsewhere = input.workers.some((w) => !targetNames.has(w));
+  // ... and that carries the labels its required node affinity names (label steps on it applied).
+  const fits = (node: string) => workload === null || unmatchedLabel(workload.requiredNodeLabels, labelsAfterSteps(input.experiment, node, false, input.nodeLabels.get(node) ?? {}, input.experiment.steps.length)) === null;
+  const elsewhere = input.workers.some((w) => !targetNames.has(w) && fits(w));
+  const noneFits = input.workers.some((w) => !targetNames.has(w)) && !elsewhere;
   const backAt = input.targets.flatMap((t) => (t.readyAgain ? [t.readyAgain] : []));
   const probe = workload?.readinessProbe;
   const extra = probe ? probe.initialDelaySeconds + probe.periodSeconds : 0;
@@ -306,6 +330,7 @@ function replacement(input: PodsForecastInput, target: TargetNodeForecast, pod: 
     if (stuck) return never(`its ${workload!.volume!.type} volume is bound to ${target.name}: the replacement stays Pending`);
     if (!elsewhere) {
       const back = backAt.length === 0 ? null : backAt.reduce((a, b) => (b.toSeconds < a.toSeconds ? b : a));
+      if (noneFits) return never(`no other worker carries the labels its required node affinity names (${Object.entries(workload!.requiredNodeLabels).map(([k, v]) => `${k}=${v}`).join(', ')}): the replacement stays Pending`);
       if (back === null) return never('no worker is left to schedule it on: every worker is a fault target and the control plane is tainted NoSchedule');
       return { window: windowOf(Math.max(o.window.fromSeconds, back.fromSeconds), Math.max(o.window.toSeconds, back.toSeconds) + REPLACEMENT_READY_SECONDS + extra), when: `${o.when}, scheduled once a target is Ready again (every worker is a target)` };
     }

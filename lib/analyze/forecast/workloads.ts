@@ -6,7 +6,7 @@ import { OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
 import { item, type ItemSpec } from './items.js';
 import { restartReadiness, type RestartReadiness } from './kubelet-restart.js';
 import type { TargetNodeForecast } from './nodes.js';
-import type { PodFate } from './pods.js';
+import { mergeOutcomes, type PodFate } from './pods.js';
 import { CONNTRACK_SYN_SENT_SECONDS, everyEndpointOnTargetsLastError, PROXY_LAG_SECONDS } from './probe-last-error.js';
 import type { ForecastItem, ForecastOutcome, PreFaultPod } from './types.js';
 
@@ -81,7 +81,9 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     // A kubelet restart (its containers keep serving, nothing detects it): each pod's readiness by its kubelet's version.
     const restart = target.effect.detection === 'none' && target.effect.containersServe;
     const readiness = new Map<PodFate, RestartReadiness>(restart ? fates.map((f) => [f, restartReadiness(f.pod, w, targetOf.get(f.pod.node)!, input.kubernetesVersion)]) : []);
-    const allKept = restart && [...readiness.values()].every((r) => r.fate === 'kept');
+    // Pods their restarted kubelet rejects (forecast/kubelet-admission.ts): they stop, whatever their readiness.
+    const rejected = restart ? fates.filter((f) => f.rejected !== undefined) : [];
+    const allKept = restart && rejected.length === 0 && [...readiness.values()].every((r) => r.fate === 'kept');
     // A runtime stop shorter than the kubelet's runtime-down threshold: every pod of the workload on a target unaffected.
     const runtimeKept = fates.every((f) => runtimeStopUnnoticed(targetOf.get(f.pod.node)!));
     // Clients: a pod on a node whose containers stop serves no more from its fault command's start.
@@ -104,6 +106,17 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
         event: 'workload-unavailable', node: target.name, workload: w.name, happens: 'never', window: null, mechanism: 'kubelet-runtime-health', setting: `fault ${input.experiment.fault.type}`,
         assumption: 'the runtime is back before the kubelet counts it down (30 s without a successful check, checked every 5 s): the node stays Ready; its containers keep running through their shims',
         because: `${w.name}'s pods on ${target.name} keep running and stay Ready`,
+      }));
+    } else if (restart && rejected.length > 0) {
+      // Its restarted kubelet rejects a pod (kubelet-admission): clients lose it then, if its readiness was not reset first.
+      const rejection = rejected.map((f) => f.rejected!).reduce((a, b) => (b.window.fromSeconds < a.window.fromSeconds ? b : a));
+      const reset = [...readiness.values()].find((r) => r.fate === 'maybe-reset');
+      const outcomes = [...(reset ? [{ window: restartResetWindow(target), when: 'the restarted kubelet reports its pods not ready until their first readiness probe' }] : []), { window: rejection.window, when: rejection.when }];
+      items.push(item({
+        event: 'workload-unavailable', node: target.name, workload: w.name, happens: 'always', window: null, outcomes: mergeOutcomes(outcomes),
+        mechanism: 'kubelet-admission', setting: `fault ${input.experiment.fault.type}; the experiment's label and restart-kubelet steps`,
+        assumption: `its pod stops serving when its kubelet rejects it${reset ? `, unless the first restart already reported it not ready (within ${KUBELET_RESTART_POD_STATUS_SECONDS} s of its command's return)` : ''}`,
+        because: `${w.name}'s pod on ${target.name} is rejected by its restarted kubelet: ${rejection.when}`,
       }));
     } else if (restart) {
       const reset = [...readiness.values()].find((r) => r.fate === 'maybe-reset');
@@ -131,7 +144,18 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
       const both = [...marked, ...stop];
       return both.length === 0 ? [] : [windowOf(Math.min(...both.map((w) => w.fromSeconds)), Math.min(...both.map((w) => w.toSeconds)))];
     });
-    if (apiDrop.length > 0) {
+    if (restart && rejected.length > 0) {
+      // The first restart may already have reported it not ready; else the rejection's terminal status drops it.
+      const rejection = rejected.map((f) => f.rejected!).reduce((a, b) => (b.window.fromSeconds < a.window.fromSeconds ? b : a));
+      const reset = [...readiness.values()].some((r) => r.fate === 'maybe-reset');
+      items.push(item({
+        event: 'workload-api-unavailable', node: target.name, workload: w.name, happens: 'always', window: null,
+        outcomes: mergeOutcomes([...(reset ? [{ window: restartResetWindow(target), when: 'the restarted kubelet reports its pods not ready until their first readiness probe' }] : []), { window: rejection.window, when: rejection.when }]),
+        mechanism: 'kubelet-admission', setting: `fault ${input.experiment.fault.type}; the experiment's label and restart-kubelet steps`,
+        assumption: 'its pod counts as not Ready from the first status its kubelet writes that says so: a readiness reset by the first restart, or the rejection\'s terminal status',
+        because: `the API counts ${w.name} below its desired Ready pods once its pod on ${target.name} is reported not ready or rejected`,
+      }));
+    } else if (apiDrop.length > 0) {
       items.push(item({
         event: 'workload-api-unavailable', node: target.name, workload: w.name, happens: 'always',
         window: windowOf(Math.min(...apiDrop.map((w) => w.fromSeconds)), Math.min(...apiDrop.map((w) => w.toSeconds))),
@@ -143,6 +167,8 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     // Back at the desired count: every affected pod replaced and Ready, or Ready again in place.
     const perPod = fates.map((f) => {
       if (f.replacementReady.length > 0 && f.replacementReady.some((o) => o.window !== null)) return f.replacementReady;
+      // Rejected by its kubelet: back only through a replacement (none Ready here: say why).
+      if (f.rejected !== undefined) return f.replacementReady.length > 0 ? f.replacementReady : [{ window: null, when: `nothing replaces it after its kubelet rejected it (${f.rejected.label})` }];
       const node = targetOf.get(f.pod.node)!;
       if (runtimeStopUnnoticed(node)) return [{ window: windowOf(0, 0), when: 'its pod stays Ready through the short runtime stop: it never drops below its desired count' }];
       if (node.effect.detection === 'none' && node.effect.containersServe) {
@@ -172,7 +198,8 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
       for (const f of fates) {
         const node = targetOf.get(f.pod.node)!;
         const kept = readiness.get(f);
-        if (kept !== undefined) items.push(restartEndpointItem(f.pod, w.name, node, kept));
+        if (kept !== undefined && rejected.includes(f)) items.push(rejectedEndpointItem(f, w.name, node, kept));
+        else if (kept !== undefined) items.push(restartEndpointItem(f.pod, w.name, node, kept));
         if (node.detection === null || node.detection.status !== 'Unknown') continue;
         const d = node.detection.window;
         let window = markedNotReadyWindow(d);
@@ -189,7 +216,8 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     }
     // Probes: the last failed request of an http probe of its Service (a dns probe's Service is the cluster DNS's twin).
     for (const probe of input.experiment.probes.filter((p) => p.type !== 'dns' && p.service === w.name)) {
-      items.push(...probeItems(probe.name, w.name, input, fates, perPod, target, restart ? { allKept, mechanism: readiness.get(first)!.mechanism } : runtimeKept ? { allKept: true, mechanism: 'kubelet-runtime-health' } : null));
+      // A rejected pod stops serving: its clients fail until its replacement is Ready (no restart shortcut).
+      items.push(...probeItems(probe.name, w.name, input, fates, perPod, target, restart && rejected.length === 0 ? { allKept, mechanism: readiness.get(first)!.mechanism } : runtimeKept ? { allKept: true, mechanism: 'kubelet-runtime-health' } : null));
     }
   }
   return { items, notForecast };
@@ -209,6 +237,21 @@ function restartEndpointItem(pod: PreFaultPod, workload: string, node: TargetNod
   return item({
     ...base, happens: 'maybe', window, outcomes: [{ window, when: 'the restarted kubelet reports the pod not ready until its first readiness probe' }, { window: null, when: 'the probe passes before the status is written' }],
     assumption: `the restarted kubelet writes the pod's status within ${KUBELET_RESTART_POD_STATUS_SECONDS} s of its command's return; the EndpointSlice controller follows within a second`, because: readiness.because,
+  });
+}
+
+/** A rejected pod's endpoint: not ready when its kubelet rejects it, or earlier when the first restart reset its readiness. */
+function rejectedEndpointItem(f: PodFate, workload: string, node: TargetNodeForecast, readiness: RestartReadiness): ForecastItem {
+  const rejection = f.rejected!;
+  const reset = restartResetWindow(node);
+  const outcomes: ForecastOutcome[] = [
+    ...(readiness.fate === 'maybe-reset' ? [{ window: windowOf(reset.fromSeconds, reset.toSeconds + OBSERVATION_LATENCY_SECONDS), when: 'the restarted kubelet reports the pod not ready until its first readiness probe' }] : []),
+    { window: windowOf(rejection.window.fromSeconds, rejection.window.toSeconds + OBSERVATION_LATENCY_SECONDS), when: rejection.when },
+  ];
+  return item({
+    event: 'endpoint-not-ready', node: node.name, pod: `${f.pod.namespace}/${f.pod.name}`, workload, happens: 'always', window: null, outcomes: mergeOutcomes(outcomes),
+    mechanism: 'kubelet-admission', setting: 'the experiment\'s label and restart-kubelet steps',
+    assumption: 'the EndpointSlice controller follows the pod\'s status within a second', because: `its kubelet rejects it: ${rejection.when}`,
   });
 }
 

@@ -25,7 +25,7 @@ const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
   .sort();
 
 /** Recorded runs whose journal carries the forecast frozen before the fault (runs since the journal kept forecast records). */
-const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded', 'kind-jobs-indexed-node-lost-v1372-recorded', 'kwok-eviction-rate-throttled-first-recorded']);
+const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded', 'kind-jobs-indexed-node-lost-v1372-recorded', 'kwok-eviction-rate-throttled-first-recorded', 'kind-label-removed-kubelet-restart-v1372-recorded']);
 /**
  * What a frozen forecast missed, as the code that froze it forecast it; a journal's forecast is never rewritten.
  * - attachable-force-delete (kind v1.37.2): the unreachable NoExecute taint came one token later (30.745 s), the
@@ -38,6 +38,9 @@ const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force
  *   to the second (and shifted back by the forecast's lead); the post was made up to 1 s later. Recomputed, it holds.
  * - probed-runtime-stop (kind v1.37.2): a 10 s runtime stop, too short for the kubelet to report its runtime down,
  *   was taken to leave the pod affected ("never" back); it never dropped. Recomputed, it holds.
+ * - label-removed-kubelet-restart (kind v1.37.2, forecast campaign): frozen before the forecast modelled the kubelet's
+ *   admission of its pods after a restart (forecast/kubelet-admission.ts): it forecast no replacement and a recovery
+ *   within the first restart's reset. Recomputed, it holds.
  */
 const FROZEN_MISSED: Record<string, string[]> = {
   'kind-attachable-force-delete-recorded': ['no-execute-taint rl-cat-e2e-worker: observed 30.745, window {"fromSeconds":18.341,"toSeconds":29.441}'],
@@ -52,6 +55,10 @@ const FROZEN_MISSED: Record<string, string[]> = {
   ],
   'kind-status-update-frequency-v1372-recorded': ['no-execute-taint rl-cat-e2e-suf-worker: observed 23.103, window {"fromSeconds":17.516,"toSeconds":22.616}'],
   'kind-probed-runtime-stop-recorded': ['workload-recovered web: observed 0, window null'],
+  'kind-label-removed-kubelet-restart-v1372-recorded': [
+    'workload-recovered web: observed 28.373, window {"fromSeconds":0,"toSeconds":14}',
+    'replacement-created rebootlab/web-855c6bd6-4xftv: observed 26.49, window null',
+  ],
 };
 
 const forecastOf = (observations: readonly Observation[], info: RunInfo): Forecast | null => {
@@ -62,7 +69,7 @@ const find = (f: Forecast, event: string, subject: string): ForecastItem | undef
 
 describe('analyze/forecast', () => {
   describe('on every recorded journal of a YAML experiment', () => {
-    it('there are recorded runs to check (27 with a resolved experiment)', () => expect(RECORDED.length).to.equal(27));
+    it('there are recorded runs to check (28 with a resolved experiment)', () => expect(RECORDED.length).to.equal(28));
     for (const name of RECORDED) {
       describe(name, () => {
         const run = loadFixtureRun(name);
@@ -221,6 +228,48 @@ describe('analyze/forecast', () => {
       const frozen = run.analysis.forecast!.items.find((i) => i.workload === 'tolerant' && i.event === 'replacement-created')!;
       expect(frozen.window!.fromSeconds).to.equal(39.9);
       expect(of('tolerant', 'replacement-created')[0].window!.fromSeconds).to.be.above(frozen.window!.fromSeconds + 39);
+    });
+  });
+
+  describe('a required label removed, then a kubelet restart (label-removed-kubelet-restart, kind v1.37.2): recomputed from the pre-fault records of the journal whose frozen forecast missed 2', () => {
+    const run = loadFixtureRun('kind-label-removed-kubelet-restart-v1372-recorded');
+    const zero = timeZeroMarker(run.observations);
+    const preFault = run.observations.filter((o) => o.seq <= zero.seq && o.type !== 'forecast');
+    const f = forecastOf(preFault, run.info)!;
+    const judged = judgeForecast(f, run.analysis, 'recomputed');
+    const pod = 'rebootlab/web-855c6bd6-4xftv';
+
+    it('the restart-kubelet step at 20 s, after the unlabel-node step at 10 s, rejects the pod (kubelet-admission): terminal in [20 − 0.1, 20 + 2 + 10 + 1 s latency], its replacement on the other labelled worker; every item held', () => {
+      const terminated = f.items.find((i) => i.event === 'pod-terminated' && i.pod === pod)!;
+      expect(terminated).to.deep.include({ happens: 'always', mechanism: 'kubelet-admission', window: { fromSeconds: 19.9, toSeconds: 33 } });
+      expect(terminated.because).to.include('the restart-kubelet step at 20 s').and.to.include('rebootlab.dev/pool=blue');
+      expect(f.mechanisms['kubelet-admission'].function).to.include('HandlePodAdditions');
+      // The first restart (the fault, label still there) rejects nothing: the rejection is the step's.
+      const created = judged.items.find((i) => i.event === 'replacement-created' && i.pod === pod)!;
+      expect(created).to.deep.include({ happens: 'always', window: { fromSeconds: 19.8, toSeconds: 36 }, observedSeconds: 26.49, held: true });
+      expect(judged.items.find((i) => i.event === 'pod-terminated')).to.include({ observedSeconds: 26.481, held: true });
+      expect(judged.missed.map((i) => `${i.event} ${i.pod ?? i.workload}: observed ${i.observedSeconds}`)).to.deep.equal([]);
+      expect(judged.heldCount).to.equal(judged.judgedCount);
+      expect(judged.judgedCount).to.be.at.least(6);
+    });
+
+    it('without the unlabel-node step no restart rejects it: no pod-terminated item, no replacement', () => {
+      const r = run.info.resolved!;
+      const g = forecast({ experiment: { ...r, steps: r.steps.filter((s) => s.action !== 'unlabel-node') }, settings: run.info.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOfJournal(preFault, run.info.workloads)! });
+      expect(g.items.filter((i) => i.event === 'pod-terminated')).to.deep.equal([]);
+      expect(g.items.find((i) => i.event === 'replacement-created' && i.pod === pod)?.happens ?? 'never').to.equal('never');
+    });
+
+    it('when the other worker lacks the label too, the replacement stays Pending: created, never Ready, the workload never back', () => {
+      const r = run.info.resolved!;
+      const state = preFaultStateOfJournal(preFault, run.info.workloads)!;
+      const nodes = state.nodes.map((n) => (n.name.endsWith('worker2') ? { ...n, labels: Object.fromEntries(Object.entries(n.labels).filter(([k]) => k !== 'rebootlab.dev/pool')) } : n));
+      const g = forecast({ experiment: r, settings: run.info.settings, kubernetesVersion: 'v1.37.2', preFault: { ...state, nodes } });
+      expect(g.items.find((i) => i.event === 'replacement-created' && i.pod === pod)?.happens).to.equal('always');
+      const ready = g.items.find((i) => i.event === 'replacement-ready' && i.pod === pod)!;
+      expect(ready.happens).to.equal('never');
+      expect(ready.outcomes[0].when).to.include('no other worker carries the labels');
+      expect(g.items.find((i) => i.event === 'workload-recovered')?.happens).to.equal('never');
     });
   });
 
