@@ -72,6 +72,10 @@ export const MECHANISMS = {
     function: 'HandlePodAdditions → rejectPod; predicateAdmitHandler.Admit, generalFilter; AdmissionCheck (GetRequiredNodeAffinity(pod).Match)',
     behaviours: base('v1.27', 'a restarted kubelet admits every non-terminal pod bound to it again, against its Node as its informer has it (the pod source waits for that informer to sync), and rejects one whose required node affinity the Node no longer matches: Event NodeAffinity, status Failed, so it no longer counts for its controller; a removed label alone does nothing to a running pod (IgnoredDuringExecution) (read in v1.34.4, v1.35.4, v1.36.3 and v1.37.2)'),
   },
+  'eviction-api': {
+    file: 'pkg/registry/core/pod/storage/eviction.go', function: 'EvictionREST.Create (checkAndDecrement on the PodDisruptionBudget)',
+    behaviours: base('v1.27', 'an Eviction of a pod no PodDisruptionBudget selects deletes it at once (a deletionTimestamp); one a budget selects only while the budget\'s disruptionsAllowed is above 0, else HTTP 429 Too Many Requests (read in v1.37.2)'),
+  },
   'no-schedule-taint': {
     file: 'pkg/controller/nodelifecycle/node_lifecycle_controller.go', function: 'doNoScheduleTaintingPass',
     behaviours: base('v1.27', 'a NoSchedule taint for a Ready condition Unknown or False, not rate limited'),

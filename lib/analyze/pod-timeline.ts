@@ -47,7 +47,7 @@ export interface PodFacts extends Omit<PodTimeline, 'outcome' | 'replacement'> {
 }
 
 /** Pod phases after which a controller treats the pod as gone (it does not run again). */
-const TERMINAL_PHASES = new Set(['Failed', 'Succeeded']);
+export const TERMINAL_PHASES = new Set(['Failed', 'Succeeded']);
 
 function isObserved(records: ObjectObservation[], ctx: RunContext): boolean {
   const before = records.filter((r) => r.seq < ctx.faultSeq).at(-1);
@@ -56,6 +56,7 @@ function isObserved(records: ObjectObservation[], ctx: RunContext): boolean {
 
 function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
   const before = records.filter((r) => r.seq < ctx.faultSeq && r.verb !== 'DELETED').at(-1) ?? records[0];
+  const lastBefore = records.filter((r) => r.seq < ctx.faultSeq).at(-1);
   const after = records.filter((r) => r.seq > ctx.faultSeq);
   const live = after.filter((r) => r.verb !== 'DELETED');
   const last = records[records.length - 1];
@@ -111,6 +112,7 @@ function factsOf(ctx: RunContext, records: ObjectObservation[]): PodFacts {
       outOfServiceTolerationSeconds: tolerationSecondsFor(tolerations(before.object), { key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' }),
       tolerations: tolerations(before.object),
     },
+    readyAtFault: lastBefore !== undefined && lastBefore.verb !== 'DELETED' && isReady(lastBefore.object) && deletionTimestamp(lastBefore.object) === null,
     readyAtEnd: last.verb !== 'DELETED' && isReady(last.object) && deletionTimestamp(last.object) === null,
     // Only a pod that was evicted, deleted or ended by its kubelet is paired with a replacement (a Job's Succeeded pod
     // finished its work: not replaced); it is paired from when it stopped counting.

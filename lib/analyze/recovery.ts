@@ -4,6 +4,7 @@
 import type { ObjectObservation, Observation } from '../observe/types.js';
 import { workloadMembership, type WorkloadOf } from './membership.js';
 import { deletionTimestamp, isReady, nodeName, phase, restartCount } from './objects.js';
+import { TERMINAL_PHASES } from './pod-timeline.js';
 import type { PredictionItem, RunAnalysis, WorkloadRef } from './types.js';
 import { countsAsAvailable } from './workload-timeline.js';
 
@@ -28,6 +29,13 @@ export interface RecoveryState {
    * deleted looked "recovered" 2 s later, before PodGC had acted). Pods on Nodes never journaled count as fine.
    */
   podsOnLiveNodes: boolean;
+  /**
+   * Every pod (any namespace, rebootlab's or not) that ran on a fault target and was Ready at time zero is Ready again
+   * in its last record, or has stopped counting (deleted, terminating, or in a terminal phase since): after a reboot
+   * the node's own DaemonSet pods (CNI, kube-proxy) restart seconds after the workloads may already be back
+   * (local-data-reboot, forecast campaign: the CNI pod not yet restarted when the run ended).
+   */
+  targetPodsBack: boolean;
 }
 
 /** The recovery rule over a full analysis of the journal so far (what run-variant decided before the tracker). */
@@ -47,6 +55,9 @@ export function recoveryOfAnalysis(analysis: RunAnalysis): RecoveryState {
       const node = nodes.get(p.nodeAfter);
       return node === undefined || node.readyAtEnd;
     }),
+    targetPodsBack: analysis.pods
+      .filter((p) => p.readyAtFault === true && p.nodeBefore !== null && targets.has(p.nodeBefore))
+      .every((p) => p.readyAtEnd || p.stoppedCountingAfterSeconds !== null),
   };
 }
 
@@ -68,6 +79,8 @@ interface PodState {
   /** After time zero: deleted or given a deletionTimestamp; ever Ready. */
   evicted: boolean;
   readyAfterFault: boolean;
+  /** After time zero: deleted, given a deletionTimestamp or seen in a terminal phase (its controller stopped counting it). */
+  stoppedCounting: boolean;
 }
 
 /** Ready pods of one workload (its pods per lib/analyze/membership.ts), counted as analyze counts them. */
@@ -98,6 +111,8 @@ export class RecoveryTracker {
   readonly #pods = new Map<string, PodState>();
   /** Pods observed at time zero with a workload label, by the node they ran on then. */
   readonly #workloadPodsByNode = new Map<string, PodState[]>();
+  /** Pods (any workload or none) observed Ready at time zero, by the node they ran on then. */
+  readonly #readyPodsByNode = new Map<string, PodState[]>();
   /** Pods observed at time zero, by workload label. */
   readonly #podsByWorkload = new Map<string, PodState[]>();
   readonly #workloads = new Map<string, WorkloadCount>();
@@ -138,6 +153,10 @@ export class RecoveryTracker {
       if (node && !((!node.lastDeleted && node.lastReady) || node.deletedAfterFault)) nodesBack = false;
       for (const pod of this.#workloadPodsByNode.get(target) ?? []) if (this.#unaffected(pod)) effectsSeen = false;
     }
+    let targetPodsBack = true;
+    for (const target of targets) {
+      for (const pod of this.#readyPodsByNode.get(target) ?? []) if (!pod.lastReady && !pod.stoppedCounting) targetPodsBack = false;
+    }
     let podsOnLiveNodes = true;
     for (const pods of this.#podsByWorkload.values()) {
       for (const pod of pods) {
@@ -153,7 +172,7 @@ export class RecoveryTracker {
       if (w.ref.kind === 'Pod' && (this.#podsByWorkload.get(w.ref.name) ?? []).every((p) => p.evicted)) continue;
       workloadsSettled = false;
     }
-    return { nodesBack, effectsSeen, workloadsSettled, podsOnLiveNodes };
+    return { nodesBack, effectsSeen, workloadsSettled, podsOnLiveNodes, targetPodsBack };
   }
 
   #addNode(record: ObjectObservation): void {
@@ -171,7 +190,7 @@ export class RecoveryTracker {
     if (!pod) {
       pod = {
         observed: false, workload: null, nodeBefore: null, restartsBefore: 0, lastDeleted: false, lastReady: false, lastPhase: null,
-        nodeAfter: null, restartsAfter: 0, evicted: false, readyAfterFault: false,
+        nodeAfter: null, restartsAfter: 0, evicted: false, readyAfterFault: false, stoppedCounting: false,
       };
       this.#pods.set(record.uid, pod);
     }
@@ -183,6 +202,7 @@ export class RecoveryTracker {
       pod.restartsBefore = restartCount(record.object);
     } else {
       if (deleted || terminating) pod.evicted = true;
+      if (deleted || terminating || TERMINAL_PHASES.has(phase(record.object) ?? '')) pod.stoppedCounting = true;
       if (!deleted && isReady(record.object)) pod.readyAfterFault = true;
     }
     pod.lastDeleted = deleted;
@@ -203,6 +223,7 @@ export class RecoveryTracker {
     if (this.#timeZero !== null) return;
     this.#timeZero = marker;
     for (const pod of this.#pods.values()) {
+      if (pod.observed && pod.lastReady && pod.nodeBefore !== null) push(this.#readyPodsByNode, pod.nodeBefore, pod);
       if (!pod.observed || pod.workload === null) continue;
       push(this.#podsByWorkload, pod.workload, pod);
       if (pod.nodeBefore !== null) push(this.#workloadPodsByNode, pod.nodeBefore, pod);

@@ -270,6 +270,11 @@ export interface PodTimeline {
   stoppedCountingAfterSeconds: number | null;
   tolerations: PodTolerations;
   replacement: Replacement | null;
+  /**
+   * Its last record before time zero showed it Ready (condition Ready=True, no deletionTimestamp, not deleted). Absent
+   * in results written before it existed.
+   */
+  readyAtFault?: boolean;
   readyAtEnd: boolean;
   outcome: PodOutcome;
   /**

@@ -251,7 +251,7 @@ async function observeUntilDone(input: RunVariantInput, recovery: RecoveryTracke
       // observe.timeout.
       const sinceFaultMs = Date.now() - startMs;
       const detectionWindowMs = detectionWindowFromSilence(input.settings).toSeconds * 1000;
-      if (state.workloadsSettled && state.nodesBack && state.podsOnLiveNodes && (state.effectsSeen || sinceFaultMs >= detectionWindowMs)) {
+      if (state.workloadsSettled && state.nodesBack && state.podsOnLiveNodes && state.targetPodsBack && (state.effectsSeen || sinceFaultMs >= detectionWindowMs)) {
         // The consequences the model still expects within observe.timeout (PodGC, an eviction, a replacement) must
         // come first: read once the cheap checks pass, from the journal as written so far.
         const pending = pendingConsequence(input.settings, workloads, journal.path, (deadlineMs - startMs) / 1000);

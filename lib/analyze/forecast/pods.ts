@@ -13,6 +13,7 @@ import { evictionWindow, OBSERVATION_LATENCY_SECONDS, windowOf } from '../window
 import { hull, item } from './items.js';
 import { admissionRejection, labelsAfterSteps, unmatchedLabel, type AdmissionRejection } from './kubelet-admission.js';
 import { mechanismKey } from '../mechanisms.js';
+import { WORKLOAD_LABEL } from '../membership.js';
 import type { TargetNodeForecast } from './nodes.js';
 import { tolerationSecondsOf } from './tolerations.js';
 import type { ForecastItem, ForecastOutcome, PreFaultPod } from './types.js';
@@ -182,6 +183,14 @@ function podFate(input: PodsForecastInput, target: TargetNodeForecast, pod: PreF
   const independent = nodeDeleted !== null || forceDelete ? deleted : [];
   const firstStop = evictedOutcomes.length > 0 ? evictedOutcomes.flatMap((o) => (o.window === null && independent.length > 0 ? independent : [o])) : deleted;
   fate.stopped = firstStop.length > 0 ? mergeOutcomes(firstStop) : [never('nothing evicts it')];
+  // A pod nothing else stops, asked for by an evict-pods or drain step on its node (the Eviction API).
+  if (fate.stopped.every((o) => o.window === null)) {
+    const asked = apiEviction(input, target, pod, workload, base);
+    if (asked !== null) {
+      fate.stopped = asked.outcomes;
+      items.push(asked.item);
+    }
+  }
   // A pod nothing else stops, on a node whose restarted kubelet no longer admits it (a required label removed).
   const rejection = workload !== null && fate.stopped.every((o) => o.window === null) ? admissionRejection(experiment, target, input.nodeLabels.get(target.name) ?? {}, workload) : null;
   if (rejection !== null) {
@@ -197,6 +206,46 @@ function podFate(input: PodsForecastInput, target: TargetNodeForecast, pod: PreF
   }
   replacement(input, target, pod, workload, fate, base, items);
   return fate;
+}
+
+/**
+ * Whether an `evict-pods` or `drain` step on the pod's node asks the Eviction API for it, and when it is evicted
+ * (mechanism eviction-api: k8s.io/kubernetes pkg/registry/core/pod/storage/eviction.go EvictionREST.Create, read in
+ * v1.37.2: a pod no PodDisruptionBudget selects is evicted at once; one a budget selects only while the budget allows
+ * a disruption, else HTTP 429). The step picks the pods as `kubectl drain --ignore-daemonsets` does
+ * (lib/cluster/node-ops.ts podsToEvict): no DaemonSet pod; its namespace and labels select among the rest (rebootlab's
+ * pods carry `rebootlab.dev/workload`; any other label is not known here and makes the pod only possibly asked for).
+ * Whether a budget allows the disruption when asked depends on its pods' readiness then, which the forecast does not
+ * decide: such a pod is evicted within the step's retry time or not at all. Null when no step asks for it.
+ */
+function apiEviction(input: PodsForecastInput, target: TargetNodeForecast, pod: PreFaultPod, workload: WorkloadSpec | null, base: { node: string; pod: string; workload: string | null }): { outcomes: ForecastOutcome[]; item: ForecastItem } | null {
+  if (pod.ownerKind === 'DaemonSet') return null;
+  const step = input.experiment.steps.find((s) => (s.action === 'evict-pods' || s.action === 'drain')
+    && (s.node === null || s.node === target.name)
+    && (s.args.pods === undefined || s.args.pods.namespace === null || s.args.pods.namespace === pod.namespace));
+  if (step === undefined) return null;
+  const labels = step.args.pods?.matchLabels ?? {};
+  const knownLabels = Object.keys(labels).every((k) => k === WORKLOAD_LABEL);
+  if (knownLabels && WORKLOAD_LABEL in labels && labels[WORKLOAD_LABEL] !== pod.workload) return null;
+  const at = msToSeconds(step.afterMs);
+  const retry = msToSeconds(step.args.retryForMs ?? 0);
+  const window = windowOf(at - 0.1, at + retry + STEP_ACTION_SECONDS + OBSERVATION_LATENCY_SECONDS);
+  const budget = workload?.podDisruptionBudget ?? null;
+  const asked = `the ${step.action} step at ${secondsText(at)}`;
+  const outcomes: ForecastOutcome[] = [{ window, when: budget === null ? `${asked} evicts it (no PodDisruptionBudget of rebootlab's selects it)` : `${asked} evicts it when its PodDisruptionBudget allows a disruption` }];
+  if (budget !== null) outcomes.push(never(`its PodDisruptionBudget refuses the eviction (HTTP 429) for the step's ${secondsText(retry)} of retries`));
+  if (!knownLabels) outcomes.push(never(`the step's label selector does not select it`));
+  const merged = mergeOutcomes(outcomes);
+  const happens = merged.every((o) => o.window !== null) ? 'always' : 'maybe';
+  return {
+    outcomes: merged,
+    item: item({
+      ...base, event: 'pod-eviction', taintKey: null, happens, window, outcomes: merged, mechanism: 'eviction-api',
+      setting: `step ${step.action} at ${secondsText(at)}, retried ${secondsText(retry)}${budget !== null ? `; PodDisruptionBudget ${budget.minAvailable !== null ? `minAvailable ${budget.minAvailable}` : `maxUnavailable ${budget.maxUnavailable}`}` : ''}`,
+      assumption: `the step asks within ${STEP_ACTION_SECONDS} s of its start${budget !== null ? '; whether the budget allows a disruption then depends on its pods\' readiness at that moment, not forecast' : ''}`,
+      because: budget === null ? `${asked} asks the Eviction API for it; no budget selects it, so it is evicted at once` : `${asked} asks the Eviction API for it; its budget decides (EvictionREST.Create)`,
+    }),
+  };
 }
 
 /** The taint eviction controller on the node's forecast NoExecute taint: one outcome per taint outcome. */

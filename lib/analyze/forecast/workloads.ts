@@ -76,6 +76,13 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
   for (const w of input.experiment.workloads) {
     const fates = input.fates.filter((f) => f.pod.workload === w.name);
     if (fates.length === 0) continue;
+    // A workload that fails its own probes on purpose: when its pods are ready is the schedule's and the probe's
+    // race with the fault (not-ready-pod-kubelet-restart: the run shows which way it went), not forecast here.
+    const failing = failingProbes(w);
+    if (failing !== null) {
+      notForecast.push(`workload ${w.name}: its readiness for clients and the API, its endpoints, its probes and its recovery (it fails its ${failing} on purpose: the schedule's race with the fault decides them)`);
+      continue;
+    }
     const first = [...fates].sort((a, b) => (targetOf.get(a.pod.node)?.offSeconds ?? 0) - (targetOf.get(b.pod.node)?.offSeconds ?? 0))[0];
     const target = targetOf.get(first.pod.node)!;
     // A kubelet restart (its containers keep serving, nothing detects it): each pod's readiness by its kubelet's version.
@@ -221,6 +228,12 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     }
   }
   return { items, notForecast };
+}
+
+/** Which of its own probes workload `w` fails on purpose (`failReadiness`, `failLiveness`), in words; null when none. */
+function failingProbes(w: Experiment['workloads'][number]): string | null {
+  const which = [w.failReadiness !== null ? 'readiness probe' : null, w.failLiveness !== null ? 'liveness probe' : null].filter((x): x is string => x !== null);
+  return which.length === 0 ? null : which.join(' and ');
 }
 
 /** When a restarted kubelet's pod status (readiness reset) is written: from its command's start to its return + KUBELET_RESTART_POD_STATUS_SECONDS. */

@@ -16,6 +16,8 @@ import type { Observation } from '../../../lib/observe/types.js';
 import type { RunInfo } from '../../../lib/report/result-types.js';
 import { analyzeOptionsOf, readRunInfo } from '../../../lib/report/write-reports.js';
 import { FIXTURE_RUNS_DIR, loadFixtureRun } from './fixture-runs.js';
+import { loadExperiment } from '../../../lib/spec/load.js';
+import { preFaultStateOf } from '../../../lib/run/predict-state.js';
 import { copy, editNode, mergeJournal, timeZeroMarker } from './edited-journals.js';
 
 /** Recorded runs of YAML experiments: their run.json carries the resolved experiment. */
@@ -270,6 +272,28 @@ describe('analyze/forecast', () => {
       expect(ready.happens).to.equal('never');
       expect(ready.outcomes[0].when).to.include('no other worker carries the labels');
       expect(g.items.find((i) => i.event === 'workload-recovered')?.happens).to.equal('never');
+    });
+  });
+
+  describe('workloads that fail their own probes on purpose (failReadiness, failLiveness)', () => {
+    it('not-ready-pod-kubelet-restart (catalog): web and api fail readiness 40 s after their start, so their readiness, endpoints and recovery are listed as not forecast (the campaign\'s frozen forecasts missed them: recovered [0, 23] s, never back); the evict-pods step is forecast per pod, decided by each budget', async () => {
+      const file = join(FIXTURE_RUNS_DIR, '../../../experiments/catalog/not-ready-pod-kubelet-restart.yaml');
+      const experiment = (await loadExperiment(file)).variants[0]!.experiment;
+      const f = forecast({ experiment, settings: experiment.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(experiment) });
+      const workloadEvents = new Set(['workload-unavailable', 'workload-api-unavailable', 'workload-recovered', 'endpoint-not-ready', 'probe-last-error']);
+      expect(f.items.filter((i) => workloadEvents.has(i.event)).map((i) => `${i.event} ${i.workload}`)).to.deep.equal([]);
+      for (const w of ['web', 'api']) expect(f.notForecast.some((n) => n.startsWith(`workload ${w}: `) && n.includes('readiness probe on purpose')), w).to.equal(true);
+      // The evict-pods step at 61 s (retried 8 s) asks the Eviction API for the four pods; each budget (minAvailable 1)
+      // decides by its pods' readiness then: evicted in [60.9, 61 + 8 + 2 + 1] s, or refused throughout.
+      const evictions = f.items.filter((i) => i.event === 'pod-eviction');
+      expect(evictions.map((i) => [i.mechanism, i.happens, i.window])).to.deep.equal(Array(4).fill(['eviction-api', 'maybe', { fromSeconds: 60.9, toSeconds: 72 }]));
+      expect(evictions[0]!.outcomes.map((o) => o.window === null)).to.deep.equal([false, true]);
+      expect(f.items.filter((i) => i.event === 'replacement-created').map((i) => i.happens)).to.deep.equal(['maybe', 'maybe', 'maybe', 'maybe']);
+      expect(f.mechanisms['eviction-api'].file).to.equal('pkg/registry/core/pod/storage/eviction.go');
+      // Without budgets the Eviction API evicts at once: always.
+      const free = { ...experiment, workloads: experiment.workloads.map((w) => ({ ...w, podDisruptionBudget: null })) };
+      const g = forecast({ experiment: free, settings: experiment.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(free) });
+      expect(g.items.filter((i) => i.event === 'pod-eviction').map((i) => i.happens)).to.deep.equal(['always', 'always', 'always', 'always']);
     });
   });
 

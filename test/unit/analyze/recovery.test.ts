@@ -83,7 +83,7 @@ describe('RecoveryTracker (incremental recovery check) against the full re-analy
   });
 
   /**
-   * The "until: recovered" decision as run-variant takes it, replayed record by record: the tracker's four parts, then
+   * The "until: recovered" decision as run-variant takes it, replayed record by record: the tracker's five parts, then
    * no predicted consequence still open (pendingPredictions of the analysis so far) within `timeoutSeconds`.
    * Returns the receipt (seconds since time zero) of the first record at which it would end, and the earliest at
    * which the rule before issue 24 (three parts, no pending check) would have.
@@ -101,7 +101,7 @@ describe('RecoveryTracker (incremental recovery check) against the full re-analy
       if (!(s.nodesBack && s.workloadsSettled && s.effectsSeen)) continue;
       const at = (sorted[i].receivedAtMs - tracker.faultInjectedAtMs) / 1000;
       before ??= at;
-      if (!s.podsOnLiveNodes) continue;
+      if (!s.podsOnLiveNodes || !s.targetPodsBack) continue;
       const a = analyze(sorted.slice(0, i + 1), { settings: info.settings, workloads: info.workloads });
       if (pendingPredictions(a, timeoutSeconds).length === 0) now = at;
     }
@@ -112,6 +112,18 @@ describe('RecoveryTracker (incremental recovery check) against the full re-analy
     const { now, before } = untilRecovered('kind-node-delete-podgc-recorded', 600);
     expect(before, 'the old rule').to.be.below(10);
     expect(now).to.be.above(43);
+  });
+
+  it('a reboot (recorded reboot-quick): the workloads were back 9.3 s after the fault command returned, the node\'s own CNI pod (Ready at the fault, restarted by the reboot) only at 18.3 s; the run ends only then', () => {
+    const { now, before } = untilRecovered('kind-reboot-quick-recorded', 600);
+    expect(now! - before!).to.be.closeTo(9.01, 0.01);
+    const { observations, info } = loadFixtureRun('kind-reboot-quick-recorded');
+    const sorted = [...observations].sort((a, b) => a.seq - b.seq);
+    const tracker = new RecoveryTracker(info.workloads);
+    sorted.slice(0, 253).forEach((o) => tracker.add(o));
+    expect(tracker.state()).to.include({ nodesBack: true, workloadsSettled: true, effectsSeen: true, podsOnLiveNodes: true, targetPodsBack: false });
+    sorted.slice(253, 261).forEach((o) => tracker.add(o));
+    expect(tracker.state()).to.include({ targetPodsBack: true });
   });
 
   it('pendingPredictions: right after the Node deletion the PodGC deletions are still ahead (windows [D + 40, D + 81]); none once they happened', () => {
