@@ -90,6 +90,9 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
     const readiness = new Map<PodFate, RestartReadiness>(restart ? fates.map((f) => [f, restartReadiness(f.pod, w, targetOf.get(f.pod.node)!, input.kubernetesVersion)]) : []);
     // Pods their restarted kubelet rejects (forecast/kubelet-admission.ts): they stop, whatever their readiness.
     const rejected = restart ? fates.filter((f) => f.rejected !== undefined) : [];
+    // The first of them to be rejected, and whether the first restart may reset a pod's readiness before it.
+    const firstRejection = rejected.length === 0 ? null : rejected.map((f) => f.rejected!).reduce((a, b) => (b.window.fromSeconds < a.window.fromSeconds ? b : a));
+    const mayReset = [...readiness.values()].some((r) => r.fate === 'maybe-reset');
     const allKept = restart && rejected.length === 0 && [...readiness.values()].every((r) => r.fate === 'kept');
     // A runtime stop shorter than the kubelet's runtime-down threshold: every pod of the workload on a target unaffected.
     const runtimeKept = fates.every((f) => runtimeStopUnnoticed(targetOf.get(f.pod.node)!));
@@ -114,15 +117,14 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
         assumption: 'the runtime is back before the kubelet counts it down (30 s without a successful check, checked every 5 s): the node stays Ready; its containers keep running through their shims',
         because: `${w.name}'s pods on ${target.name} keep running and stay Ready`,
       }));
-    } else if (restart && rejected.length > 0) {
+    } else if (restart && firstRejection !== null) {
       // Its restarted kubelet rejects a pod (kubelet-admission): clients lose it then, if its readiness was not reset first.
-      const rejection = rejected.map((f) => f.rejected!).reduce((a, b) => (b.window.fromSeconds < a.window.fromSeconds ? b : a));
-      const reset = [...readiness.values()].find((r) => r.fate === 'maybe-reset');
-      const outcomes = [...(reset ? [{ window: restartResetWindow(target), when: 'the restarted kubelet reports its pods not ready until their first readiness probe' }] : []), { window: rejection.window, when: rejection.when }];
+      const rejection = firstRejection;
+      const outcomes = [...(mayReset ? [{ window: restartResetWindow(target), when: 'the restarted kubelet reports its pods not ready until their first readiness probe' }] : []), { window: rejection.window, when: rejection.when }];
       items.push(item({
         event: 'workload-unavailable', node: target.name, workload: w.name, happens: 'always', window: null, outcomes: mergeOutcomes(outcomes),
         mechanism: 'kubelet-admission', setting: `fault ${input.experiment.fault.type}; the experiment's label and restart-kubelet steps`,
-        assumption: `its pod stops serving when its kubelet rejects it${reset ? `, unless the first restart already reported it not ready (within ${KUBELET_RESTART_POD_STATUS_SECONDS} s of its command's return)` : ''}`,
+        assumption: `its pod stops serving when its kubelet rejects it${mayReset ? `, unless the first restart already reported it not ready (within ${KUBELET_RESTART_POD_STATUS_SECONDS} s of its command's return)` : ''}`,
         because: `${w.name}'s pod on ${target.name} is rejected by its restarted kubelet: ${rejection.when}`,
       }));
     } else if (restart) {
@@ -151,13 +153,12 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
       const both = [...marked, ...stop];
       return both.length === 0 ? [] : [windowOf(Math.min(...both.map((w) => w.fromSeconds)), Math.min(...both.map((w) => w.toSeconds)))];
     });
-    if (restart && rejected.length > 0) {
+    if (restart && firstRejection !== null) {
       // The first restart may already have reported it not ready; else the rejection's terminal status drops it.
-      const rejection = rejected.map((f) => f.rejected!).reduce((a, b) => (b.window.fromSeconds < a.window.fromSeconds ? b : a));
-      const reset = [...readiness.values()].some((r) => r.fate === 'maybe-reset');
+      const rejection = firstRejection;
       items.push(item({
         event: 'workload-api-unavailable', node: target.name, workload: w.name, happens: 'always', window: null,
-        outcomes: mergeOutcomes([...(reset ? [{ window: restartResetWindow(target), when: 'the restarted kubelet reports its pods not ready until their first readiness probe' }] : []), { window: rejection.window, when: rejection.when }]),
+        outcomes: mergeOutcomes([...(mayReset ? [{ window: restartResetWindow(target), when: 'the restarted kubelet reports its pods not ready until their first readiness probe' }] : []), { window: rejection.window, when: rejection.when }]),
         mechanism: 'kubelet-admission', setting: `fault ${input.experiment.fault.type}; the experiment's label and restart-kubelet steps`,
         assumption: 'its pod counts as not Ready from the first status its kubelet writes that says so: a readiness reset by the first restart, or the rejection\'s terminal status',
         because: `the API counts ${w.name} below its desired Ready pods once its pod on ${target.name} is reported not ready or rejected`,
