@@ -64,6 +64,8 @@ export interface PodsForecastInput {
 }
 
 const podId = (p: PreFaultPod) => `${p.namespace}/${p.name}`;
+/** `key=value, ...` of a workload's required node labels. */
+const labelsText = (labels: Readonly<Record<string, string>>) => Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(', ');
 const never = (when: string): ForecastOutcome => ({ window: null, when });
 
 /** Every pod on a target: its items, and its fate for the workload part; per Job with pods on a target, its job-failed item. */
@@ -199,7 +201,7 @@ function podFate(input: PodsForecastInput, target: TargetNodeForecast, pod: PreF
     items.push(item({
       ...base, event: 'pod-terminated', happens: 'always', window: rejection.window,
       mechanism: mechanismKey('kubelet-admission', target.kubeletVersion, input.kubernetesVersion),
-      setting: `required node labels ${Object.entries(workload!.requiredNodeLabels).map(([k, v]) => `${k}=${v}`).join(', ')}; steps ${experiment.steps.filter((st) => st.action === 'label-node' || st.action === 'unlabel-node' || st.action === 'restart-kubelet').map((st) => `${st.action} at ${secondsText(msToSeconds(st.afterMs))}`).join(', ')}`,
+      setting: `required node labels ${labelsText(workload!.requiredNodeLabels)}; steps ${experiment.steps.filter((st) => st.action === 'label-node' || st.action === 'unlabel-node' || st.action === 'restart-kubelet').map((st) => `${st.action} at ${secondsText(msToSeconds(st.afterMs))}`).join(', ')}`,
       assumption: rejection.assumption,
       because: `${rejection.when}: status Failed (or Succeeded once its container exits 0), so it no longer counts for its controller`,
     }));
@@ -379,7 +381,7 @@ function replacement(input: PodsForecastInput, target: TargetNodeForecast, pod: 
     if (stuck) return never(`its ${workload!.volume!.type} volume is bound to ${target.name}: the replacement stays Pending`);
     if (!elsewhere) {
       const back = backAt.length === 0 ? null : backAt.reduce((a, b) => (b.toSeconds < a.toSeconds ? b : a));
-      if (noneFits) return never(`no other worker carries the labels its required node affinity names (${Object.entries(workload!.requiredNodeLabels).map(([k, v]) => `${k}=${v}`).join(', ')}): the replacement stays Pending`);
+      if (noneFits) return never(`no other worker carries the labels its required node affinity names (${labelsText(workload!.requiredNodeLabels)}): the replacement stays Pending`);
       if (back === null) return never('no worker is left to schedule it on: every worker is a fault target and the control plane is tainted NoSchedule');
       return { window: windowOf(Math.max(o.window.fromSeconds, back.fromSeconds), Math.max(o.window.toSeconds, back.toSeconds) + REPLACEMENT_READY_SECONDS + extra), when: `${o.when}, scheduled once a target is Ready again (every worker is a target)` };
     }
