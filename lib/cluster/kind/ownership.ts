@@ -3,6 +3,8 @@
 // rebootlab's cache: `<clusterDir>/<name>.owner.json` records the Docker ID of every node container at creation.
 // A cluster is rebootlab's when that file exists and every node container now labelled with its name has a
 // recorded ID: a cluster someone re-created under the same name with plain kind has new IDs and is refused.
+// The file is first written before `kind create cluster` runs (`creating`, no IDs yet), so a creation cut short by
+// a signal or a crash leaves containers rebootlab still recognises (by their creation time) and can delete.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,7 +21,21 @@ export interface OwnerRecord {
   containers: Record<string, string>;
   /** True when the cluster was made by a rebootlab version without owner files and adopted (see {@link adoptionEvidence}). */
   adopted: boolean;
+  /**
+   * True while `kind create cluster` runs (written just before it, `containers` empty): the cluster's node
+   * containers are those created from `recordedAtMs` − {@link CREATION_CLOCK_SLACK_MS} on, within
+   * {@link ADOPTION_WINDOW_MS} (see {@link ownedWhileCreating}). Replaced by the IDs once kind has made the cluster.
+   */
+  creating?: boolean;
 }
+
+/** A node container with its Docker creation time (Unix epoch, milliseconds; null when Docker gave none that parses). */
+export interface CreatedNodeContainer extends NodeContainer {
+  createdAtMs: number | null;
+}
+
+/** How far Docker's clock (container creation time) may run behind the client's (`recordedAtMs`), milliseconds. */
+export const CREATION_CLOCK_SLACK_MS = 5_000;
 
 /** One node container of a kind cluster as Docker lists it now. */
 export interface NodeContainer {
@@ -66,6 +82,22 @@ export function ownedContainerNames(record: OwnerRecord | null, current: readonl
 }
 
 /**
+ * Pure ownership decision for a cluster whose creation started (`record.creating`) and may have been cut short:
+ * the names of `current` containers when every one of them was created from `record.recordedAtMs` −
+ * {@link CREATION_CLOCK_SLACK_MS} to {@link ADOPTION_WINDOW_MS} after it (kind made them in that run), else null
+ * (no record, not a creation record, no containers, or one made before or long after: someone else's).
+ */
+export function ownedWhileCreating(record: OwnerRecord | null, current: readonly CreatedNodeContainer[]): Set<string> | null {
+  if (!record?.creating || current.length === 0) return null;
+  for (const c of current) {
+    if (c.createdAtMs === null) return null;
+    const afterMs = c.createdAtMs - record.recordedAtMs;
+    if (afterMs < -CREATION_CLOCK_SLACK_MS || afterMs > ADOPTION_WINDOW_MS) return null;
+  }
+  return new Set(current.map((c) => c.name));
+}
+
+/**
  * Pure adoption rule for clusters made by rebootlab before owner files existed: rebootlab wrote
  * `<name>.kind-config.yaml` (first line {@link KIND_CONFIG_HEADER}`<name>`) just before `kind create cluster`,
  * so the control-plane container must have been created within {@link ADOPTION_WINDOW_MS} after that file.
@@ -89,10 +121,35 @@ function readRecord(clusterDir: string, name: string): OwnerRecord | null {
   }
 }
 
-async function writeRecord(clusterDir: string, name: string, containers: readonly NodeContainer[], adopted: boolean): Promise<OwnerRecord> {
-  const record: OwnerRecord = { cluster: name, provider: 'kind', recordedAtMs: Date.now(), containers: Object.fromEntries(containers.map((c) => [c.name, c.id])), adopted };
+async function writeRecord(clusterDir: string, name: string, containers: readonly NodeContainer[], adopted: boolean, creating = false): Promise<OwnerRecord> {
+  const record: OwnerRecord = { cluster: name, provider: 'kind', recordedAtMs: Date.now(), containers: Object.fromEntries(containers.map((c) => [c.name, c.id])), adopted, ...(creating ? { creating } : {}) };
   await writeFile(ownerFilePath(clusterDir, name), JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
   return record;
+}
+
+/** Marks cluster `name` as being made by rebootlab, just before `kind create cluster` runs (see {@link ownedWhileCreating}). */
+export async function recordCreationStart(clusterDir: string, name: string): Promise<OwnerRecord> {
+  return writeRecord(clusterDir, name, [], false, true);
+}
+
+/**
+ * Creation times of `containers` (`docker inspect`); a container Docker no longer has is left out.
+ * @throws InfraError when Docker fails otherwise.
+ */
+async function withCreationTimes(containers: readonly NodeContainer[], run: DockerCommand): Promise<CreatedNodeContainer[]> {
+  const timed: CreatedNodeContainer[] = [];
+  for (const c of containers) {
+    let createdText: string;
+    try {
+      createdText = await run(['inspect', '--type', 'container', '--format', '{{.Created}}', c.id]);
+    } catch (err) {
+      if (isNoSuchContainer(err)) continue;
+      throw err;
+    }
+    const createdAtMs = Date.parse(createdText.trim());
+    timed.push({ ...c, createdAtMs: Number.isNaN(createdAtMs) ? null : createdAtMs });
+  }
+  return timed;
 }
 
 /** Marks cluster `name` as rebootlab's right after `kind create cluster` made it. @throws InfraError when Docker fails. */
@@ -115,6 +172,7 @@ export async function forgetOwnership(clusterDir: string, name: string): Promise
 export async function ownedNodeContainers(clusterDir: string, name: string, run: DockerCommand = docker): Promise<Set<string> | null> {
   const current = await listNodeContainerIds(name, run);
   const record = readRecord(clusterDir, name);
+  if (record?.creating) return ownedWhileCreating(record, await withCreationTimes(current, run));
   if (record) return ownedContainerNames(record, current);
   const controlPlane = current.find((c) => c.name === `${name}-control-plane`);
   if (!controlPlane) return null;

@@ -12,7 +12,7 @@ import { thawClusterNodes } from './frozen-cgroups.js';
 import { ensureLogind, kubeletNeedsLogind } from './logind.js';
 import { renderKindConfig } from './config.js';
 import { cacheDir } from '../../common/cache.js';
-import { forgetOwnership, foreignClusterError, ownedNodeContainers, recordOwnership } from './ownership.js';
+import { forgetOwnership, foreignClusterError, ownedNodeContainers, recordCreationStart, recordOwnership } from './ownership.js';
 import { ensureKindTools, kindBinary, resolveNodeImage, TOOLCHAIN_HINT } from './tools.js';
 
 /** Options of {@link createKindProvider}. */
@@ -76,6 +76,8 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
       const image = await resolveNodeImage(spec.nodeImage, spec.kubernetesVersion);
       const kubeconfigPath = kubeconfigOf(spec.name);
       status.step(`creating kind cluster ${spec.name}: 1 control plane + ${spec.workers} workers, image ${image}`);
+      // Before kind runs: a creation cut short (signal, crash, timeout) leaves containers `cluster delete` accepts.
+      await recordCreationStart(dir, spec.name);
       try {
         await kind(
           env,
@@ -83,10 +85,16 @@ export function createKindProvider(options: KindProviderOptions = {}): ClusterPr
           options.createTimeoutMs ?? 600_000,
         );
       } catch (error) {
-        // kind deletes a half-made cluster itself unless --retain; make sure, and drop our kubeconfig.
-        await kind(env, ['delete', 'cluster', '--name', spec.name, '--kubeconfig', kubeconfigPath]).catch(() => '');
-        await rm(kubeconfigPath, { force: true });
-        await rm(configPath, { force: true }); // no stale evidence for adopting a later cluster of this name
+        // kind deletes a half-made cluster itself unless --retain; make sure, and drop our files. When the delete
+        // fails too, the creation record stays, so `rebootlab cluster delete` can still remove what is left.
+        const deleted = await kind(env, ['delete', 'cluster', '--name', spec.name, '--kubeconfig', kubeconfigPath]).then(() => true, () => false);
+        if (deleted) {
+          await rm(kubeconfigPath, { force: true });
+          await rm(configPath, { force: true }); // no stale evidence for adopting a later cluster of this name
+          await forgetOwnership(dir, spec.name);
+        } else {
+          status.step(`kind create cluster failed and the half-made cluster could not be deleted: rebootlab cluster delete ${spec.name}`);
+        }
         throw error;
       }
       try {

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adoptionEvidence, foreignClusterError, ownedContainerNames, ownedNodeContainers, type DockerCommand, type OwnerRecord } from '../../../lib/cluster/kind/ownership.js';
+import { adoptionEvidence, foreignClusterError, ownedContainerNames, ownedNodeContainers, ownedWhileCreating, recordCreationStart, type DockerCommand, type OwnerRecord } from '../../../lib/cluster/kind/ownership.js';
 import { CommandError } from '../../../lib/common/exec.js';
 
 const record: OwnerRecord = {
@@ -63,6 +63,39 @@ describe('cluster/kind/ownership', () => {
       let error: unknown = null;
       await ownedNodeContainers(dir, 'lab', dockerSaying('Cannot connect to the Docker daemon at unix:///var/run/docker.sock')).catch((e: unknown) => (error = e));
       expect(error).to.be.instanceOf(CommandError);
+    });
+  });
+
+  describe('a creation cut short (Ctrl-C or SIGTERM while kind create cluster ran, 5 Dec 2026)', function () {
+    const t = 1_764_547_200_000;
+    const creating: OwnerRecord = { cluster: 'lab', provider: 'kind', recordedAtMs: t, containers: {}, adopted: false, creating: true };
+
+    it('owns the containers kind made after the creation record, and none made before it or long after', () => {
+      const made = [{ name: 'lab-control-plane', id: 'aaa', createdAtMs: t + 2_000 }, { name: 'lab-worker', id: 'bbb', createdAtMs: t - 1_000 }];
+      expect([...ownedWhileCreating(creating, made)!]).to.deep.equal(['lab-control-plane', 'lab-worker']);
+      expect(ownedWhileCreating(creating, [...made, { name: 'lab-worker2', id: 'ccc', createdAtMs: t - 60_000 }])).to.equal(null);
+      expect(ownedWhileCreating(creating, [{ name: 'lab-worker', id: 'ccc', createdAtMs: t + 16 * 60_000 }])).to.equal(null);
+      expect(ownedWhileCreating(creating, [{ name: 'lab-worker', id: 'ccc', createdAtMs: null }])).to.equal(null);
+      expect(ownedWhileCreating(creating, [])).to.equal(null);
+      expect(ownedWhileCreating(record, [{ name: 'lab-control-plane', id: 'aaa', createdAtMs: t }])).to.equal(null); // not a creation record
+    });
+
+    it('recognises a half-made cluster from the record written before kind ran (no control plane yet, a worker Docker still lists)', async function () {
+      const dir = mkdtempSync(join(tmpdir(), 'rebootlab-ownership-'));
+      try {
+        const written = await recordCreationStart(dir, 'lab');
+        expect(written.creating).to.equal(true);
+        const docker = (created: string): DockerCommand => async (args) => {
+          if (args[0] === 'ps') return 'lab-worker\tbbb\nlab-worker2\tccc\n';
+          if (args.at(-1) === 'ccc') throw new CommandError('docker inspect failed: Error response from daemon: No such container: ccc', 'docker inspect', 'Error response from daemon: No such container: ccc', 1);
+          return `${created}\n`;
+        };
+        expect([...(await ownedNodeContainers(dir, 'lab', docker(new Date(written.recordedAtMs + 4_000).toISOString())))!]).to.deep.equal(['lab-worker']);
+        // The same name made by hand an hour before the record: not rebootlab's.
+        expect(await ownedNodeContainers(dir, 'lab', docker(new Date(written.recordedAtMs - 3_600_000).toISOString()))).to.equal(null);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 });
