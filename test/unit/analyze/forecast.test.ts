@@ -67,6 +67,17 @@ const forecastOf = (observations: readonly Observation[], info: RunInfo): Foreca
   const preFault = preFaultStateOfJournal(observations, info.workloads);
   return preFault && forecast({ experiment: info.resolved!, settings: info.settings, kubernetesVersion: info.cluster.kubernetesVersion ?? 'v1.34.4', preFault });
 };
+/**
+ * The forecast recomputed from the records before the fault of recorded run `name` (its frozen forecast left out),
+ * judged against the whole run: the run, those records, the forecast and its judgement.
+ */
+function recomputedForecast(name: string) {
+  const run = loadFixtureRun(name);
+  const zero = timeZeroMarker(run.observations);
+  const preFault = run.observations.filter((o) => o.seq <= zero.seq && o.type !== 'forecast');
+  const f = forecastOf(preFault, run.info)!;
+  return { run, preFault, f, judged: judgeForecast(f, run.analysis, 'recomputed') };
+}
 const find = (f: Forecast, event: string, subject: string): ForecastItem | undefined => f.items.find((i) => i.event === event && (i.pod ?? i.workload ?? i.node).endsWith(subject));
 
 describe('analyze/forecast', () => {
@@ -101,11 +112,7 @@ describe('analyze/forecast', () => {
   });
 
   describe('Jobs on a lost node (jobs-node-lost, kind v1.37.2): recomputed from the pre-fault records of the journal whose frozen forecast missed 7', () => {
-    const run = loadFixtureRun('kind-jobs-node-lost-v1372-recorded');
-    const zero = timeZeroMarker(run.observations);
-    const preFault = run.observations.filter((o) => o.seq <= zero.seq && o.type !== 'forecast');
-    const f = forecastOf(preFault, run.info)!;
-    const judged = judgeForecast(f, run.analysis, 'recomputed');
+    const { run, preFault, f, judged } = recomputedForecast('kind-jobs-node-lost-v1372-recorded');
     const of = (workload: string, event: string) => judged.items.filter((i) => i.workload === workload && i.event === event);
 
     it('the frozen forecast in the journal keeps its 7 misses (the record); the recomputed one holds every item', () => {
@@ -234,11 +241,7 @@ describe('analyze/forecast', () => {
   });
 
   describe('a required label removed, then a kubelet restart (label-removed-kubelet-restart, kind v1.37.2): recomputed from the pre-fault records of the journal whose frozen forecast missed 2', () => {
-    const run = loadFixtureRun('kind-label-removed-kubelet-restart-v1372-recorded');
-    const zero = timeZeroMarker(run.observations);
-    const preFault = run.observations.filter((o) => o.seq <= zero.seq && o.type !== 'forecast');
-    const f = forecastOf(preFault, run.info)!;
-    const judged = judgeForecast(f, run.analysis, 'recomputed');
+    const { run, preFault, f, judged } = recomputedForecast('kind-label-removed-kubelet-restart-v1372-recorded');
     const pod = 'rebootlab/web-855c6bd6-4xftv';
 
     it('the restart-kubelet step at 20 s, after the unlabel-node step at 10 s, rejects the pod (kubelet-admission): terminal in [20 − 0.1, 20 + 2 + 10 + 1 s latency], its replacement on the other labelled worker; every item held', () => {
