@@ -12,7 +12,9 @@ import {
 import { API_VERSION, loadExperimentText, type Experiment } from '../spec/index.js';
 import { resolveSelectedWorkloads } from '../workloads/index.js';
 import { loadKubeConfig, readServerVersion } from '../cluster/kube-client.js';
-import { Lab } from './lab.js';
+import { forecast, FORECAST_LEAD_SECONDS, PreFaultRecorder, type Forecast } from '../analyze/forecast/index.js';
+import type { TimeoutSettings } from '../spec/settings.js';
+import { Lab, type FirstFault } from './lab.js';
 import { recordScriptOutcome, scriptOptions, startedByCli, type ScriptRunOptions } from './options.js';
 import type { ScriptExperiment } from './types.js';
 
@@ -94,8 +96,15 @@ async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<voi
       interrupted: false,
       rebootlabVersion: rebootlabVersion(),
     };
-    const result = await session.observe({ runDir, cluster, settings, info, startedDetail: { script: options.scriptFile } }, async (run) => {
-      const lab = new Lab({ experiment: resolved, cluster, kc: run.kc, journal: run.journal, guard: run.guard, settings, runDir, signal: run.signal });
+    // Fed each record until the first fault's forecast is frozen: the pre-fault state it conditions on.
+    const preFault = new PreFaultRecorder(info.workloads);
+    let forecastFrozen = false;
+    const result = await session.observe({ runDir, cluster, settings, info, startedDetail: { script: options.scriptFile }, onRecord: (record) => { if (!forecastFrozen) preFault.add(record); } }, async (run) => {
+      const freezeForecast = (fault: FirstFault) => {
+        forecastFrozen = true;
+        run.journal.appendForecast({ forecast: scriptForecast(resolved, settings, info.cluster.kubernetesVersion ?? resolved.cluster.kubernetesVersion, preFault, fault) as unknown as Record<string, unknown> });
+      };
+      const lab = new Lab({ experiment: resolved, cluster, kc: run.kc, journal: run.journal, guard: run.guard, settings, runDir, signal: run.signal, freezeForecast });
       // Restore with marks first (fault-restored in the journal), then the session restores anything else the guard holds.
       run.onRestore(() => lab.restoreAll());
       run.finalInfo(() => ({ fault: { ...info.fault, type: [...lab.applied].join('+') || 'none' } }));
@@ -108,4 +117,22 @@ async function runScript(spec: ScriptExperiment, body: (lab: Lab) => Promise<voi
     if (!startedByCli()) process.exitCode = exitCode;
     return result;
   });
+}
+
+/**
+ * The forecast of a script's first fault (lib/analyze/forecast, the function `rebootlab run` freezes for an experiment
+ * file): the script's spec with `fault` = that fault on that one node (held `durationMs`, else never restored), from
+ * the records seen so far, taken as made FORECAST_LEAD_SECONDS at most before time zero, at `atMs` (Unix epoch
+ * milliseconds; now, in a run). What the script does next is not known before: `horizon` says it is judged up to
+ * the script's next action (its `forecast-horizon` mark). Pure but for the default `atMs`.
+ */
+export function scriptForecast(resolved: Experiment, settings: TimeoutSettings, kubernetesVersion: string, preFault: PreFaultRecorder, fault: FirstFault, atMs = Date.now()): Forecast {
+  const experiment: Experiment = { ...resolved, fault: { ...resolved.fault, type: fault.type, count: 1, durationMs: fault.durationMs, staggerMs: 0, scope: fault.scope }, steps: [] };
+  const state = preFault.state(atMs, FORECAST_LEAD_SECONDS);
+  const made = forecast({ experiment, settings, kubernetesVersion, preFault: { ...state, targets: [fault.node] } });
+  return {
+    ...made,
+    horizon: 'next-script-action',
+    notForecast: [...made.notForecast, `what the script does after its first fault (${fault.type} on ${fault.node}${fault.durationMs === null ? ', restored when the script says' : ''}): the forecast knows that fault only, and is judged as the run stood when the script's next action began`],
+  };
 }

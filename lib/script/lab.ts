@@ -8,6 +8,7 @@ import {
 import { closestMatch } from '../common/did-you-mean.js';
 import { ExitCode, InputError, RebootlabError } from '../common/errors.js';
 import { abortableSleep } from '../common/sleep.js';
+import { FORECAST_HORIZON_PHASE } from '../analyze/forecast/index.js';
 import { evictionDetail, FaultGuard, injectOnNode, stepActionDetail, type InjectedNodeFault, type StepDetail } from '../faults/index.js';
 import type { Journal, Prober } from '../observe/index.js';
 import { startProbers } from '../run/probers.js'; // not through run/index.js: the prober start is all a script needs of it
@@ -92,6 +93,20 @@ export interface LabContext {
   settings: TimeoutSettings;
   runDir: string;
   signal: AbortSignal;
+  /**
+   * Freezes the forecast of the script's first fault in the journal, called once just before that fault's first
+   * command (lib/script/experiment.ts); absent: no forecast.
+   */
+  freezeForecast?: (fault: FirstFault) => void;
+}
+
+/** The script's first fault, as {@link LabContext.freezeForecast} forecasts it. */
+export interface FirstFault {
+  type: FaultType;
+  node: string;
+  /** How long it is held before the lab restores it (`inject`'s `duration`), milliseconds; null: until the script restores it. */
+  durationMs: number | null;
+  scope: PartitionScope;
 }
 
 /** The scripted experiment's view of its run. Create it through `experiment()`; never directly. */
@@ -103,6 +118,9 @@ export class Lab {
   readonly #ctx: LabContext;
   /** Whether a `fault-injected` mark was written (the zero of every result time). */
   #faultMarked = false;
+  /** Whether the forecast of the first fault was frozen, and whether the script's next action marked its horizon since. */
+  #forecastFrozen = false;
+  #horizonMarked = false;
   /** Time zero as the analysis takes it: the first fault-injecting (or, first, fault-injected) mark, Unix epoch milliseconds. */
   #timeZeroMs: number | null = null;
   /** Steps journaled so far (lab.act of a step's node action, and its undo): the next step's index. */
@@ -147,6 +165,7 @@ export class Lab {
    */
   async deploy(options: { placeOn?: string[] } = {}): Promise<void> {
     this.#throwIfInterrupted();
+    this.#markHorizon('lab.deploy()', options.placeOn ?? []);
     if (usesAttachableVolumes(this.#ctx.experiment.workloads)) {
       await this.#ctx.cluster.loadImages?.([CSI_IMAGE]);
       await deployAttachableDriver(this.#ctx.kc, { signal: this.#ctx.signal });
@@ -177,6 +196,10 @@ export class Lab {
     if (options.scope !== undefined && (!['node', 'control-plane'].includes(options.scope) || !takesScope(type, options.scope))) {
       throw new InputError(`lab.inject(${type}).scope: ${JSON.stringify(options.scope)}; scope is node or control-plane, for ${SCOPED_FAULT_TYPES.join(', ')} only`);
     }
+    if (!this.#faultMarked && !this.#forecastFrozen && this.#ctx.freezeForecast) {
+      this.#ctx.freezeForecast({ type, node, durationMs: holdMs, scope: options.scope ?? 'node' });
+      this.#forecastFrozen = true;
+    } else this.#markHorizon(`lab.inject(${type}, ${node})`, [node]);
     const fault: InjectedNodeFault = await injectOnNode(this.#ctx.cluster, type, node, {
       scope: options.scope,
       guard: this.#ctx.guard,
@@ -192,16 +215,21 @@ export class Lab {
       },
     });
     this.applied.add(type);
-    const restore = async () => {
+    const restoreNow = async () => {
       await fault.restore();
       this.#pending.delete(restore);
     };
+    // A restore the forecast did not know of (no `duration`) is the script's next action.
+    const restore = async () => {
+      this.#markHorizon(`restore of ${type} on ${node}`, [node]);
+      await restoreNow();
+    };
     this.#pending.add(restore);
     const handle: InjectedFault = { node, type, issuedAtMs, injectedAtMs, restore };
-    if (FAULTS[type].duration === 'none') await restore();
+    if (FAULTS[type].duration === 'none') await restoreNow();
     else if (holdMs !== null) {
       await abortableSleep(holdMs, this.#ctx.signal);
-      await restore();
+      await restoreNow();
     }
     return handle;
   }
@@ -227,6 +255,7 @@ export class Lab {
         `Supported: ${[...this.#ctx.cluster.supportedActions].join(', ')}`);
     }
     const actionArgs = nodeActionArgs(action, args);
+    this.#markHorizon(`lab.act(${node}, ${action})`, [node]);
     const asStep = this.#faultMarked ? stepApplying(action) : undefined;
     if (asStep !== undefined) return this.#actAsStep(node, action, asStep, actionArgs);
     const journal = this.#ctx.journal;
@@ -245,6 +274,7 @@ export class Lab {
     const guard = this.#ctx.guard;
     let restored: Promise<void> | null = null;
     const guarded = Object.assign(() => (restored ??= (async () => {
+      this.#markHorizon(`undo of ${action} on ${node}`, [node]);
       journal.mark('fault-restoring', { nodes: [node], detail: { type: action } });
       if (entry) await guard.release(entry);
       else await undo();
@@ -291,6 +321,7 @@ export class Lab {
     const undoStep = stepUndoing(action);
     let released: Promise<void> | null = null;
     const guarded = Object.assign(() => (released ??= (async () => {
+      this.#markHorizon(`undo of ${action} on ${node}`, [node]);
       const undoStartedAfterSeconds = since();
       if (entry) await guard.release(entry);
       else await undo();
@@ -312,6 +343,7 @@ export class Lab {
   async cordon(node: string): Promise<Undo> {
     this.#throwIfInterrupted();
     const { guard, journal } = this.#ctx;
+    this.#markHorizon(`lab.cordon(${node})`, [node]);
     let entry: ReturnType<FaultGuard['register']> | undefined;
     // The cluster's `cordon` node action (the same one a YAML step uses); its undo uncordons.
     await this.#ctx.cluster.act(node, 'cordon', {
@@ -319,7 +351,7 @@ export class Lab {
     });
     journal.mark('cordoned', { nodes: [node], detail: { mark: true } });
     let uncordoned: Promise<void> | null = null;
-    return Object.assign(() => (uncordoned ??= guard.release(entry!).then(() => void journal.mark('uncordoned', { nodes: [node], detail: { mark: true } }))), {}) as Undo;
+    return Object.assign(() => (uncordoned ??= (this.#markHorizon(`uncordon of ${node}`, [node]), guard.release(entry!)).then(() => void journal.mark('uncordoned', { nodes: [node], detail: { mark: true } }))), {}) as Undo;
   }
 
   /**
@@ -330,6 +362,7 @@ export class Lab {
   async drain(node: string, options: { timeout?: Duration } = {}): Promise<string[]> {
     this.#throwIfInterrupted();
     const timeoutMs = durationMs(options.timeout ?? '2m', 'lab.drain.timeout');
+    this.#markHorizon(`lab.drain(${node})`, [node]);
     const pods = await drainNode(this.#ctx.kc, node, { namespace: WORKLOAD_NAMESPACE, timeoutMs, signal: this.#ctx.signal, onEviction: (a) => this.#journalEviction(a, null) });
     this.#ctx.journal.mark('drained', { nodes: [node], detail: { mark: true, pods } });
     return pods;
@@ -342,6 +375,7 @@ export class Lab {
    */
   async restartControlPlane(component: ControlPlaneComponent): Promise<ComponentRestart> {
     this.#throwIfInterrupted();
+    this.#markHorizon(`lab.restartControlPlane(${component})`, []);
     const restart = await restartControlPlaneComponent(this.#ctx.cluster, component, { signal: this.#ctx.signal });
     this.applied.add(`restart-${component}`);
     this.#ctx.journal.mark(`${component}-stopped`, { nodes: [restart.node], atMs: restart.stoppedAtMs, detail: { mark: true, restartCountBefore: restart.restartCountBefore } });
@@ -384,6 +418,16 @@ export class Lab {
   /** An `eviction` record, as a YAML step's evict-pods / drain writes it (without a step index). */
   #journalEviction(attempt: EvictionAttempt, step: number | null): void {
     this.#ctx.journal.mark('eviction', { nodes: [attempt.node], detail: evictionDetail(attempt, step) });
+  }
+
+  /**
+   * The first action of the script after its first fault (whose forecast was frozen) marks `forecast-horizon`, just
+   * before it starts: the forecast knows that fault only, and is judged as the run stood then.
+   */
+  #markHorizon(action: string, nodes: string[]): void {
+    if (!this.#forecastFrozen || !this.#faultMarked || this.#horizonMarked) return;
+    this.#horizonMarked = true;
+    this.#ctx.journal.mark(FORECAST_HORIZON_PHASE, { nodes, detail: { action } });
   }
 
   /** After Ctrl-C the guard has restored every fault: no step may start a new one. */

@@ -4,6 +4,9 @@ import type { ProbeSummary } from '../probe-types.js';
 import type { NodeTimeline, PodTimeline, RunAnalysis, WorkloadTimeline } from '../types.js';
 import type { Forecast, ForecastItem, JudgedForecast, JudgedForecastItem } from './types.js';
 
+/** The journal mark a scripted experiment writes just before its first action after its first fault (lib/script/lab.ts): the forecast's horizon. */
+export const FORECAST_HORIZON_PHASE = 'forecast-horizon';
+
 /** The parts of an analysis a forecast is judged against. */
 export type ObservedRun = Pick<RunAnalysis, 'nodes' | 'pods' | 'workloads' | 'endAfterSeconds' | 'jobs'> & { probes?: ProbeSummary[] };
 
@@ -59,14 +62,21 @@ export function judgeForecastItem(item: ForecastItem, observed: number | null | 
   return closed ? false : null;
 }
 
-/** `forecast` judged against `run`; `frozen` says whether it was read from the journal or recomputed from its pre-fault records. */
-export function judgeForecast(forecast: Forecast, run: ObservedRun, frozen: JudgedForecast['frozen']): JudgedForecast {
+/**
+ * `forecast` judged against `run`; `frozen` says whether it was read from the journal or recomputed from its pre-fault
+ * records. `until` (a scripted experiment's forecast, `forecast.horizon`): the script's next action after its first
+ * fault, seconds since time zero; each item is judged as the run stood then: an event seen after it counts as not
+ * seen, and a window still open then is open (null), since the action may change what follows.
+ */
+export function judgeForecast(forecast: Forecast, run: ObservedRun, frozen: JudgedForecast['frozen'], until: { afterSeconds: number; action: string } | null = null): JudgedForecast {
+  const endSeconds = until === null ? run.endAfterSeconds : Math.min(run.endAfterSeconds, until.afterSeconds);
   const items: JudgedForecastItem[] = forecast.items.map((i) => {
     const observed = observedFor(i, run);
-    return { ...i, observedSeconds: observed ?? null, held: judgeForecastItem(i, observed, run.endAfterSeconds) };
+    const seenByEnd = observed === undefined || observed === null || observed <= endSeconds ? observed : null;
+    return { ...i, observedSeconds: observed ?? null, held: judgeForecastItem(i, seenByEnd, endSeconds) };
   });
   return {
-    ...forecast, frozen, items,
+    ...forecast, frozen, ...(forecast.horizon ? { judgedUntil: until } : {}), items,
     missed: items.filter((i) => i.held === false),
     heldCount: items.filter((i) => i.held === true).length,
     judgedCount: items.filter((i) => i.held !== null).length,

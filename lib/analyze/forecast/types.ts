@@ -156,6 +156,12 @@ export interface Forecast {
   items: ForecastItem[];
   /** Things it does not forecast, one line each, with why. */
   notForecast: string[];
+  /**
+   * Set for a scripted experiment (lib/script/experiment.ts): the forecast knows only the script's first fault, so it
+   * is judged up to the script's next action (a `forecast-horizon` mark, lib/analyze/forecast/judge.ts FORECAST_HORIZON_PHASE), whatever
+   * that is; absent: judged to the end of the run.
+   */
+  horizon?: 'next-script-action';
 }
 
 /** A forecast item judged against a run. */
@@ -170,6 +176,11 @@ export interface JudgedForecastItem extends ForecastItem {
 export interface JudgedForecast extends Omit<Forecast, 'items'> {
   /** When the forecast was frozen: `journal` (a forecast record before the first fault command) or `recomputed` (from the records before the fault of a journal without one). */
   frozen: 'journal' | 'recomputed';
+  /**
+   * With `horizon`: when the script's next action started (seconds since time zero) and what it was; items are judged
+   * as the run stood then (an event seen later counts as not seen). Null when the script took no action after its first fault.
+   */
+  judgedUntil?: { afterSeconds: number; action: string } | null;
   items: JudgedForecastItem[];
   missed: JudgedForecastItem[];
   heldCount: number;

@@ -2,7 +2,7 @@
 // happened; `count(forecast.<list>)`.
 import type { ForecastField } from '../../spec/expectation.js';
 import { forecast } from '../forecast/forecast.js';
-import { judgeForecast } from '../forecast/judge.js';
+import { FORECAST_HORIZON_PHASE, judgeForecast } from '../forecast/judge.js';
 import { FORECAST_LEAD_SECONDS, preFaultStateOfJournal } from '../forecast/prefault.js';
 import type { Forecast, JudgedForecast, JudgedForecastItem } from '../forecast/types.js';
 import { hostLoadWarning } from '../host-load.js';
@@ -24,7 +24,7 @@ function forecastTable(f: JudgedForecast, causal: readonly PredictionItem[]): Me
   return {
     name: 'forecast',
     title: 'Forecast vs observed',
-    note: `${f.heldCount} of ${f.judgedCount} forecast items held, ${f.missed.length} missed, ${f.items.length - f.judgedCount} open or not observable; frozen ${f.frozen === 'journal' ? 'in the journal before the first fault command' : 'now from the journal\'s records before the fault'}, conditioned on ${f.conditionedOn === 'journal' ? 'the pre-fault state' : 'the experiment alone'}${f.conditions.length > 0 ? ` (${f.conditions.join('; ')})` : ''}.`,
+    note: `${f.heldCount} of ${f.judgedCount} forecast items held, ${f.missed.length} missed, ${f.items.length - f.judgedCount} open or not observable${f.judgedUntil ? `, judged as the run stood at ${f.judgedUntil.afterSeconds} s when the script's next action (${f.judgedUntil.action}) began: the forecast knows its first fault only` : ''}; frozen ${f.frozen === 'journal' ? 'in the journal before the first fault command' : 'now from the journal\'s records before the fault'}, conditioned on ${f.conditionedOn === 'journal' ? 'the pre-fault state' : 'the experiment alone'}${f.conditions.length > 0 ? ` (${f.conditions.join('; ')})` : ''}.`,
     after: 'The forecast is made before the fault from the settings and the pre-fault state; the causal model\'s window is derived after the fact from the observed event it follows.',
     headers: ['', 'Event', 'Subject', 'Forecast', 'Observed', 'Causal model (why)', 'Mechanism', 'Assumption'],
     rows: f.items.map((i) => {
@@ -51,7 +51,8 @@ const FORECAST_LISTS: Record<ForecastField, (items: JudgedForecastItem[]) => Jud
  * The run's forecast: the `forecast` record of the journal written before the first fault command (frozen: journal),
  * else, when the run's experiment is known (run.json `experiment`), the forecast of its records before time zero
  * (frozen: recomputed, the same function the run calls). Judged against the nodes, pods, workloads, probes and Jobs.
- * Absent when neither exists (scripted experiments, older run directories). Warns when the journal's `host-load`
+ * A scripted experiment's forecast (made at its first fault) is judged up to its next action (its `forecast-horizon`
+ * mark). Absent when neither exists (a script whose first fault was a lab.act, older run directories). Warns when the journal's `host-load`
  * markers show the host overloaded from the forecast on (lib/analyze/host-load.ts hostLoadWarning).
  */
 export const forecastMeasurement: Measurement = {
@@ -74,14 +75,17 @@ export const forecastMeasurement: Measurement = {
     }
     if (made === null) return {};
     const run = { nodes: part(earlier, 'nodes'), pods: part(earlier, 'pods'), workloads: part(earlier, 'workloads'), endAfterSeconds: Math.round(ctx.endMs - ctx.faultMs) / 1000, ...(earlier.probes ? { probes: earlier.probes } : {}), ...(earlier.jobs ? { jobs: earlier.jobs } : {}) };
-    return { forecast: judgeForecast(made, run, frozen ? 'journal' : 'recomputed') };
+    // A script's forecast knows its first fault only: judged as the run stood at the script's next action.
+    const horizon = made.horizon ? observations.find((o) => o.type === 'phase' && o.phase === FORECAST_HORIZON_PHASE && o.seq > ctx.faultSeq) : undefined;
+    const until = horizon?.type === 'phase' ? { afterSeconds: Math.round(horizon.receivedAtMs - ctx.faultMs) / 1000, action: String(horizon.detail?.action ?? 'a script action') } : null;
+    return { forecast: judgeForecast(made, run, frozen ? 'journal' : 'recomputed', until) };
   },
   tables: (view) => (view.forecast ? [forecastTable(view.forecast, view.predictions.items)] : []),
   expectations: {
     scope: 'forecast',
     values(analysis, s) {
       if (s.scope !== 'forecast') return 'not a forecast subject';
-      if (!analysis.forecast) return 'this run has no forecast (a scripted experiment, or a run directory older than forecasts)';
+      if (!analysis.forecast) return 'this run has no forecast (a script whose first fault was a lab.act, or a run directory older than forecasts)';
       return FORECAST_LISTS[s.field](analysis.forecast.items).map((i) => ({ label: `forecast ${i.event} of ${i.pod ?? i.workload ?? i.node}`, value: true }));
     },
   },

@@ -10,7 +10,8 @@ import { FaultGuard } from '../../../lib/faults/guard.js';
 import { runSteps, type StepDetail } from '../../../lib/faults/steps.js';
 import { openJournal, readJournal } from '../../../lib/observe/journal.js';
 import type { PhaseObservation } from '../../../lib/observe/types.js';
-import { Lab } from '../../../lib/script/lab.js';
+import { FORECAST_HORIZON_PHASE } from '../../../lib/analyze/forecast/index.js';
+import { Lab, type FirstFault } from '../../../lib/script/lab.js';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../../lib/spec/settings.js';
 import type { Experiment } from '../../../lib/spec/types.js';
 import { FakeCluster } from '../faults/fake-cluster.js';
@@ -93,5 +94,49 @@ describe('script/lab: node actions of steps are journaled as steps', () => {
     await lab.restoreAll();
     journal.close();
     expect(readJournal(journalPath).filter((r) => r.type === 'phase').map((r) => (r as PhaseObservation).phase)).to.deep.equal(['fault-injected', 'fault-restoring', 'fault-restored']);
+  });
+
+  it('a forecast frozen once, just before the first fault, and a forecast-horizon mark before the script\'s next action only', async () => {
+    const journalPath = join(dir, 'observations.jsonl');
+    const journal = openJournal(journalPath);
+    const frozen: FirstFault[] = [];
+    const lab = new Lab({
+      experiment: {} as Experiment, cluster: new FakeCluster(), kc: new KubeConfig(), journal, guard: new FaultGuard({ runDir: null }), settings: DEFAULT_TIMEOUT_SETTINGS, runDir: dir, signal: new AbortController().signal,
+      freezeForecast: (fault) => {
+        frozen.push(fault);
+        journal.mark('forecast-frozen-here');
+      },
+    });
+    await lab.inject('power-off', 'w1');
+    const uncordon = await lab.act('w1', 'cordon');
+    await uncordon();
+    await lab.inject('freeze', 'w2', { duration: '1ms' });
+    await lab.restoreAll();
+    journal.close();
+    expect(frozen).to.deep.equal([{ type: 'power-off', node: 'w1', durationMs: null, scope: 'node' }]);
+    const phases = readJournal(journalPath).filter((r): r is PhaseObservation => r.type === 'phase');
+    expect(phases.map((p) => p.phase)).to.deep.equal([
+      'forecast-frozen-here', 'fault-injecting', 'fault-injected', FORECAST_HORIZON_PHASE, 'step', 'step',
+      'fault-injecting', 'fault-injected', 'fault-restoring', 'fault-restored', 'fault-restoring', 'fault-restored',
+    ]);
+    expect(phases.find((p) => p.phase === FORECAST_HORIZON_PHASE)?.detail).to.deep.equal({ action: 'lab.act(w1, cordon)' });
+  });
+
+  it('a fault held for its duration is part of the forecast (its restore is no next action); an untimed restore is', async () => {
+    const journalPath = join(dir, 'observations.jsonl');
+    const journal = openJournal(journalPath);
+    const frozen: FirstFault[] = [];
+    const lab = new Lab({
+      experiment: {} as Experiment, cluster: new FakeCluster(), kc: new KubeConfig(), journal, guard: new FaultGuard({ runDir: null }), settings: DEFAULT_TIMEOUT_SETTINGS, runDir: dir, signal: new AbortController().signal,
+      freezeForecast: (fault) => void frozen.push(fault),
+    });
+    await lab.inject('freeze', 'w1', { duration: '5ms' });
+    const second = await lab.inject('power-off', 'w1');
+    await second.restore();
+    journal.close();
+    expect(frozen).to.deep.equal([{ type: 'freeze', node: 'w1', durationMs: 5, scope: 'node' }]);
+    const phases = readJournal(journalPath).filter((r): r is PhaseObservation => r.type === 'phase');
+    expect(phases.map((p) => p.phase)).to.deep.equal(['fault-injecting', 'fault-injected', 'fault-restoring', 'fault-restored', FORECAST_HORIZON_PHASE, 'fault-injecting', 'fault-injected', 'fault-restoring', 'fault-restored']);
+    expect(phases.find((p) => p.phase === FORECAST_HORIZON_PHASE)?.detail).to.deep.equal({ action: 'lab.inject(power-off, w1)' });
   });
 });
