@@ -132,20 +132,31 @@ export async function recordCreationStart(clusterDir: string, name: string): Pro
   return writeRecord(clusterDir, name, [], false, true);
 }
 
+/** How long a node container Docker lists but cannot inspect yet may take to become inspectable, milliseconds. */
+export const CREATION_SETTLE_MS = 10_000;
+
 /**
- * Creation times of `containers` (`docker inspect`); a container Docker no longer has is left out.
+ * Creation times of `containers` of kind cluster `name` (`docker inspect`). A container Docker lists but says does not
+ * exist is still being created (a `kind create cluster` killed mid-way leaves such entries for a few seconds) or
+ * removed: asked again every 0.5 s for up to {@link CREATION_SETTLE_MS}, and left out once Docker no longer lists it.
  * @throws InfraError when Docker fails otherwise.
  */
-async function withCreationTimes(containers: readonly NodeContainer[], run: DockerCommand): Promise<CreatedNodeContainer[]> {
+async function withCreationTimes(name: string, containers: readonly NodeContainer[], run: DockerCommand): Promise<CreatedNodeContainer[]> {
   const timed: CreatedNodeContainer[] = [];
   for (const c of containers) {
-    let createdText: string;
-    try {
-      createdText = await run(['inspect', '--type', 'container', '--format', '{{.Created}}', c.id]);
-    } catch (err) {
-      if (isNoSuchContainer(err)) continue;
-      throw err;
+    const deadline = Date.now() + CREATION_SETTLE_MS;
+    let createdText: string | null = null;
+    for (;;) {
+      try {
+        createdText = await run(['inspect', '--type', 'container', '--format', '{{.Created}}', c.id]);
+        break;
+      } catch (err) {
+        if (!isNoSuchContainer(err)) throw err;
+        if (Date.now() >= deadline || !(await listNodeContainerIds(name, run)).some((listed) => listed.id === c.id)) break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
     }
+    if (createdText === null) continue;
     const createdAtMs = Date.parse(createdText.trim());
     timed.push({ ...c, createdAtMs: Number.isNaN(createdAtMs) ? null : createdAtMs });
   }
@@ -172,7 +183,7 @@ export async function forgetOwnership(clusterDir: string, name: string): Promise
 export async function ownedNodeContainers(clusterDir: string, name: string, run: DockerCommand = docker): Promise<Set<string> | null> {
   const current = await listNodeContainerIds(name, run);
   const record = readRecord(clusterDir, name);
-  if (record?.creating) return ownedWhileCreating(record, await withCreationTimes(current, run));
+  if (record?.creating) return ownedWhileCreating(record, await withCreationTimes(name, current, run));
   if (record) return ownedContainerNames(record, current);
   const controlPlane = current.find((c) => c.name === `${name}-control-plane`);
   if (!controlPlane) return null;

@@ -85,10 +85,14 @@ describe('cluster/kind/ownership', () => {
       try {
         const written = await recordCreationStart(dir, 'lab');
         expect(written.creating).to.equal(true);
-        const docker = (created: string): DockerCommand => async (args) => {
-          if (args[0] === 'ps') return 'lab-worker\tbbb\nlab-worker2\tccc\n';
-          if (args.at(-1) === 'ccc') throw new CommandError('docker inspect failed: Error response from daemon: No such container: ccc', 'docker inspect', 'Error response from daemon: No such container: ccc', 1);
-          return `${created}\n`;
+        // Docker lists ccc (being created when kind was killed), cannot inspect it, and no longer lists it when asked again.
+        const docker = (created: string): DockerCommand => {
+          let listings = 0;
+          return async (args) => {
+            if (args[0] === 'ps') return listings++ === 0 ? 'lab-worker\tbbb\nlab-worker2\tccc\n' : 'lab-worker\tbbb\n';
+            if (args.at(-1) === 'ccc') throw new CommandError('docker inspect failed: Error response from daemon: No such container: ccc', 'docker inspect', 'Error response from daemon: No such container: ccc', 1);
+            return `${created}\n`;
+          };
         };
         expect([...(await ownedNodeContainers(dir, 'lab', docker(new Date(written.recordedAtMs + 4_000).toISOString())))!]).to.deep.equal(['lab-worker']);
         // The same name made by hand an hour before the record: not rebootlab's.
