@@ -96,7 +96,8 @@ describe('script/lab: node actions of steps are journaled as steps', () => {
     expect(readJournal(journalPath).filter((r) => r.type === 'phase').map((r) => (r as PhaseObservation).phase)).to.deep.equal(['fault-injected', 'fault-restoring', 'fault-restored']);
   });
 
-  it('a forecast frozen once, just before the first fault, and a forecast-horizon mark before the script\'s next action only', async () => {
+  /** A Lab on a fake cluster whose forecast callback records each first fault (and, `markIt`, journals where it ran). */
+  function forecastingLab(markIt: boolean) {
     const journalPath = join(dir, 'observations.jsonl');
     const journal = openJournal(journalPath);
     const frozen: FirstFault[] = [];
@@ -104,9 +105,14 @@ describe('script/lab: node actions of steps are journaled as steps', () => {
       experiment: {} as Experiment, cluster: new FakeCluster(), kc: new KubeConfig(), journal, guard: new FaultGuard({ runDir: null }), settings: DEFAULT_TIMEOUT_SETTINGS, runDir: dir, signal: new AbortController().signal,
       freezeForecast: (fault) => {
         frozen.push(fault);
-        journal.mark('forecast-frozen-here');
+        if (markIt) journal.mark('forecast-frozen-here');
       },
     });
+    return { journalPath, journal, frozen, lab };
+  }
+
+  it('a forecast frozen once, just before the first fault, and a forecast-horizon mark before the script\'s next action only', async () => {
+    const { journalPath, journal, frozen, lab } = forecastingLab(true);
     await lab.inject('power-off', 'w1');
     const uncordon = await lab.act('w1', 'cordon');
     await uncordon();
@@ -123,13 +129,7 @@ describe('script/lab: node actions of steps are journaled as steps', () => {
   });
 
   it('a fault held for its duration is part of the forecast (its restore is no next action); an untimed restore is', async () => {
-    const journalPath = join(dir, 'observations.jsonl');
-    const journal = openJournal(journalPath);
-    const frozen: FirstFault[] = [];
-    const lab = new Lab({
-      experiment: {} as Experiment, cluster: new FakeCluster(), kc: new KubeConfig(), journal, guard: new FaultGuard({ runDir: null }), settings: DEFAULT_TIMEOUT_SETTINGS, runDir: dir, signal: new AbortController().signal,
-      freezeForecast: (fault) => void frozen.push(fault),
-    });
+    const { journalPath, journal, frozen, lab } = forecastingLab(false);
     await lab.inject('freeze', 'w1', { duration: '5ms' });
     const second = await lab.inject('power-off', 'w1');
     await second.restore();
