@@ -23,10 +23,10 @@ await experiment({
   ],
   expect: [
     'node.notReadyAfterSeconds in [15, 30]',
-    // Evicted by the taint, before the Node is deleted: the taint comes in the pass that wrote Ready=Unknown, or up to
-    // one zone token (10 s) later when the zone's token was spent just before (the informer-cache race of
-    // doNoExecuteTaintingPass; in CI on the cluster the scripts share, Ready=Unknown 23.0 s and eviction 63.2 s), so
-    // [15, 41] s; then the 30 s toleration.
+    // Evicted by the taint, before the Node is deleted: the taint comes in the pass that wrote Ready=Unknown, or one
+    // zone token (10 s) later when the tainting loop read the node from its informer cache before that write (the
+    // informer-cache race of doNoExecuteTaintingPass; in CI on the cluster the scripts share, Ready=Unknown 23.0 s and
+    // eviction 63.2 s), so [15, 41] s; then the 30 s toleration.
     'pods[workload=web].evictedAfterSeconds in [45, 71]',
     'pods[workload=web].outcome == evicted-replaced',
     'pods[workload=solo].outcome == evicted-lost',

@@ -19,10 +19,10 @@ await experiment({
   workloads: [{ name: 'web', kind: 'Deployment', replicas: 2, placement: 'target' }],
   expect: [
     'node.notReadyAfterSeconds in [15, 30]',
-    // In the pass that wrote Ready=Unknown, or up to one zone token (1 / --node-eviction-rate = 10 s) later when the
-    // zone's token was spent just before: the detection window + 10 s + 1 s. The informer-cache race of
-    // doNoExecuteTaintingPass spends it so; on the cluster the three scripts share in CI a token was spent just
-    // before detection twice (Ready=Unknown 21.0 s, taint 30.4 s), by a write the journal did not show.
+    // In the pass that wrote Ready=Unknown, or one zone token (1 / --node-eviction-rate = 10 s) later when the
+    // tainting loop spent the token on the node before its own Ready=Unknown write reached the controller's informer
+    // cache (doNoExecuteTaintingPass drops a node it reads Ready; the next monitor pass re-queues it): the detection
+    // window + 10 s + 1 s. Seen on the cluster the scripts share in CI: Ready=Unknown received 21.0 s, taint 30.4 s.
     'node.noExecuteTaintAfterSeconds in [15, 41]',
     'pods[workload=web].outcome == evicted-replaced',
     // Without the restart eviction comes 45–55 s after the fault (outage-tuned); the countdown restarts.
