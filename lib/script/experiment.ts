@@ -13,6 +13,7 @@ import { API_VERSION, loadExperimentText, type Experiment } from '../spec/index.
 import { resolveSelectedWorkloads } from '../workloads/index.js';
 import { loadKubeConfig, readServerVersion } from '../cluster/kube-client.js';
 import { forecast, FORECAST_LEAD_SECONDS, PreFaultRecorder, type Forecast } from '../analyze/forecast/index.js';
+import { FAULTS } from '../spec/faults.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import { Lab, type FirstFault } from './lab.js';
 import { recordScriptOutcome, scriptOptions, startedByCli, type ScriptRunOptions } from './options.js';
@@ -133,6 +134,6 @@ export function scriptForecast(resolved: Experiment, settings: TimeoutSettings, 
   return {
     ...made,
     horizon: 'next-script-action',
-    notForecast: [...made.notForecast, `what the script does after its first fault (${fault.type} on ${fault.node}${fault.durationMs === null ? ', restored when the script says' : ''}): the forecast knows that fault only, and is judged as the run stood when the script's next action began`],
+    notForecast: [...made.notForecast, `what the script does after its first fault (${fault.type} on ${fault.node}${fault.durationMs === null && FAULTS[fault.type].duration !== 'none' ? ', restored when the script says' : ''}): the forecast knows that fault only, and is judged as the run stood when the script's next action began`],
   };
 }
