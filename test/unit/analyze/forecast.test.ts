@@ -27,7 +27,7 @@ const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
   .sort();
 
 /** Recorded runs whose journal carries the forecast frozen before the fault (runs since the journal kept forecast records). */
-const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded', 'kind-jobs-indexed-node-lost-v1372-recorded', 'kwok-eviction-rate-throttled-first-recorded', 'kind-label-removed-kubelet-restart-v1372-recorded']);
+const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded', 'kind-jobs-indexed-node-lost-v1372-recorded', 'kwok-eviction-rate-throttled-first-recorded', 'kind-label-removed-kubelet-restart-v1372-recorded', 'kind-kubelet-stop-v1372-recorded']);
 /**
  * What a frozen forecast missed, as the code that froze it forecast it; a journal's forecast is never rewritten.
  * - attachable-force-delete (kind v1.37.2): the unreachable NoExecute taint came one token later (30.745 s), the
@@ -43,6 +43,9 @@ const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force
  * - label-removed-kubelet-restart (kind v1.37.2, forecast campaign): frozen before the forecast modelled the kubelet's
  *   admission of its pods after a restart (forecast/kubelet-admission.ts): it forecast no replacement and a recovery
  *   within the first restart's reset. Recomputed, it holds.
+ * - kubelet-stop (kind v1.37.2, forecast campaign, kubelet-stop-vs-freeze r2): Ready again 0.57 s after the start
+ *   command began, against floors of 1 s for the stop command and 1 s after the start (measured on v1.34.4), where
+ *   nothing keeps it from 0 s and −1 s (lastTransitionTime truncated). Recomputed, it holds.
  */
 const FROZEN_MISSED: Record<string, string[]> = {
   'kind-attachable-force-delete-recorded': ['no-execute-taint rl-cat-e2e-worker: observed 30.745, window {"fromSeconds":18.341,"toSeconds":29.441}'],
@@ -61,6 +64,7 @@ const FROZEN_MISSED: Record<string, string[]> = {
     'workload-recovered web: observed 28.373, window {"fromSeconds":0,"toSeconds":14}',
     'replacement-created rebootlab/web-855c6bd6-4xftv: observed 26.49, window null',
   ],
+  'kind-kubelet-stop-v1372-recorded': ['node-ready-again rebootlab-worker: observed 61.096, window {"fromSeconds":62,"toSeconds":69}'],
 };
 
 const forecastOf = (observations: readonly Observation[], info: RunInfo): Forecast | null => {
@@ -82,7 +86,7 @@ const find = (f: Forecast, event: string, subject: string): ForecastItem | undef
 
 describe('analyze/forecast', () => {
   describe('on every recorded journal of a YAML experiment', () => {
-    it('there are recorded runs to check (28 with a resolved experiment)', () => expect(RECORDED.length).to.equal(28));
+    it('there are recorded runs to check (29 with a resolved experiment)', () => expect(RECORDED.length).to.equal(29));
     for (const name of RECORDED) {
       describe(name, () => {
         const run = loadFixtureRun(name);
@@ -237,6 +241,18 @@ describe('analyze/forecast', () => {
       const frozen = run.analysis.forecast!.items.find((i) => i.workload === 'tolerant' && i.event === 'replacement-created')!;
       expect(frozen.window!.fromSeconds).to.equal(39.9);
       expect(of('tolerant', 'replacement-created')[0].window!.fromSeconds).to.be.above(frozen.window!.fromSeconds + 39);
+    });
+  });
+
+  describe('a kubelet stopped for 60 s (kubelet-stop-vs-freeze, kind v1.37.2): recomputed from the pre-fault records of the journal whose frozen forecast missed Ready again', () => {
+    const { judged } = recomputedForecast('kind-kubelet-stop-v1372-recorded');
+
+    it('Ready again 0.57 s after the start command began (61.096 s) is inside [60 + 0 − 1, 63 + 6] s: the floors are a 0 s command and the truncated lastTransitionTime', () => {
+      const back = judged.items.find((i) => i.event === 'node-ready-again')!;
+      expect(back.window).to.deep.equal({ fromSeconds: 59, toSeconds: 69 });
+      expect(back.observedSeconds).to.equal(61.096);
+      expect(back.held).to.equal(true);
+      expect(judged.missed).to.deep.equal([]);
     });
   });
 
