@@ -1,7 +1,7 @@
 // What each fault type does to a node, as the forecast needs it: how the node lifecycle controller learns of it, how
 // long its command takes, when the node is Ready again after the restore, and whether its containers keep serving.
 // Figures measured on the recorded kind and kwok runs of test/fixtures/runs and reports/examples (Dec 2026).
-import type { FaultType, ProviderName } from '../../spec/types.js';
+import type { FaultType, PartitionScope, ProviderName } from '../../spec/types.js';
 
 /** How the node lifecycle controller learns of a fault. */
 export type FaultDetection =
@@ -88,11 +88,23 @@ const KWOK_STOP_HEARTBEAT: FaultEffect = {
 };
 
 /**
- * The effect of fault `type` on a node of `provider`. kwok nodes only stop their heartbeats (every fault type that
- * silences a node), or are deleted.
+ * A network partition of the control plane only (`scope: control-plane`: the node's traffic to the API server
+ * endpoints dropped, the rest kept): its heartbeats stop as a node partition's do, but its containers keep serving
+ * the clients that reach them (the campaign's control-plane-partition: clients lost web only when its endpoints went,
+ * 21.1 to 21.7 s, 6 Dec 2026).
  */
-export function faultEffect(type: FaultType, provider: ProviderName): FaultEffect {
-  if (provider !== 'kwok') return KIND[type];
+const KIND_CONTROL_PLANE_PARTITION: FaultEffect = {
+  ...KIND['network-partition'], containersServe: true,
+  measured: 'kind iptables rules in the node\'s network namespace dropping its traffic to the API server endpoints: heartbeats stop as the command returns; the pods keep serving; Ready again after the heal is not forecast yet (the kubelet\'s reconnection: issue 24)',
+};
+
+/**
+ * The effect of fault `type` on a node of `provider`, for partition `scope` (`fault.scope`; only network-partition
+ * has another than `node`). kwok nodes only stop their heartbeats (every fault type that silences a node), or are
+ * deleted.
+ */
+export function faultEffect(type: FaultType, provider: ProviderName, scope: PartitionScope = 'node'): FaultEffect {
+  if (provider !== 'kwok') return type === 'network-partition' && scope === 'control-plane' ? KIND_CONTROL_PLANE_PARTITION : KIND[type];
   if (type === 'node-delete') return { ...KWOK_STOP_HEARTBEAT, detection: 'node-deleted', readyAgainAfterRestoreSeconds: null };
   return KWOK_STOP_HEARTBEAT;
 }

@@ -169,7 +169,7 @@ function gracefulShutdownForecast(input: ForecastInput): Forecast {
     notForecast.push(...pods.notForecast);
     const side = forecastShutdownNode({
       experiment, settings, node, offSeconds: off, preparedWithinSeconds: SHUTDOWN_NOT_READY_WITHIN_SECONDS, graceSeconds: grace, notReadyWindow,
-      effect: faultEffect(experiment.fault.type, experiment.cluster.provider), kubeletVersion, kubernetesVersion: input.kubernetesVersion,
+      effect: faultEffect(experiment.fault.type, experiment.cluster.provider, experiment.fault.scope), kubeletVersion, kubernetesVersion: input.kubernetesVersion,
     });
     shutdowns.push(side);
     items.push(...side.items);

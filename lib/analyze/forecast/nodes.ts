@@ -63,7 +63,7 @@ export function forecastTargetNodes(input: TargetNodesInput): { nodes: TargetNod
   const notForecast: string[] = [];
   const forecasts: TargetNodeForecast[] = [];
   input.targets.forEach((name, index) => {
-    const effect = faultEffect(fault.type, experiment.cluster.provider);
+    const effect = faultEffect(fault.type, experiment.cluster.provider, fault.scope);
     const offSeconds = round3(index * msToSeconds(fault.staggerMs));
     const restoreStart = restoreStartOf(experiment, effect, offSeconds);
     const kubeletVersion = input.nodes.get(name)?.kubeletVersion ?? input.kubernetesVersion;

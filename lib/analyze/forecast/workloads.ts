@@ -33,6 +33,8 @@ export interface WorkloadsForecastInput {
 }
 
 const NOTHING_BRINGS_IT_BACK = 'nothing brings it back while observed';
+/** A pod back in place only once its node is Ready again after the restore, which is not forecast for its fault type. */
+const BACK_WHEN_READY_AGAIN_NOT_FORECAST = 'back in place once its node is Ready again after the restore, which is not forecast for this fault type';
 
 /**
  * A node whose container runtime stops too briefly for its kubelet to report it down (runtime-stop shorter than
@@ -66,6 +68,20 @@ function allBack(perPod: readonly ForecastOutcome[][]): { window: Window | null;
     to = Math.max(to, Math.max(...windows.map((w) => w.toSeconds)));
   }
   return { window: Number.isFinite(from) ? windowOf(from, to) : null, some };
+}
+
+/** Workload `workload` back at its desired count: every affected pod's outcomes (`perPod`) back, the latest of them. */
+function recoveredItem(workload: string, node: string, perPod: ForecastOutcome[][]): ForecastItem {
+  const back = allBack(perPod);
+  // Why one is never back (say its Job fails instead of replacing it: lib/analyze/forecast/pods.ts jobLoss).
+  const neverBack = perPod.find((o) => o.every((x) => x.window === null) && o[0]?.when !== NOTHING_BRINGS_IT_BACK)?.[0]?.when;
+  return item({
+    event: 'workload-recovered', node, workload, happens: back.window === null ? 'never' : back.some ? 'maybe' : 'always', window: back.window,
+    outcomes: back.window !== null && back.some ? [{ window: back.window, when: 'every affected pod is back' }, { window: null, when: 'one of them is not' }] : undefined,
+    mechanism: 'pod-start', setting: 'the replacement and Ready-again windows of its pods',
+    assumption: `the latest of its pods' replacements Ready (or Ready again in place within ${POD_READY_AFTER_NODE_SECONDS} s of the node)`,
+    because: back.window === null ? `a pod of ${workload} on a target is neither replaced nor back while observed${neverBack ? `: ${neverBack}` : ''}` : `${workload} is back at its desired count when its last affected pod is`,
+  });
 }
 
 /** Per workload with pods on a target: first drop (clients), back at its desired count; endpoints; probes. */
@@ -188,19 +204,14 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
       const inPlace = node.readyAgain ?? (node.detection === null && !node.effect.containersServe && node.effect.detection === 'none' ? windowOf(node.offSeconds + node.effect.commandSeconds[0], node.offSeconds + node.effect.commandSeconds[1] + node.effect.silenceSeconds) : null);
       const notEvicted = f.stopped.some((o) => o.window === null);
       if (inPlace !== null && notEvicted) return [{ window: windowOf(inPlace.fromSeconds, inPlace.toSeconds + POD_READY_AFTER_NODE_SECONDS), when: 'Ready again in place once its node is back' }];
+      // Restored while observed, but its Ready again is not forecast (network-partition's): unknown, not "never".
+      if (notEvicted && node.restoreStart !== null && node.effect.readyAgainAfterRestoreSeconds === null && node.effect.detection === 'heartbeats-stop') return [{ window: null, when: BACK_WHEN_READY_AGAIN_NOT_FORECAST }];
       if (f.replacementReady.length > 0) return f.replacementReady;
       return [{ window: null, when: NOTHING_BRINGS_IT_BACK }];
     });
-    const back = allBack(perPod);
-    // Why one is never back (say its Job fails instead of replacing it: lib/analyze/forecast/pods.ts jobLoss).
-    const neverBack = perPod.find((o) => o.every((x) => x.window === null) && o[0]?.when !== NOTHING_BRINGS_IT_BACK)?.[0]?.when;
-    items.push(item({
-      event: 'workload-recovered', node: target.name, workload: w.name, happens: back.window === null ? 'never' : back.some ? 'maybe' : 'always', window: back.window,
-      outcomes: back.window !== null && back.some ? [{ window: back.window, when: 'every affected pod is back' }, { window: null, when: 'one of them is not' }] : undefined,
-      mechanism: 'pod-start', setting: 'the replacement and Ready-again windows of its pods',
-      assumption: `the latest of its pods' replacements Ready (or Ready again in place within ${POD_READY_AFTER_NODE_SECONDS} s of the node)`,
-      because: back.window === null ? `a pod of ${w.name} on a target is neither replaced nor back while observed${neverBack ? `: ${neverBack}` : ''}` : `${w.name} is back at its desired count when its last affected pod is`,
-    }));
+    if (perPod.some((o) => o.length === 1 && o[0]!.when === BACK_WHEN_READY_AGAIN_NOT_FORECAST)) {
+      notForecast.push(`workload ${w.name}: when it is back (a pod of it on a target is ${BACK_WHEN_READY_AGAIN_NOT_FORECAST}, ${input.experiment.fault.type})`);
+    } else items.push(recoveredItem(w.name, target.name, perPod));
     // Endpoints: a pod marked not ready leaves its Service's ready endpoints (EndpointSlice controller).
     if (w.service !== null || w.kind === 'StatefulSet') {
       for (const f of fates) {

@@ -27,7 +27,7 @@ const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
   .sort();
 
 /** Recorded runs whose journal carries the forecast frozen before the fault (runs since the journal kept forecast records). */
-const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded', 'kind-jobs-indexed-node-lost-v1372-recorded', 'kwok-eviction-rate-throttled-first-recorded', 'kind-label-removed-kubelet-restart-v1372-recorded', 'kind-kubelet-stop-v1372-recorded']);
+const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded', 'kind-jobs-indexed-node-lost-v1372-recorded', 'kwok-eviction-rate-throttled-first-recorded', 'kind-label-removed-kubelet-restart-v1372-recorded', 'kind-kubelet-stop-v1372-recorded', 'kind-control-plane-partition-v1372-recorded']);
 /**
  * What a frozen forecast missed, as the code that froze it forecast it; a journal's forecast is never rewritten.
  * - attachable-force-delete (kind v1.37.2): the unreachable NoExecute taint came one token later (30.745 s), the
@@ -46,6 +46,9 @@ const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force
  * - kubelet-stop (kind v1.37.2, forecast campaign, kubelet-stop-vs-freeze r2): Ready again 0.57 s after the start
  *   command began, against floors of 1 s for the stop command and 1 s after the start (measured on v1.34.4), where
  *   nothing keeps it from 0 s and −1 s (lastTransitionTime truncated). Recomputed, it holds.
+ * - control-plane-partition (kind v1.37.2, forecast campaign r1): a partition of the control plane only was given a node
+ *   partition's effect (its containers stop serving: web lost at 0 s) and a recovery waiting on an unforecast Ready
+ *   again was "never". Recomputed, web is lost when its pods are marked not ready and its recovery is not forecast.
  */
 const FROZEN_MISSED: Record<string, string[]> = {
   'kind-attachable-force-delete-recorded': ['no-execute-taint rl-cat-e2e-worker: observed 30.745, window {"fromSeconds":18.341,"toSeconds":29.441}'],
@@ -65,6 +68,10 @@ const FROZEN_MISSED: Record<string, string[]> = {
     'replacement-created rebootlab/web-855c6bd6-4xftv: observed 26.49, window null',
   ],
   'kind-kubelet-stop-v1372-recorded': ['node-ready-again rebootlab-worker: observed 61.096, window {"fromSeconds":62,"toSeconds":69}'],
+  'kind-control-plane-partition-v1372-recorded': [
+    'workload-unavailable web: observed 21.091, window {"fromSeconds":0,"toSeconds":0}',
+    'workload-recovered web: observed 135.516, window null',
+  ],
 };
 
 const forecastOf = (observations: readonly Observation[], info: RunInfo): Forecast | null => {
@@ -86,7 +93,7 @@ const find = (f: Forecast, event: string, subject: string): ForecastItem | undef
 
 describe('analyze/forecast', () => {
   describe('on every recorded journal of a YAML experiment', () => {
-    it('there are recorded runs to check (29 with a resolved experiment)', () => expect(RECORDED.length).to.equal(29));
+    it('there are recorded runs to check (30 with a resolved experiment)', () => expect(RECORDED.length).to.equal(30));
     for (const name of RECORDED) {
       describe(name, () => {
         const run = loadFixtureRun(name);
@@ -252,6 +259,20 @@ describe('analyze/forecast', () => {
       expect(back.window).to.deep.equal({ fromSeconds: 59, toSeconds: 69 });
       expect(back.observedSeconds).to.equal(61.096);
       expect(back.held).to.equal(true);
+      expect(judged.missed).to.deep.equal([]);
+    });
+  });
+
+  describe('every worker cut off from the API server only (control-plane-partition, kind v1.37.2): recomputed from the pre-fault records of the journal whose frozen forecast missed 2', () => {
+    const { judged } = recomputedForecast('kind-control-plane-partition-v1372-recorded');
+
+    it('web is lost to clients when its pods are marked not ready (its containers keep serving), and when it is back is not forecast (it waits on the heal\'s Ready again)', () => {
+      const lost = judged.items.find((i) => i.event === 'workload-unavailable' && i.workload === 'web')!;
+      expect(lost.mechanism).to.equal('endpoint-slice');
+      expect(lost.observedSeconds).to.equal(21.091);
+      expect(lost.held).to.equal(true);
+      expect(judged.items.find((i) => i.event === 'workload-recovered' && i.workload === 'web')).to.equal(undefined);
+      expect(judged.notForecast.some((n) => n.startsWith('workload web: when it is back'))).to.equal(true);
       expect(judged.missed).to.deep.equal([]);
     });
   });
