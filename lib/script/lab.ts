@@ -351,7 +351,12 @@ export class Lab {
     });
     journal.mark('cordoned', { nodes: [node], detail: { mark: true } });
     let uncordoned: Promise<void> | null = null;
-    return Object.assign(() => (uncordoned ??= (this.#markHorizon(`uncordon of ${node}`, [node]), guard.release(entry!)).then(() => void journal.mark('uncordoned', { nodes: [node], detail: { mark: true } }))), {}) as Undo;
+    const uncordon = async () => {
+      this.#markHorizon(`uncordon of ${node}`, [node]);
+      await guard.release(entry!);
+      journal.mark('uncordoned', { nodes: [node], detail: { mark: true } });
+    };
+    return Object.assign(() => (uncordoned ??= uncordon()), {}) as Undo;
   }
 
   /**
