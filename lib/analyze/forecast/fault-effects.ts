@@ -32,12 +32,26 @@ export interface FaultEffect {
   silenceSeconds: number;
   /** Whether the node's containers keep serving clients while the fault lasts. */
   containersServe: boolean;
+  /**
+   * Whether the node boots again after the fault (its containers gone): the kubelet creates every pod's cgroup and
+   * sandbox anew, and a pod whose first sync fails waits for its pod worker's retry (POD_SYNC_RETRY_SECONDS).
+   */
+  bootsAgain: boolean;
   /** Where the figures come from. */
   measured: string;
 }
 
+/**
+ * After a failed pod sync the kubelet's pod worker retries after backOffPeriod (10 s) jittered by up to
+ * workerBackOffPeriodJitterFactor (0.5): 10 to 15 s (pkg/kubelet/kubelet.go backOffPeriod, pkg/kubelet/pod_workers.go
+ * completeWork; the same in v1.34.4, v1.35.4, v1.36.3 and v1.37.2), seconds. On kind the first sync of a pod after
+ * its node boots again can fail (FailedCreatePodContainer: "mkdir /sys/fs/cgroup/devices/kubelet.slice/...", on a
+ * cgroup v1 host): 6 of 20 journals of reboots on this machine (Dec 2026), the retry 11.2 to 14.0 s after the failure.
+ */
+export const POD_SYNC_RETRY_SECONDS: readonly [number, number] = [10, 15];
+
 const KIND_POWER_OFF: FaultEffect = {
-  detection: 'heartbeats-stop', heartbeatsStopWithinSeconds: 0.5, commandSeconds: [1, 6], readyAgainAfterRestoreSeconds: [1, 12], silenceSeconds: 0, containersServe: false,
+  detection: 'heartbeats-stop', heartbeatsStopWithinSeconds: 0.5, commandSeconds: [1, 6], readyAgainAfterRestoreSeconds: [1, 12], silenceSeconds: 0, containersServe: false, bootsAgain: true,
   measured: 'kind docker stop: a Lease renewal came up to 0.30 s after the command started (4 of 16 runs renewed after it), the command took 1.3 to 5.6 s, Ready again 2.5 to 9.5 s after docker start began (9 runs; the floor 1 s lower for lastTransitionTime\'s truncation to the second)',
 };
 
@@ -45,30 +59,30 @@ const KIND_POWER_OFF: FaultEffect = {
 const KIND: Record<FaultType, FaultEffect> = {
   'power-off': KIND_POWER_OFF,
   freeze: {
-    ...KIND_POWER_OFF, commandSeconds: [0, 2], readyAgainAfterRestoreSeconds: [-1, 13],
+    ...KIND_POWER_OFF, commandSeconds: [0, 2], readyAgainAfterRestoreSeconds: [-1, 13], bootsAgain: false,
     measured: 'kind docker pause/unpause: the kubelet resumes where it stopped; its overdue status loop (nodeStatusUpdateFrequency) posts Ready=True at once or at its next tick (not measured yet)',
   },
   'kubelet-stop': {
     // The floors are no measurement: a command takes 0 s at least, and Ready=True's lastTransitionTime, truncated to
     // the second, may read up to 1 s before the start command began (the floor of 1 s and 1 s measured on v1.34.4 was
     // missed by kubelet-stop-vs-freeze on v1.37.2, 6 Dec 2026: command 0.43 s, Ready again 0.57 s after the start).
-    detection: 'heartbeats-stop', heartbeatsStopWithinSeconds: 2, commandSeconds: [0, 3], readyAgainAfterRestoreSeconds: [-1, 6], silenceSeconds: 0, containersServe: true,
+    detection: 'heartbeats-stop', heartbeatsStopWithinSeconds: 2, commandSeconds: [0, 3], readyAgainAfterRestoreSeconds: [-1, 6], silenceSeconds: 0, containersServe: true, bootsAgain: false,
     measured: 'kind systemctl stop kubelet through docker exec: a Lease renewal came up to 1.6 s after the command started, the command took 1.4 to 2.3 s, Ready again 2.8 to 3.7 s after the start command began (fastStatusUpdateOnce; 4 nodes, v1.34.4); on v1.37.2 the command took 0.43 to 1.17 s and Ready again came 0.57 to 1.00 s after the start (3 runs)',
   },
   'runtime-stop': {
-    detection: 'kubelet-reports-not-ready', heartbeatsStopWithinSeconds: 0, commandSeconds: [0, 2], readyAgainAfterRestoreSeconds: null, silenceSeconds: 0, containersServe: true,
+    detection: 'kubelet-reports-not-ready', heartbeatsStopWithinSeconds: 0, commandSeconds: [0, 2], readyAgainAfterRestoreSeconds: null, silenceSeconds: 0, containersServe: true, bootsAgain: false,
     measured: 'kind systemctl stop containerd: the command took 0.46 s; Ready again 14.9 s after the start command began (one run)',
   },
   'network-partition': {
-    ...KIND_POWER_OFF, commandSeconds: [0, 2], readyAgainAfterRestoreSeconds: null, containersServe: false,
+    ...KIND_POWER_OFF, commandSeconds: [0, 2], readyAgainAfterRestoreSeconds: null, containersServe: false, bootsAgain: false,
     measured: 'kind docker network disconnect: heartbeats stop as the command returns; Ready again after the heal is not forecast yet (the kubelet\'s reconnection: issue 24)',
   },
   'node-delete': {
-    ...KIND_POWER_OFF, detection: 'node-deleted', readyAgainAfterRestoreSeconds: null,
+    ...KIND_POWER_OFF, detection: 'node-deleted', readyAgainAfterRestoreSeconds: null, bootsAgain: false,
     measured: 'kind: docker stop then the Node deleted, 1.2 to 2.1 s after the command started (2 runs)',
   },
   reboot: {
-    detection: 'none', heartbeatsStopWithinSeconds: 0.5, commandSeconds: [1, 4], readyAgainAfterRestoreSeconds: null, silenceSeconds: 8, containersServe: false,
+    detection: 'none', heartbeatsStopWithinSeconds: 0.5, commandSeconds: [1, 4], readyAgainAfterRestoreSeconds: null, silenceSeconds: 8, containersServe: false, bootsAgain: true,
     measured: 'kind docker restart: the command took 2.0 to 3.2 s; the Lease was renewed again 4.5 to 5.7 s after it started (2 runs)',
   },
   shutdown: {
@@ -76,14 +90,14 @@ const KIND: Record<FaultType, FaultEffect> = {
     measured: 'kind systemctl poweroff with the kubelet\'s delay inhibitor: the command lasts up to the shutdownGracePeriod (logind InhibitDelayMaxSec) plus the units\' stop (the recorded run: the container exited 3.5 s after the command started); restored by docker start as a power-off, so Ready again is power-off\'s (2.5 to 9.5 s after docker start began, 9 runs; 3.9 s on the one recorded graceful run)',
   },
   'kubelet-restart': {
-    detection: 'none', heartbeatsStopWithinSeconds: 0, commandSeconds: [0, 2], readyAgainAfterRestoreSeconds: null, silenceSeconds: 3, containersServe: true,
+    detection: 'none', heartbeatsStopWithinSeconds: 0, commandSeconds: [0, 2], readyAgainAfterRestoreSeconds: null, silenceSeconds: 3, containersServe: true, bootsAgain: false,
     measured: 'kind systemctl restart kubelet: the command took 0.59 s, the Lease renewed 1.2 s after it started (one run)',
   },
 };
 
 /** kwok's simulated nodes: power-off, freeze and the rest stop the heartbeats kwok writes (stop-heartbeat). */
 const KWOK_STOP_HEARTBEAT: FaultEffect = {
-  detection: 'heartbeats-stop', heartbeatsStopWithinSeconds: 0.3, commandSeconds: [0, 0.5], readyAgainAfterRestoreSeconds: [-1, 5], silenceSeconds: 0, containersServe: false,
+  detection: 'heartbeats-stop', heartbeatsStopWithinSeconds: 0.3, commandSeconds: [0, 0.5], readyAgainAfterRestoreSeconds: [-1, 5], silenceSeconds: 0, containersServe: false, bootsAgain: false,
   measured: 'kwok stop-heartbeat: the command took 0.07 to 0.28 s (104 nodes), Ready again within a second of the resume (3 nodes)',
 };
 

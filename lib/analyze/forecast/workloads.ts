@@ -3,6 +3,7 @@
 import type { Experiment } from '../../spec/types.js';
 import type { Window } from '../types.js';
 import { OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
+import { POD_SYNC_RETRY_SECONDS } from './fault-effects.js';
 import { item, type ItemSpec } from './items.js';
 import { restartReadiness, type RestartReadiness } from './kubelet-restart.js';
 import type { TargetNodeForecast } from './nodes.js';
@@ -79,7 +80,7 @@ function recoveredItem(workload: string, node: string, perPod: ForecastOutcome[]
     event: 'workload-recovered', node, workload, happens: back.window === null ? 'never' : back.some ? 'maybe' : 'always', window: back.window,
     outcomes: back.window !== null && back.some ? [{ window: back.window, when: 'every affected pod is back' }, { window: null, when: 'one of them is not' }] : undefined,
     mechanism: 'pod-start', setting: 'the replacement and Ready-again windows of its pods',
-    assumption: `the latest of its pods' replacements Ready (or Ready again in place within ${POD_READY_AFTER_NODE_SECONDS} s of the node)`,
+    assumption: `the latest of its pods' replacements Ready (or Ready again in place within ${POD_READY_AFTER_NODE_SECONDS} s of the node; ${POD_SYNC_RETRY_SECONDS[0]} to ${POD_SYNC_RETRY_SECONDS[1]} s later when its first sync after the node boots again fails and the kubelet's pod worker retries)`,
     because: back.window === null ? `a pod of ${workload} on a target is neither replaced nor back while observed${neverBack ? `: ${neverBack}` : ''}` : `${workload} is back at its desired count when its last affected pod is`,
   });
 }
@@ -203,7 +204,13 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
       }
       const inPlace = node.readyAgain ?? (node.detection === null && !node.effect.containersServe && node.effect.detection === 'none' ? windowOf(node.offSeconds + node.effect.commandSeconds[0], node.offSeconds + node.effect.commandSeconds[1] + node.effect.silenceSeconds) : null);
       const notEvicted = f.stopped.some((o) => o.window === null);
-      if (inPlace !== null && notEvicted) return [{ window: windowOf(inPlace.fromSeconds, inPlace.toSeconds + POD_READY_AFTER_NODE_SECONDS), when: 'Ready again in place once its node is back' }];
+      if (inPlace !== null && notEvicted) {
+        const back = { window: windowOf(inPlace.fromSeconds, inPlace.toSeconds + POD_READY_AFTER_NODE_SECONDS), when: 'Ready again in place once its node is back' };
+        if (!node.effect.bootsAgain) return [back];
+        // Its first sync after the boot failed: the pod worker's retry, then the same start and probe.
+        const [retryMin, retryMax] = POD_SYNC_RETRY_SECONDS;
+        return [back, { window: windowOf(inPlace.fromSeconds + retryMin, inPlace.toSeconds + POD_READY_AFTER_NODE_SECONDS + retryMax), when: `Ready again in place at the kubelet's retry of a first pod sync that failed after the boot (backOffPeriod ${retryMin} s, jitter up to ${(retryMax / retryMin - 1) * 100} %)` }];
+      }
       // Restored while observed, but its Ready again is not forecast (network-partition's): unknown, not "never".
       if (notEvicted && node.restoreStart !== null && node.effect.readyAgainAfterRestoreSeconds === null && node.effect.detection === 'heartbeats-stop') return [{ window: null, when: BACK_WHEN_READY_AGAIN_NOT_FORECAST }];
       if (f.replacementReady.length > 0) return f.replacementReady;

@@ -3,7 +3,7 @@
 // which node wins a token, every outcome is given.
 import type { TimeoutSettings } from '../../spec/settings.js';
 import { secondsText } from '../predict-common.js';
-import { blindChoices } from '../zones/choices.js';
+import { blindChoices, informerRaceChoices } from '../zones/choices.js';
 import { predictNoExecuteTaints } from '../zones/replay.js';
 import { TAINT_LOOP_SECONDS } from '../zones/tolerances.js';
 import { zoneKeyOf } from '../zones/zone-state.js';
@@ -50,19 +50,21 @@ export interface ZoneForecastInput {
  * cohort gets which of its slots is not known (each pass lists its nodes in its lister's order): every node of a
  * cohort gets the hull of the cohort's slots, and "never" when some node of it is not tainted. Each scenario is replayed with the detections at the earliest and at the latest instant they can
  * have, and a taint's window is the hull over both. A taint written in the pass that swaps its zone to rate 0 races
- * the end of that pass (the 100 ms tainting loop): both outcomes. Also the zone states each scenario passes through.
+ * the end of that pass (the 100 ms tainting loop): both outcomes. Each scenario is replayed a second time with every
+ * in-pass unreachable taint lost to the informer-cache race (ZoneChoices.informerRace): a taint it moves is a second
+ * outcome, its own window (not hulled with the first). Also the zone states each scenario passes through.
  */
 export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecast[]; items: ForecastItem[]; zoneNotes: string[] } {
   const detected = input.targets.filter((t) => t.detection !== null);
   if (detected.length === 0) return { taints: [], items: [], zoneNotes: [] };
   const monitor = input.settings.controllerManager.nodeMonitorPeriodMs / 1000;
   const real = (t: TargetNodeForecast) => ({ from: t.detection!.window.fromSeconds + 1 });
-  const results = new Map<string, { scenario: string; window: Window | null; seenFrom: number | null; why: string }[]>();
+  const results = new Map<string, TaintResult[]>();
   const zoneNotes = new Set<string>();
-  const push = (name: string, r: { scenario: string; window: Window | null; seenFrom: number | null; why: string }) => results.set(name, [...(results.get(name) ?? []), r]);
-  for (const scenario of scenarios(detected, monitor)) {
-    const early = replay(input, detected, scenario, 'early');
-    const late = replay(input, detected, scenario, 'late');
+  const push = (name: string, r: TaintResult) => results.set(name, [...(results.get(name) ?? []), r]);
+  for (const [scenario, race] of scenarios(detected, monitor).flatMap((sc) => [[sc, false], [sc, true]] as const)) {
+    const early = replay(input, detected, scenario, 'early', race);
+    const late = replay(input, detected, scenario, 'late', race);
     for (const change of early.zoneStates) zoneNotes.add(zoneNote(change, scenario.name));
     // Which node of a cohort (detected together, same zone) gets which token is not known (the lister's order): each
     // may get any of the cohort's slots, and when some of them are not tainted, any of them may be the one.
@@ -90,9 +92,9 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
       for (const t of group) {
         const own = real(t);
         for (const slot of slots) {
-          if (group.length === 1 || slot.window.toSeconds >= own.from) push(t.name, { scenario: scenario.name, window: group.length === 1 ? slot.window : windowOf(Math.max(slot.window.fromSeconds, own.from - TAINT_LOOP_SECONDS), slot.window.toSeconds), seenFrom: Math.max(slot.seenFrom, own.from), why: slot.why });
+          if (group.length === 1 || slot.window.toSeconds >= own.from) push(t.name, { scenario: scenario.name, race, window: group.length === 1 ? slot.window : windowOf(Math.max(slot.window.fromSeconds, own.from - TAINT_LOOP_SECONDS), slot.window.toSeconds), seenFrom: Math.max(slot.seenFrom, own.from), why: slot.why });
         }
-        for (const why of misses) push(t.name, { scenario: scenario.name, window: null, seenFrom: null, why: group.length === 1 ? why : `${why} (one of ${group.length} detected together; which one is not known)` });
+        for (const why of misses) push(t.name, { scenario: scenario.name, race, window: null, seenFrom: null, why: group.length === 1 ? why : `${why} (one of ${group.length} detected together; which one is not known)` });
       }
     }
   }
@@ -100,13 +102,20 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
   const items: ForecastItem[] = [];
   for (const t of detected) {
     const list = results.get(t.name) ?? [];
-    const tainted = list.filter((r) => r.window !== null);
+    const tainted = list.filter((r) => r.window !== null && !r.race);
     const untainted = list.filter((r) => r.window === null);
     const outcomes: ForecastOutcome[] = [];
     const seenFrom: (number | null)[] = [];
+    // The informer-cache race moves a taint only when it was written in its detection's pass (or waits behind one that was).
+    const raced = list.filter((r) => r.window !== null && r.race && !tainted.some((b) => b.scenario === r.scenario && sameWindow(b.window as Window, r.window as Window)));
     if (tainted.length > 0) {
-      outcomes.push({ window: hull(tainted.map((r) => r.window as Window)), when: untainted.length === 0 ? 'in every pass grouping' : `${listed([...new Set(tainted.map((r) => r.scenario))])}` });
+      const groupings = untainted.length === 0 ? 'in every pass grouping' : `${listed([...new Set(tainted.map((r) => r.scenario))])}`;
+      outcomes.push({ window: hull(tainted.map((r) => r.window as Window)), when: raced.length > 0 ? `the tainting loop sees the controller's own Ready write, ${groupings}` : groupings });
       seenFrom.push(Math.min(...tainted.map((r) => r.seenFrom as number)));
+    }
+    if (raced.length > 0) {
+      outcomes.push({ window: hull(raced.map((r) => r.window as Window)), when: `the tainting loop lost the informer-cache race (it read a node detected in that pass from the controller's cache as still Ready, spent the zone's token and dropped it; the next monitor pass re-queued it for the next token), and ${listed([...new Set(raced.map((r) => r.scenario))])}` });
+      seenFrom.push(Math.min(...raced.map((r) => r.seenFrom as number)));
     }
     if (untainted.length > 0) {
       outcomes.push({ window: null, when: listed([...new Set(untainted.map((r) => `${r.scenario}: ${r.why}`))]) });
@@ -125,11 +134,24 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
       event: 'no-execute-taint', node: t.name, taintKey: key, happens, window: hull(outcomes.flatMap((o) => (o.window ? [o.window] : []))), outcomes,
       mechanism: 'no-execute-taint',
       setting: `--node-eviction-rate ${cm.nodeEvictionRate}/s, --secondary-node-eviction-rate ${cm.secondaryNodeEvictionRate}/s, --unhealthy-zone-threshold ${cm.unhealthyZoneThreshold}, --large-cluster-size-threshold ${cm.largeClusterSizeThreshold}`,
-      assumption: `its detection window; the pass grouping of simultaneous detections and the order in which waiting nodes get tokens are not known (every grouping replayed); the tainting loop sees the controller's own Ready write (else one token later, the informer-cache race${key.endsWith('/not-ready') ? '' : `: ${secondsText(Math.max(monitor, 1 / Math.max(cm.nodeEvictionRate, 1e-9)))} later`})`,
+      assumption: `its detection window; the pass grouping of simultaneous detections and the order in which waiting nodes get tokens are not known (every grouping replayed); the tainting loop sees the controller's own Ready write, or (a second outcome${key.endsWith('/not-ready') ? ', only for a node the controller itself marked Unknown' : ''}) it reads the node from its informer cache first and the taint comes at the next token, ${secondsText(Math.max(monitor, 1 / Math.max(cm.nodeEvictionRate, 1e-9)))} later (the informer-cache race)`,
       because: `${key}:NoExecute written at a token of zone "${zoneOf(input.nodes, t.name)}" (burst 1, one per 1 / rate s), states re-evaluated at the end of each monitor pass`,
     }));
   }
   return { taints, items, zoneNotes: [...zoneNotes] };
+}
+
+/** One scenario's verdict on one node's taint: its window (null: not tainted), and whether the informer-cache race was replayed. */
+interface TaintResult {
+  scenario: string;
+  race: boolean;
+  window: Window | null;
+  seenFrom: number | null;
+  why: string;
+}
+
+function sameWindow(a: Window, b: Window): boolean {
+  return Math.abs(a.fromSeconds - b.fromSeconds) < 1e-6 && Math.abs(a.toSeconds - b.toSeconds) < 1e-6;
 }
 
 /** At most three of `cases`, joined with "; or ", and how many more. */
@@ -178,8 +200,9 @@ function scenarios(detected: readonly TargetNodeForecast[], monitorSeconds: numb
  * The blind zone replay of one scenario: each target detected at its cohort's earliest (or latest) real transition
  * instant plus its pass offset (× the monitor period), Ready again at the earliest (latest) instant; every other node
  * healthy. Pods on a target are counted Ready until its detection (the controller's writes: clientThrottle).
+ * `informerRace`: every in-pass unreachable taint is lost to the informer-cache race (informerRaceChoices).
  */
-function replay(input: ZoneForecastInput, detected: readonly TargetNodeForecast[], scenario: Scenario, at: 'early' | 'late') {
+function replay(input: ZoneForecastInput, detected: readonly TargetNodeForecast[], scenario: Scenario, at: 'early' | 'late', informerRace: boolean) {
   const monitor = input.settings.controllerManager.nodeMonitorPeriodMs / 1000;
   const maxPass = Math.max(0, ...scenario.passOf.values());
   const instants = new Map<string, number>();
@@ -203,7 +226,7 @@ function replay(input: ZoneForecastInput, detected: readonly TargetNodeForecast[
   const byName = new Map(detected.map((t) => [t.name, t]));
   const timelines = input.nodes.map((n) => syntheticTimeline(n, byName.get(n.name), instants.get(n.name) ?? null, at));
   const pods = input.pods.filter((p) => instants.has(p.node)).map((p) => ({ nodeBefore: p.node, notReadyReceivedAfterSeconds: instants.get(p.node) as number }));
-  return predictNoExecuteTaints(input.settings, timelines, input.endSeconds, [], pods, blindChoices);
+  return predictNoExecuteTaints(input.settings, timelines, input.endSeconds, [], pods, informerRace ? informerRaceChoices : blindChoices);
 }
 
 /** A node timeline for the replay: only what it reads (zone, whether it counts, detection, Ready again, deletion). */

@@ -13,6 +13,12 @@ export interface ZoneChoices {
   readonly by: 'observation' | 'model';
   /** When `d`'s NoExecute taint of its key was first received, seconds since time zero; null when never; undefined when not looked at. */
   observedTaint(d: Detection): number | null | undefined;
+  /**
+   * Whether the in-pass token of `d` (an unreachable NoExecute taint) is lost to the informer-cache race: the tainting
+   * loop reads the node before the controller's own Ready=Unknown write reached its cache, spends the token and drops
+   * the node, and the next monitor pass re-queues it. A blind choice (never reads an outcome); absent: never lost.
+   */
+  informerRace?(d: Detection): boolean;
 }
 
 /** Reads each node's NoExecute taint from its timeline: the causal model's explanation of a run. */
@@ -29,6 +35,16 @@ export const observedChoices: ZoneChoices = {
 export const blindChoices: ZoneChoices = {
   by: 'model',
   observedTaint: () => undefined,
+};
+
+/**
+ * The blind model with every in-pass unreachable taint lost to the informer-cache race: the forecast's second outcome
+ * of those taints (and of the taints waiting behind them in their zone). Never reads an outcome.
+ */
+export const informerRaceChoices: ZoneChoices = {
+  by: 'model',
+  observedTaint: () => undefined,
+  informerRace: () => true,
 };
 
 /** `choices.observedTaint(d)` with "not looked at" read as "not seen". */

@@ -12,6 +12,16 @@ export interface Detection {
   stranded?: { why: string; atSeconds: number };
   /** Set when this node's in-pass token was lost to the end-of-pass swap to rate 0: why. */
   lostInPassToken?: string;
+  /**
+   * Set when its in-pass token was spent by the informer-cache race (ZoneChoices.informerRace): when the next monitor
+   * pass re-queued it, seconds since time zero; it waits for a token from then.
+   */
+  requeuedAtSeconds?: number;
+}
+
+/** When `d` joined its zone's queue as it now stands, seconds since time zero (a re-queue after the informer-cache race, or its detection). */
+export function queuedAtSeconds(d: Detection): number {
+  return d.requeuedAtSeconds ?? d.atSeconds;
 }
 
 /** What the next token of a zone counts from (the last taint, or a limiter swap that drained the bucket). */

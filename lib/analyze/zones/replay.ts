@@ -5,7 +5,7 @@ import { causeOf, leaderChangeDuring, leaderChangeText, NOT_READY_TAINT, OBSERVA
 import type { NodeTimeline, PodTimeline, Window, ZoneStateChange } from '../types.js';
 import { observedChoices, seenTaint, type ZoneChoices } from './choices.js';
 import { clientThrottle, type ClientThrottle } from './client-throttle.js';
-import { newZone, swapLimiter, type Detection, type ZoneRecord } from './limiter.js';
+import { newZone, queuedAtSeconds, swapLimiter, type Detection, type ZoneRecord } from './limiter.js';
 import { NEAR_PREDICTION_SECONDS, SAME_PASS_SECONDS, TAINT_LOOP_SECONDS } from './tolerances.js';
 import { computeZoneState, zoneEvictionRate, type ZoneState } from './zone-state.js';
 
@@ -140,7 +140,7 @@ function flagRate(settings: TimeoutSettings, r: number): string {
 function drainTokens(state: ReplayState, z: ZoneRecord, until: number): void {
   while (z.queue.length > 0 && z.rate > 0 && !state.masterDisruption && Math.max(z.nextTokenAt, state.leftMasterDisruptionAt ?? -Infinity) < until) {
     const d = nextInQueue(state, z);
-    const at = Math.max(z.nextTokenAt, d.atSeconds, state.leftMasterDisruptionAt ?? -Infinity);
+    const at = Math.max(z.nextTokenAt, queuedAtSeconds(d), state.leftMasterDisruptionAt ?? -Infinity);
     if (gone(d, at)) {
       state.items.push(leftQueue(d, z));
       continue;
@@ -152,19 +152,19 @@ function drainTokens(state: ReplayState, z: ZoneRecord, until: number): void {
     const prev = z.tokenCause;
     const afterPrevious = prev !== null && prev.atSeconds >= d.atSeconds;
     emitTaint(state, z, d, at, afterPrevious ? causeOf(prev.event, prev.atSeconds) : causeOf(`${d.node.name} NotReady (received)`, d.atSeconds),
-      `zone "${z.name}" token bucket: one node per ${secondsText(round3(1 / z.rate))} (${flagRate(state.settings, z.rate)}, burst 1); ${d.node.name} waited for the next token (each monitor pass re-queues the waiting nodes in its lister's order: which one is next is ${state.choices.by === 'observation' ? 'taken as observed' : 'not observable'})`,
+      `zone "${z.name}" token bucket: one node per ${secondsText(round3(1 / z.rate))} (${flagRate(state.settings, z.rate)}, burst 1); ${d.node.name} waited for the next token (each monitor pass re-queues the waiting nodes in its lister's order: which one is next is ${state.choices.by === 'observation' ? 'taken as observed' : 'not observable'})${d.requeuedAtSeconds === undefined ? '' : `; its token in the pass that saw it NotReady went to the informer-cache race (the tainting loop read it from the controller's informer cache as still Ready before the controller's own Ready=Unknown write arrived, and dropped it), and the next monitor pass (--node-monitor-period ${secondsText(state.settings.controllerManager.nodeMonitorPeriodMs / 1000)}) re-queued it`}`,
       false, afterPrevious && prev.received === true && at === z.nextTokenAt);
   }
 }
 
 function nextInQueue(state: ReplayState, z: ZoneRecord): Detection {
   const head = z.queue[0] as Detection;
-  const tokenAt = Math.max(z.nextTokenAt, head.atSeconds);
+  const tokenAt = Math.max(z.nextTokenAt, queuedAtSeconds(head));
   const observedAt = (d: Detection) => seenTaint(state.choices, d) ?? Infinity;
   let best = 0;
   for (let i = 1; i < z.queue.length; i++) {
     const d = z.queue[i] as Detection;
-    if (d.atSeconds > tokenAt + SAME_PASS_SECONDS) continue; // not NotReady yet when the token came
+    if (queuedAtSeconds(d) > tokenAt + SAME_PASS_SECONDS) continue; // not queued yet when the token came
     const candidate = z.queue[best] as Detection;
     if (observedAt(d) < observedAt(candidate) || (observedAt(d) === observedAt(candidate) && d.node.name.localeCompare(candidate.node.name) < 0)) best = i;
   }
@@ -202,6 +202,10 @@ function takeInPassTokens(state: ReplayState, pass: Pass): InPassTaint[] {
     z.queue.sort((a, b) => Number(taintedBy(b)) - Number(taintedBy(a)) || a.atSeconds - b.atSeconds || a.node.name.localeCompare(b.node.name));
     if (z.queue.length > 0 && z.rate > 0 && !state.masterDisruption && z.nextTokenAt <= t) {
       const d = z.queue.shift() as Detection;
+      if (d.key === UNREACHABLE_TAINT && d.requeuedAtSeconds === undefined && Math.abs(d.atSeconds - t) <= SAME_PASS_SECONDS && state.choices.informerRace?.(d) === true) {
+        loseTokenToInformerRace(state, z, d, t);
+        continue;
+      }
       const { item, passWindow } = emitTaint(state, z, d, d.atSeconds, causeOf(`${d.node.name} ${d.key === UNREACHABLE_TAINT ? 'Ready=Unknown' : 'Ready=False'} (received)`, d.atSeconds),
         `${d.key}:NoExecute in the monitor pass that saw it NotReady; zone "${z.name}" had a token (${flagRate(state.settings, z.rate)}, burst 1)`, true, false,
         throttleOfPass());
@@ -209,6 +213,20 @@ function takeInPassTokens(state: ReplayState, pass: Pass): InPassTaint[] {
     }
   }
   return inPass;
+}
+
+/**
+ * The informer-cache race as a blind choice (ZoneChoices.informerRace): the tainting loop spends zone `z`'s token on
+ * `d` at the pass at `t` (seconds since time zero), reads the node from the controller's informer cache as still
+ * Ready, drops it ("ready now, ignoring taint request", doNoExecuteTaintingPass, pkg/controller/nodelifecycle, v1.37.2;
+ * RateLimitedTimedQueue.Try takes the token before it looks at the item), and the next monitor pass re-queues it
+ * (markNodeForTainting), so it waits for a token from t + --node-monitor-period behind the nodes queued before it.
+ */
+function loseTokenToInformerRace(state: ReplayState, z: ZoneRecord, d: Detection, t: number): void {
+  z.nextTokenAt = t + 1 / z.rate;
+  z.tokenCause = { event: `zone "${z.name}"'s token spent on ${d.node.name} by the informer-cache race`, atSeconds: t };
+  d.requeuedAtSeconds = t + state.settings.controllerManager.nodeMonitorPeriodMs / 1000;
+  z.queue.push(d);
 }
 
 /**
@@ -346,7 +364,7 @@ function endJournal(state: ReplayState, z: ZoneRecord, endSeconds: number): void
     else if (z.rate <= 0) state.items.push(notTainted(state, d, `zone "${z.name}" is ${z.state} (${z.state === 'PartialDisruption' ? `NotReady ≥ --unhealthy-zone-threshold ${settings.controllerManager.unhealthyZoneThreshold} and more than 2; a zone of ≤ --large-cluster-size-threshold ${settings.controllerManager.largeClusterSizeThreshold} nodes gets rate 0` : 'rate 0'}): no token ever comes${d.lostInPassToken ? `; ${d.lostInPassToken}` : ''}`, d.atSeconds));
     else {
       // Still waiting at the end of the journal: the token comes after it.
-      const at = Math.max(z.nextTokenAt, d.atSeconds);
+      const at = Math.max(z.nextTokenAt, queuedAtSeconds(d));
       state.items.push({ event: 'no-execute-taint', node: d.node.name, pod: null, taintKey: d.key, expected: true, window: windowOf(at - TAINT_LOOP_SECONDS, at + OBSERVATION_LATENCY_SECONDS), observedSeconds: firstTaintSeen(d), cause: causeOf(`${d.node.name} NotReady (received)`, d.atSeconds), because: `zone "${z.name}" token bucket (${flagRate(settings, z.rate)}): next token after the journal ended` });
       z.nextTokenAt = at + 1 / z.rate;
     }
