@@ -1,11 +1,14 @@
 // `npm run bench:predictions`: runs experiment files N times each on real clusters and totals the causal model's
 // predictions (held / predicted, every miss with its run directory): the issue-12 acceptance "three repeats each,
 // totals reported", and how a user checks the model on their own machine before trusting its windows.
-// Usage: node dist/bench/predictions-campaign.js [--repeat 3] [--out reports/campaign] [--only name,name]
+// Usage: node dist/bench/predictions-campaign.js [--repeat 3] [--out reports/campaign] [--only name,name] [--split]
 //        [files...]   (default: experiments/*.yaml, experiments/catalog/*.yaml, experiments/*.ts)
 // Resumable: an experiment whose directory holds a `campaign-done.json` is not run again; re-running with the same
 // --out finishes a campaign that was interrupted and prints the totals of everything under it.
 // YAML files run once with `--set repeat=N` (one cluster for the repeats); scripted experiments (.ts) run N times.
+// `--split`: YAML files too run N times with `--set repeat=1`, so a long file (upgrade-impact: 6 variants of 8 min)
+// can be finished over several sessions: every invocation that ended is kept in `campaign-progress.json`, and a
+// resumed campaign starts at the next one (remove the run directory an interrupted invocation left first).
 // Each run is a plain `rebootlab run` (cluster created and deleted by it), so nothing here is special to the bench.
 import { execa } from 'execa';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +20,7 @@ import { compareRuns } from '../lib/report/compare.js';
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(projectRoot, 'bin', 'rebootlab.js');
 const DONE_FILE = 'campaign-done.json';
+const PROGRESS_FILE = 'campaign-progress.json';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -24,6 +28,7 @@ const { values, positionals } = parseArgs({
     repeat: { type: 'string', default: '3' },
     out: { type: 'string', default: join('reports', 'campaign') },
     only: { type: 'string' },
+    split: { type: 'boolean', default: false },
   },
 });
 const repeat = Number(values.repeat);
@@ -59,15 +64,22 @@ for (const file of files) {
     continue;
   }
   mkdirSync(dir, { recursive: true });
-  const started = Date.now();
-  const invocations = file.endsWith('.ts') ? Array.from({ length: repeat }, () => [] as string[]) : [['--set', `repeat=${repeat}`]];
-  const exitCodes: number[] = [];
-  for (const extra of invocations) {
+  const invocations = file.endsWith('.ts') ? Array.from({ length: repeat }, () => [] as string[])
+    : values.split ? Array.from({ length: repeat }, () => ['--set', 'repeat=1']) : [['--set', `repeat=${repeat}`]];
+  // Invocations that ended in an earlier campaign (--split, scripts): kept, with their wall time.
+  const progressFile = join(dir, PROGRESS_FILE);
+  const before = existsSync(progressFile) ? (JSON.parse(readFileSync(progressFile, 'utf8')) as CampaignEntry) : { file, exitCodes: [], wallSeconds: 0 };
+  const exitCodes = [...before.exitCodes];
+  const started = Date.now() - before.wallSeconds * 1000;
+  if (exitCodes.length > 0) log(`${nameOf(file)}: ${exitCodes.length} of ${invocations.length} invocations done before, kept`);
+  for (const extra of invocations.slice(exitCodes.length)) {
     log(`${nameOf(file)}: rebootlab run ${file} ${extra.join(' ')}`);
     const res = await execa(process.execPath, [cli, 'run', file, '--out', dir, ...extra], { cwd: projectRoot, reject: false, stdio: ['ignore', 'pipe', 'pipe'], all: true });
     writeFileSync(join(dir, `campaign-run-${exitCodes.length}.log`), res.all ?? '');
     exitCodes.push(res.exitCode ?? -1);
     log(`${nameOf(file)}: exit ${res.exitCode}`);
+    const progress: CampaignEntry = { file, exitCodes, wallSeconds: Math.round((Date.now() - started) / 1000) };
+    writeFileSync(progressFile, `${JSON.stringify(progress, null, 2)}\n`);
   }
   const entry: CampaignEntry = { file, exitCodes, wallSeconds: Math.round((Date.now() - started) / 1000) };
   writeFileSync(join(dir, DONE_FILE), `${JSON.stringify(entry, null, 2)}\n`);
