@@ -94,7 +94,10 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
         for (const slot of slots) {
           if (group.length === 1 || slot.window.toSeconds >= own.from) push(t.name, { scenario: scenario.name, race, window: group.length === 1 ? slot.window : windowOf(Math.max(slot.window.fromSeconds, own.from - TAINT_LOOP_SECONDS), slot.window.toSeconds), seenFrom: Math.max(slot.seenFrom, own.from), why: slot.why });
         }
-        for (const why of misses) push(t.name, { scenario: scenario.name, race, window: null, seenFrom: null, why: group.length === 1 ? why : `${why} (one of ${group.length} detected together; which one is not known)` });
+        for (const miss of misses) {
+          const why = race ? `the tainting loop lost the informer-cache race, then ${miss}` : miss;
+          push(t.name, { scenario: scenario.name, race, window: null, seenFrom: null, why: group.length === 1 ? why : `${why} (one of ${group.length} detected together; which one is not known)` });
+        }
       }
     }
   }
