@@ -200,7 +200,7 @@ function takeInPassTokens(state: ReplayState, pass: Pass): InPassTaint[] {
   };
   for (const z of state.zones.values()) {
     z.queue.sort((a, b) => Number(taintedBy(b)) - Number(taintedBy(a)) || a.atSeconds - b.atSeconds || a.node.name.localeCompare(b.node.name));
-    if (z.queue.length > 0 && z.rate > 0 && !state.masterDisruption && z.nextTokenAt <= t) {
+    if (z.queue.length > 0 && z.rate > 0 && !state.masterDisruption && tokenDueAt(z) <= t) {
       const d = z.queue.shift() as Detection;
       if (d.key === UNREACHABLE_TAINT && d.requeuedAtSeconds === undefined && Math.abs(d.atSeconds - t) <= SAME_PASS_SECONDS && state.choices.informerRace?.(d) === true) {
         loseTokenToInformerRace(state, z, d, t);
@@ -213,6 +213,19 @@ function takeInPassTokens(state: ReplayState, pass: Pass): InPassTaint[] {
     }
   }
   return inPass;
+}
+
+/**
+ * When zone `z`'s next token is due at the earliest, seconds since time zero. A token counted from a taint as received
+ * (the observed choices) was spent before that taint's write and receipt (RateLimitedTimedQueue.Try takes the token,
+ * then the GET + PATCH go through the controller's client): up to the observation latency plus that write's client
+ * wait earlier, as the chained window of the next taint has it (emitTaint). staggered-workers r2 (6 Dec 2026): the
+ * second worker's taint received at 38.167 s, the third worker detected in the pass received at 48.148 s and tainted in
+ * it (48.368 s), its token due at 48.167 s from the receipt but spent at the second's pass, 37.3 s + 10 s.
+ */
+function tokenDueAt(z: ZoneRecord): number {
+  if (z.tokenCause?.received !== true) return z.nextTokenAt;
+  return z.nextTokenAt - OBSERVATION_LATENCY_SECONDS - (z.tokenCause.writeDelaySeconds ?? 0);
 }
 
 /**

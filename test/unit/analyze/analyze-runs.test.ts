@@ -566,6 +566,19 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-staggered-workers-token-at-pass-v1372-recorded',
+    why: 'recorded on kind v1.37.2 (experiments/catalog/staggered-workers.yaml, forecast campaign of 6 Dec 2026, run r2): the monitor passes fall at x.341 s, so the second worker\'s token was spent at its pass (Ready=Unknown 37.341 s, taint received 38.167 s) and the next one was due at the third worker\'s pass (47.341 s, received 48.148 s), which tainted it before the zone turned PartialDisruption (48.368 s). Counted from the second taint\'s receipt the token was due 19 ms after that pass, and the model stranded the third worker at rate 0: a token counted from a received taint is due up to the observation latency earlier, since RateLimitedTimedQueue.Try spends it before the taint\'s write',
+    expected: {
+      'node:rebootlab-worker2.noExecuteTaintAfterSeconds': 37.341,
+      'node:rebootlab-worker3.notReadyReceivedAfterSeconds': 48.148,
+      'item:no-execute-taint/unreachable@rebootlab-worker3.expected': true,
+      'item:no-execute-taint/unreachable@rebootlab-worker3.window': { fromSeconds: 48.048, toSeconds: 49.148 },
+      'item:no-execute-taint/unreachable@rebootlab-worker3.held': true,
+      'run.predictions.zoneStates.0.state': 'PartialDisruption',
+      'run.predictions.missed': [],
+    },
+  },
+  {
     scenario: 'kwok-zone-partial-disruption-recorded',
     why: 'recorded on kwok (experiments/zone-partial-disruption.yaml, campaign of 2 Dec 2026, run r1): 3 of 4 nodes of zone-a Ready=Unknown in one monitor pass and none tainted. The controller queues a node mid-pass and its tainting loop runs every 100 ms, but the end of this short pass swapped the zone\'s limiter to rate 0 (PartialDisruption, ≤ 50 nodes) first; the other two runs of the campaign had one taint. So no node is predicted tainted, the race is named, and no pod is evicted',
     expected: {
