@@ -8,8 +8,6 @@ import { DEFAULT_CLUSTER_NAME } from '../spec/defaults.js';
 import { loadClusterSpec } from './cluster-spec.js';
 import { processStreams, type Streams } from './print-error.js';
 import { validateFiles } from './validate-command.js';
-import { checkFaultConsent } from '../run/consent.js';
-import { allowFaultsOn } from '../cluster/existing/consent.js';
 
 /** Flags every command accepts. */
 export interface GlobalFlags {
@@ -110,7 +108,7 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           // A scripted experiment (lib/script): type-checked, compiled and run in this process.
           const { runScriptFile } = await import('../script/index.js');
           // A script's cluster is known only once it runs: the existing provider itself refuses an unconsented context.
-          if (argv['allow-faults-on'] !== undefined) allowFaultsOn(argv['allow-faults-on']);
+          if (argv['allow-faults-on'] !== undefined) (await import('../cluster/existing/consent.js')).allowFaultsOn(argv['allow-faults-on']);
           const { print, progressSink } = common(argv);
           finish(await runScriptFile({
             scriptFile: argv.experiment, outDir: argv.out, set: argv.set, reuseCluster: argv['reuse-cluster'], keepCluster: argv['keep-cluster'], reporters: argv.reporter, print, progressSink,
@@ -121,7 +119,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
         // Tolerances out of range are bad input too: refused before consent is checked or a cluster is looked for.
         (await import('../report/baseline.js')).checkToleranceFlags({ toleranceSeconds: argv['tolerance-seconds'], tolerancePercent: argv['tolerance-percent'] });
         const experiment = argv.shard === undefined ? loaded : { ...loaded, variants: shardVariants(loaded.variants, parseShard(argv.shard)) };
-        checkFaultConsent(experiment, { allowFaultsOn: argv['allow-faults-on'], allowControlPlane: argv['allow-control-plane'] });
+        // Loaded on demand, as every module that reaches a cluster: @kubernetes/client-node alone takes 1.4 s to load.
+        (await import('../run/consent.js')).checkFaultConsent(experiment, { allowFaultsOn: argv['allow-faults-on'], allowControlPlane: argv['allow-control-plane'] });
         finish(
           await (await loadRun()).runExperiment({
             ...common(argv),

@@ -38,6 +38,8 @@ export const EXECA_IMPORTER = 'common/exec.ts';
 export interface ImportEdge {
   specifier: string;
   typeOnly: boolean;
+  /** An `import()` call: loaded when the code runs, not with the importing module. */
+  dynamic: boolean;
   /** lib-relative path of the imported file (`observe/types.ts`), `../versions.json` outside lib/, null for a package. */
   target: string | null;
 }
@@ -46,7 +48,7 @@ export interface ImportEdge {
 export function importsOf(file: string, source: string): ImportEdge[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
   const edges: ImportEdge[] = [];
-  const add = (specifier: string, typeOnly: boolean) => edges.push({ specifier, typeOnly, target: resolveSpecifier(file, specifier) });
+  const add = (specifier: string, typeOnly: boolean, dynamic = false) => edges.push({ specifier, typeOnly, dynamic, target: resolveSpecifier(file, specifier) });
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.importClause;
@@ -58,7 +60,7 @@ export function importsOf(file: string, source: string): ImportEdge[] {
       const allNamedTypeOnly = clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
       add(node.moduleSpecifier.text, node.isTypeOnly || allNamedTypeOnly);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
-      add(node.arguments[0].text, false);
+      add(node.arguments[0].text, false, true);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       add(node.argument.literal.text, true);
     }
@@ -207,4 +209,25 @@ export function readImportGraph(libDir: string): Map<string, ImportEdge[]> {
   };
   walk(libDir);
   return new Map([...graph].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * The packages module `start` (lib-relative) loads with it: its static value imports, followed through lib/
+ * (type-only imports and `import()` calls are not followed). Sorted.
+ */
+export function packagesLoadedWith(graph: ReadonlyMap<string, readonly ImportEdge[]>, start: string): string[] {
+  const packages = new Set<string>();
+  const seen = new Set<string>([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    for (const edge of graph.get(queue.shift() as string) ?? []) {
+      if (edge.typeOnly || edge.dynamic) continue;
+      if (edge.target === null) packages.add(edge.specifier);
+      else if (!seen.has(edge.target) && graph.has(edge.target)) {
+        seen.add(edge.target);
+        queue.push(edge.target);
+      }
+    }
+  }
+  return [...packages].sort();
 }
