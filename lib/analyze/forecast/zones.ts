@@ -183,7 +183,8 @@ function zoneNote(change: ZoneStateChange, scenario: string): string {
 function scenarios(detected: readonly TargetNodeForecast[], monitorSeconds: number): Scenario[] {
   const cohorts = new Map<number, TargetNodeForecast[]>();
   for (const t of detected) cohorts.set(t.offSeconds, [...(cohorts.get(t.offSeconds) ?? []), t]);
-  const groups = [...cohorts.values()].map((c) => [...c].sort((a, b) => a.name.localeCompare(b.name)));
+  // The node that can be detected earliest goes first: its pass may come before the others' earliest detection.
+  const groups = [...cohorts.values()].map((c) => [...c].sort((a, b) => a.detection!.window.fromSeconds - b.detection!.window.fromSeconds || a.name.localeCompare(b.name)));
   const passesIn = (c: TargetNodeForecast[]) => {
     const w = c[0].detection!.window;
     return Math.max(1, Math.min(c.length, Math.floor((w.toSeconds - w.fromSeconds - 2) / monitorSeconds) + 1));
@@ -207,7 +208,6 @@ function scenarios(detected: readonly TargetNodeForecast[], monitorSeconds: numb
  */
 function replay(input: ZoneForecastInput, detected: readonly TargetNodeForecast[], scenario: Scenario, at: 'early' | 'late', informerRace: boolean) {
   const monitor = input.settings.controllerManager.nodeMonitorPeriodMs / 1000;
-  const maxPass = Math.max(0, ...scenario.passOf.values());
   const instants = new Map<string, number>();
   // Real transitions: lastTransitionTime truncated (−1 s) below, observation latency included above (Unknown).
   const real = (t: TargetNodeForecast) => {
@@ -217,7 +217,11 @@ function replay(input: ZoneForecastInput, detected: readonly TargetNodeForecast[
   const bases = new Map<number, number>();
   for (const off of new Set(detected.map((t) => t.offSeconds))) {
     const cohort = detected.filter((c) => c.offSeconds === off);
-    bases.set(off, at === 'early' ? Math.max(...cohort.map((c) => real(c).from)) : Math.min(...cohort.map((c) => real(c).to)) - maxPass * monitor);
+    // The earliest (latest) first pass that leaves no node of the cohort detected before (after) its own window: a
+    // node detected one pass after the first is not held to the first pass's instant (zone-disruption-threshold-08 r0,
+    // v1.37.2: two workers detected at 18.055 s, the third a pass later, whose last renewal put its own window from 18.1 s).
+    const passOf = (c: TargetNodeForecast) => (scenario.passOf.get(c.name) ?? 0) * monitor;
+    bases.set(off, at === 'early' ? Math.max(...cohort.map((c) => real(c).from - passOf(c))) : Math.min(...cohort.map((c) => real(c).to - passOf(c))));
   }
   for (const t of detected) {
     // A cohort's passes count from its earliest (or, late, end at its latest) transition; each node stays in its own window.

@@ -28,7 +28,7 @@ const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
   .sort();
 
 /** Recorded runs whose journal carries the forecast frozen before the fault (runs since the journal kept forecast records). */
-const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded', 'kind-jobs-indexed-node-lost-v1372-recorded', 'kwok-eviction-rate-throttled-first-recorded', 'kind-label-removed-kubelet-restart-v1372-recorded', 'kind-kubelet-stop-v1372-recorded', 'kind-control-plane-partition-v1372-recorded', 'kind-reboot-quick-sync-retry-v1372-recorded', 'kind-staggered-workers-token-at-pass-v1372-recorded']);
+const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded', 'kind-jobs-indexed-node-lost-v1372-recorded', 'kwok-eviction-rate-throttled-first-recorded', 'kind-label-removed-kubelet-restart-v1372-recorded', 'kind-kubelet-stop-v1372-recorded', 'kind-control-plane-partition-v1372-recorded', 'kind-reboot-quick-sync-retry-v1372-recorded', 'kind-staggered-workers-token-at-pass-v1372-recorded', 'kind-zone-disruption-threshold-08-v1372-recorded']);
 /**
  * What a frozen forecast missed, as the code that froze it forecast it; a journal's forecast is never rewritten.
  * - attachable-force-delete (kind v1.37.2): the unreachable NoExecute taint came one token later (30.745 s), the
@@ -97,7 +97,7 @@ const find = (f: Forecast, event: string, subject: string): ForecastItem | undef
 
 describe('analyze/forecast', () => {
   describe('on every recorded journal of a YAML experiment', () => {
-    it('there are recorded runs to check (32 with a resolved experiment)', () => expect(RECORDED.length).to.equal(32));
+    it('there are recorded runs to check (33 with a resolved experiment)', () => expect(RECORDED.length).to.equal(33));
     for (const name of RECORDED) {
       describe(name, () => {
         const run = loadFixtureRun(name);
@@ -144,6 +144,21 @@ describe('analyze/forecast', () => {
       expect(faultEffect('kubelet-stop', 'kind').bootsAgain).to.equal(false);
       expect(faultEffect('reboot', 'kind').bootsAgain).to.equal(true);
       expect(faultEffect('power-off', 'kwok').bootsAgain).to.equal(false);
+    });
+  });
+
+  describe('three workers powered off together, detected in two passes (zone-disruption-threshold-08 r0, kind v1.37.2)', () => {
+    const { judged } = recomputedForecast('kind-zone-disruption-threshold-08-v1372-recorded');
+
+    it('a node detected in the first pass is not held to the earliest instant of one detected a pass later: recomputed from every record before the fault, the taints and evictions hold', () => {
+      // worker2's last Lease renewal (−0.873 s, received after the forecast was frozen) puts its own detection from
+      // 18.127 s; worker and worker3 were detected at 18.055 s, worker2 a pass later (23.055 s), and worker was
+      // tainted at 18.792 s. The cohort's first pass was counted from the latest earliest instant (19.127 s).
+      expect(find(judged, 'node-not-ready', 'rebootlab-worker2')!.window!.fromSeconds).to.equal(18.127);
+      const taint = find(judged, 'no-execute-taint', 'rebootlab-worker')!;
+      expect(taint).to.include({ observedSeconds: 18.792, held: true });
+      expect(taint.outcomes[0]!.window!.fromSeconds).to.equal(17.131);
+      expect(judged.missed).to.deep.equal([]);
     });
   });
 
