@@ -71,6 +71,23 @@ function allBack(perPod: readonly ForecastOutcome[][]): { window: Window | null;
   return { window: Number.isFinite(from) ? windowOf(from, to) : null, some };
 }
 
+/**
+ * When every pod has the same outcomes (the same `when`, each with a window, such as the kubelet's retry after a boot)
+ * and each outcome comes no earlier than the one before at both ends, the workload's: each [latest earliest, latest
+ * latest] over its pods; else undefined (the item's single window, the hull).
+ */
+function sharedOutcomes(perPod: readonly ForecastOutcome[][]): ForecastOutcome[] | undefined {
+  const first = perPod[0];
+  if (first === undefined || first.length < 2) return undefined;
+  const same = perPod.every((o) => o.length === first.length && o.every((x, i) => x.window !== null && x.when === first[i]!.when));
+  if (!same) return undefined;
+  const outcomes = first.map((o, i) => ({ window: allBack(perPod.map((p) => [p[i]!])).window as Window, when: o.when }));
+  // Pods may take different outcomes: with each outcome no earlier than the one before at both ends, any mix of them
+  // is back within the latest one's window; otherwise only the hull says it.
+  const ordered = outcomes.every((o, i) => i === 0 || (o.window.fromSeconds >= outcomes[i - 1]!.window.fromSeconds && o.window.toSeconds >= outcomes[i - 1]!.window.toSeconds));
+  return ordered ? outcomes : undefined;
+}
+
 /** Workload `workload` back at its desired count: every affected pod's outcomes (`perPod`) back, the latest of them. */
 function recoveredItem(workload: string, node: string, perPod: ForecastOutcome[][]): ForecastItem {
   const back = allBack(perPod);
@@ -78,7 +95,7 @@ function recoveredItem(workload: string, node: string, perPod: ForecastOutcome[]
   const neverBack = perPod.find((o) => o.every((x) => x.window === null) && o[0]?.when !== NOTHING_BRINGS_IT_BACK)?.[0]?.when;
   return item({
     event: 'workload-recovered', node, workload, happens: back.window === null ? 'never' : back.some ? 'maybe' : 'always', window: back.window,
-    outcomes: back.window !== null && back.some ? [{ window: back.window, when: 'every affected pod is back' }, { window: null, when: 'one of them is not' }] : undefined,
+    outcomes: back.window !== null && back.some ? [{ window: back.window, when: 'every affected pod is back' }, { window: null, when: 'one of them is not' }] : back.window !== null ? sharedOutcomes(perPod) : undefined,
     mechanism: 'pod-start', setting: 'the replacement and Ready-again windows of its pods',
     assumption: `the latest of its pods' replacements Ready (or Ready again in place within ${POD_READY_AFTER_NODE_SECONDS} s of the node; ${POD_SYNC_RETRY_SECONDS[0]} to ${POD_SYNC_RETRY_SECONDS[1]} s later when its first sync after the node boots again fails and the kubelet's pod worker retries)`,
     because: back.window === null ? `a pod of ${workload} on a target is neither replaced nor back while observed${neverBack ? `: ${neverBack}` : ''}` : `${workload} is back at its desired count when its last affected pod is`,

@@ -134,8 +134,10 @@ describe('analyze/forecast', () => {
       expect(run.observations.some((o) => o.type === 'object' && (o.object as { reason?: string }).reason === 'FailedCreatePodContainer')).to.equal(true);
       const solo = find(judged, 'workload-recovered', 'solo')!;
       expect(solo).to.include({ observedSeconds: 23.978, held: true });
-      // In place [1, 12] s (the boot) + 10 s to Ready; the retry 10 to 15 s later: [11, 37] s, hulled with the first.
+      // In place [1, 12] s (the boot) + 10 s to Ready; the retry 10 to 15 s later: [11, 37] s.
       expect(solo.window).to.deep.equal({ fromSeconds: 1, toSeconds: 37 });
+      // Every pod has both outcomes, the second no earlier at either end: the workload keeps them apart.
+      expect(solo.outcomes.map((o) => o.window)).to.deep.equal([{ fromSeconds: 1, toSeconds: 22 }, { fromSeconds: 11, toSeconds: 37 }]);
       expect(solo.assumption).to.include('10 to 15 s later when its first sync after the node boots again fails');
       expect(judged.missed).to.deep.equal([]);
     });
