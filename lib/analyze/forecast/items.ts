@@ -32,6 +32,11 @@ export function hull(windows: readonly Window[]): Window | null {
   return windowOf(Math.min(...windows.map((w) => w.fromSeconds)), Math.max(...windows.map((w) => w.toSeconds)));
 }
 
+/** Whether two windows (or two "never"s) are the same; windows are rounded to the millisecond (windowOf). */
+export function sameWindow(a: Window | null, b: Window | null): boolean {
+  return a === null || b === null ? a === b : a.fromSeconds === b.fromSeconds && a.toSeconds === b.toSeconds;
+}
+
 /** The first of `items` for `event` about `pod` (its `pod` field is `namespace/name`), or undefined. */
 export function podItemOf(items: readonly ForecastItem[], event: ForecastEvent, pod: Pick<PreFaultPod, 'namespace' | 'name'>): ForecastItem | undefined {
   return items.find((i) => i.event === event && i.pod === `${pod.namespace}/${pod.name}`);

@@ -10,7 +10,7 @@ import { PODGC_PERIOD_SECONDS, PODGC_QUARANTINE_SECONDS, REPLACEMENT_SECONDS } f
 import { attachableReplacementReadyWindow, lostNodeDetachWindow } from '../predict-volumes.js';
 import type { Window } from '../types.js';
 import { evictionWindow, OBSERVATION_LATENCY_SECONDS, windowOf } from '../windows.js';
-import { hull, item } from './items.js';
+import { hull, item, sameWindow } from './items.js';
 import { admissionRejection, labelsAfterSteps, unmatchedLabel, type AdmissionRejection } from './kubelet-admission.js';
 import { mechanismKey } from '../mechanisms.js';
 import { WORKLOAD_LABEL } from '../membership.js';
@@ -320,7 +320,7 @@ function attachableReady(input: PodsForecastInput, target: TargetNodeForecast, f
 export function mergeOutcomes(outcomes: readonly ForecastOutcome[]): ForecastOutcome[] {
   const merged: ForecastOutcome[] = [];
   for (const o of outcomes) {
-    const same = merged.find((m) => (m.window === null) === (o.window === null) && (m.window === null || (m.window.fromSeconds === o.window!.fromSeconds && m.window.toSeconds === o.window!.toSeconds)));
+    const same = merged.find((m) => sameWindow(m.window, o.window));
     if (same) {
       if (!same.when.includes(o.when)) same.when = `${same.when}; or ${o.when}`;
     } else merged.push({ ...o });

@@ -9,7 +9,7 @@ import { TAINT_LOOP_SECONDS } from '../zones/tolerances.js';
 import { zoneKeyOf } from '../zones/zone-state.js';
 import type { NodeTimeline, Window, ZoneStateChange } from '../types.js';
 import { OBSERVATION_LATENCY_SECONDS, round3, windowOf } from '../windows.js';
-import { hull, item } from './items.js';
+import { hull, item, sameWindow } from './items.js';
 import type { TargetNodeForecast } from './nodes.js';
 import type { ForecastItem, ForecastOutcome, PreFaultNode, PreFaultPod } from './types.js';
 
@@ -110,7 +110,7 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
     const outcomes: ForecastOutcome[] = [];
     const seenFrom: (number | null)[] = [];
     // The informer-cache race moves a taint only when it was written in its detection's pass (or waits behind one that was).
-    const raced = list.filter((r) => r.window !== null && r.race && !tainted.some((b) => b.scenario === r.scenario && sameWindow(b.window as Window, r.window as Window)));
+    const raced = list.filter((r) => r.window !== null && r.race && !tainted.some((b) => b.scenario === r.scenario && sameWindow(b.window, r.window)));
     if (tainted.length > 0) {
       const groupings = untainted.length === 0 ? 'in every pass grouping' : `${listed([...new Set(tainted.map((r) => r.scenario))])}`;
       outcomes.push({ window: hull(tainted.map((r) => r.window as Window)), when: raced.length > 0 ? `the tainting loop sees the controller's own Ready write, ${groupings}` : groupings });
@@ -151,10 +151,6 @@ interface TaintResult {
   window: Window | null;
   seenFrom: number | null;
   why: string;
-}
-
-function sameWindow(a: Window, b: Window): boolean {
-  return Math.abs(a.fromSeconds - b.fromSeconds) < 1e-6 && Math.abs(a.toSeconds - b.toSeconds) < 1e-6;
 }
 
 /** At most three of `cases`, joined with "; or ", and how many more. */
