@@ -57,6 +57,13 @@ export interface FaultMarkers {
   type: string | null;
   /** `control-plane` for a network-partition that cut only the API server's traffic (marker detail `scope`); else null. */
   scope: 'control-plane' | null;
+  /**
+   * Whether its partition drops packets (iptables DROP: the `partition-api-server` action, or `disconnect` on a
+   * provider other than kind, whose agent backend drops the node's traffic) rather than removing the node's network
+   * interface (kind's `docker network disconnect`); false for every other fault. From the marker's `actions` and the
+   * `cluster-ready` marker's provider.
+   */
+  trafficDropped: boolean;
   /** The node's `fault-injecting` marker (its first command started), or the `fault-injected` one in old journals. */
   issuedAtMs: number;
   /** The node's `fault-injected` marker (the first command returned), or null when the command never returned. */
@@ -86,7 +93,8 @@ export function buildContext(observations: readonly Observation[], workloads: re
   if (!injecting) warnings.push('journal has no fault-injecting marker (recorded before rebootlab wrote one): time zero is when the first fault command returned, not when it started');
   const fault = injecting ?? injected;
   const restore = phases.find((p) => p.phase === 'fault-restored' && p.seq > fault.seq);
-  const faults = faultMarkers(phases, injecting !== undefined);
+  const provider = phases.find((p) => p.phase === 'cluster-ready')?.detail?.provider;
+  const faults = faultMarkers(phases, injecting !== undefined, typeof provider === 'string' ? provider : null);
   const targetOffsetSeconds = new Map(faults.map((f) => [f.node, secondsSince(fault.receivedAtMs, f.issuedAtMs)]));
   const objects = sorted.filter((o): o is ObjectObservation => o.type === 'object');
   if (!fault.nodes || fault.nodes.length === 0) warnings.push('fault-injected marker names no target nodes');
@@ -116,21 +124,26 @@ export function buildContext(observations: readonly Observation[], workloads: re
   };
 }
 
-/** Per target node, its first fault-injecting (or, without those, fault-injected), fault-injected and fault-restored markers. */
-function faultMarkers(phases: readonly PhaseObservation[], hasInjecting: boolean): FaultMarkers[] {
+/**
+ * Per target node, its first fault-injecting (or, without those, fault-injected), fault-injected and fault-restored
+ * markers; `provider` from the cluster-ready marker (null when it does not say: kind, the only provider then).
+ */
+function faultMarkers(phases: readonly PhaseObservation[], hasInjecting: boolean, provider: string | null): FaultMarkers[] {
   const byNode = new Map<string, FaultMarkers>();
   const issuePhase = hasInjecting ? 'fault-injecting' : 'fault-injected';
   for (const p of phases) {
     for (const node of p.nodes ?? []) {
       const type = typeof p.detail?.type === 'string' ? p.detail.type : null;
       const scope = p.detail?.scope === 'control-plane' ? 'control-plane' : null;
-      if (p.phase === issuePhase && !byNode.has(node)) byNode.set(node, { node, type, scope, issuedAtMs: p.receivedAtMs, effectiveAtMs: null, restoringAtMs: null, restoredAtMs: null });
+      if (p.phase === issuePhase && !byNode.has(node)) byNode.set(node, { node, type, scope, trafficDropped: false, issuedAtMs: p.receivedAtMs, effectiveAtMs: null, restoringAtMs: null, restoredAtMs: null });
       const entry = byNode.get(node);
       if (!entry) continue;
       if (p.phase === 'fault-injected' && entry.effectiveAtMs === null) entry.effectiveAtMs = p.receivedAtMs;
       if (p.phase === 'fault-restoring' && entry.restoringAtMs === null) entry.restoringAtMs = p.receivedAtMs;
       if (p.phase === 'fault-restored' && entry.restoredAtMs === null) entry.restoredAtMs = p.receivedAtMs;
       entry.type ??= type;
+      const actions = Array.isArray(p.detail?.actions) ? p.detail.actions : [];
+      if (actions.includes('partition-api-server') || (actions.includes('disconnect') && provider !== null && provider !== 'kind')) entry.trafficDropped = true;
     }
   }
   return [...byNode.values()];

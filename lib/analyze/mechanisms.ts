@@ -54,8 +54,8 @@ export const MECHANISMS = {
   },
   'kubelet-ready-again': {
     file: 'pkg/kubelet/kubelet_node_status.go, k8s.io/client-go tools/cache/reflector.go, k8s.io/apimachinery pkg/util/net/http.go',
-    function: 'tryUpdateNodeStatus (patch against the kubelet\'s own Node informer), updateRuntimeUp (every 5 s), reflector backoff, HTTP/2 health check (30 s idle + 15 s ping)',
-    behaviours: base('v1.27', 'after a fault ends the kubelet posts Ready=True at its first status sync once its Node informer shows the controller\'s Ready=Unknown: after a partition that closed its connection, at the reflector\'s retry (up to 60 s); after a freeze, at the next sync; after a runtime stop, at the next 5 s runtime check'),
+    function: 'tryUpdateNodeStatus (patch against the kubelet\'s own Node informer), updateRuntimeUp (every 5 s), reflector backoff, HTTP/2 health check (30 s idle + 15 s ping), client-go transport dialer (30 s)',
+    behaviours: base('v1.27', 'after a fault ends the kubelet posts Ready=True at its first status sync once its Node informer shows the controller\'s Ready=Unknown: after a partition that closed its connection, at the reflector\'s retry (up to 60 s; 15 s more when the partition dropped packets, a dial then hanging until the 30 s dialer timeout); after a shorter partition, at the next TCP retransmission; after a freeze, at the next sync; after a runtime stop, at the next 5 s runtime check (read in v1.34.4, v1.35.4, v1.36.3 and v1.37.2: tryUpdateNodeStatus reads kl.nodeLister first in each; the reflector\'s backoff is a wait.Backoff from client-go v0.36 on, with the same 0.8 s to 30 s, jitter 1)'),
   },
   'kubelet-restart-readiness': {
     file: 'pkg/kubelet/prober/prober_manager.go, pkg/kubelet/prober/worker.go', function: 'UpdatePodStatus, setReadyStateOnKubeletRestart, worker.doProbe',

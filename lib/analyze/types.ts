@@ -434,6 +434,12 @@ export interface FaultInstant {
   type: string | null;
   /** `control-plane` for a network-partition that cut only the node's traffic with the API server; absent otherwise. */
   scope?: 'control-plane';
+  /**
+   * True for a network partition made of iptables DROP rules (`scope: control-plane`, or the agent backend's
+   * partition), whose dials hang until client-go's dialer gives up (lib/analyze/predict-ready-again.ts FaultEnd);
+   * absent otherwise (kind's `docker network disconnect` removes the node's interface).
+   */
+  trafficDropped?: true;
   /** The fault command started (`fault-injecting` marker; `fault-injected` in old journals): Unix epoch milliseconds, client clock. */
   issuedAtMs: number;
   /** Same instant, seconds since time zero (0 for the first target). */

@@ -7,6 +7,7 @@ import { msToSeconds } from '../clock.js';
 import { NOT_READY_TAINT, secondsText, UNREACHABLE_TAINT } from '../predict-common.js';
 import type { Window } from '../types.js';
 import { detectionWindowAfterHeartbeatIn, heartbeatIntervalSeconds, OBSERVATION_LATENCY_SECONDS, round3, windowOf } from '../windows.js';
+import { KUBELET_RUNTIME_CHECK_SECONDS, readyAgainWindowIn } from '../predict-ready-again.js';
 import { faultEffect, type FaultEffect } from './fault-effects.js';
 import { HEARTBEAT_JITTER, lastHeartbeatRange } from './heartbeat.js';
 import { item } from './items.js';
@@ -17,8 +18,6 @@ import type { ForecastItem, PreFaultNode } from './types.js';
  * (pkg/kubelet/kubelet.go, runtimeState.runtimeErrors, v1.34), seconds.
  */
 export const RUNTIME_DOWN_AFTER_SECONDS = 30;
-/** kubelet updateRuntimeUp period (pkg/kubelet/kubelet.go `wait.Until(kl.updateRuntimeUp, 5*time.Second)`, v1.34), seconds. */
-export const RUNTIME_CHECK_PERIOD_SECONDS = 5;
 
 /** What the rest of the forecast needs to know about one target node. */
 export interface TargetNodeForecast {
@@ -125,9 +124,10 @@ export const graceText = (settings: TimeoutSettings) =>
 function silenceDetection(settings: TimeoutSettings, node: TargetNodeForecast, heartbeat: ReturnType<typeof lastHeartbeatRange>, notForecast: string[], steps: Experiment['steps']): ForecastItem[] {
   const detection = detectionWindowAfterHeartbeatIn(settings, heartbeat.fromSeconds, heartbeat.toSeconds);
   const items: ForecastItem[] = [];
-  // The heartbeats resume once the node is back: before the grace period ran out, nothing is marked.
-  const resume = node.restoreStart === null || node.effect.readyAgainAfterRestoreSeconds === null
-    ? null : [node.restoreStart[0] + Math.max(0, node.effect.readyAgainAfterRestoreSeconds[0]), node.restoreStart[1] + node.effect.readyAgainAfterRestoreSeconds[1]] as const;
+  // The heartbeats resume once the node is back: before the grace period ran out, nothing is marked. A partition's
+  // Ready again does not bound its Lease's resumption (the Lease controller's own retries), so it decides nothing here.
+  const back = node.effect.readyAgainMechanism?.case === 'network-partition' ? null : readyAgainOf(settings, node);
+  const resume = back === null || node.restoreStart === null ? null : [Math.max(node.restoreStart[0], back.window.fromSeconds), back.window.toSeconds] as const;
   const restoredEarly = node.restoreStart !== null && node.restoreStart[0] < detection.toSeconds;
   let happens: 'always' | 'maybe' | 'never' = 'always';
   if (resume !== null && resume[1] < detection.fromSeconds) happens = 'never';
@@ -153,7 +153,7 @@ function silenceDetection(settings: TimeoutSettings, node: TargetNodeForecast, h
  */
 function runtimeDetection(settings: TimeoutSettings, node: TargetNodeForecast): ForecastItem[] {
   const f = msToSeconds(settings.kubelet.nodeStatusUpdateFrequencyMs);
-  const from = node.offSeconds + RUNTIME_DOWN_AFTER_SECONDS - RUNTIME_CHECK_PERIOD_SECONDS - 1;
+  const from = node.offSeconds + RUNTIME_DOWN_AFTER_SECONDS - KUBELET_RUNTIME_CHECK_SECONDS - 1;
   const to = node.offSeconds + node.effect.commandSeconds[1] + RUNTIME_DOWN_AFTER_SECONDS + f * (1 + HEARTBEAT_JITTER) + 0.1;
   const detection = windowOf(from, to);
   const setting = `kubelet nodeStatusUpdateFrequency ${secondsText(f)} (runtime down after 30 s without a successful check, checked every 5 s)`;
@@ -168,13 +168,13 @@ function runtimeDetection(settings: TimeoutSettings, node: TargetNodeForecast): 
   if (happens === 'never') return items;
   node.detection = { key: NOT_READY_TAINT, status: 'False', window: detection, happens, because };
   items.push(noScheduleItem(node, detection, happens, 'False'));
-  if (node.restoreStart !== null) {
+  const back = readyAgainOf(settings, node);
+  if (back !== null) {
     // Back: the runtime starts with its command, the next runtime check (≤ 5 s) succeeds, the next status tick posts Ready=True.
-    node.readyAgain = windowOf(node.restoreStart[0] - 1, node.restoreStart[1] + node.effect.commandSeconds[1] + RUNTIME_CHECK_PERIOD_SECONDS + f * (1 + HEARTBEAT_JITTER) + 0.1 + OBSERVATION_LATENCY_SECONDS);
+    node.readyAgain = back.window;
     items.push(item({
-      event: 'node-ready-again', node: node.name, happens, window: node.readyAgain, mechanism: 'kubelet-runtime-health', setting,
-      assumption: `the restore starts ${secondsText(node.restoreStart[0])} to ${secondsText(node.restoreStart[1])} (fault command ${node.effect.commandSeconds[0]} to ${node.effect.commandSeconds[1]} s + duration); the runtime is up when its start command returns; the next runtime check (every 5 s) and status tick post Ready=True`,
-      because: 'the kubelet reports Ready=True again once its runtime check succeeds',
+      event: 'node-ready-again', node: node.name, happens, window: node.readyAgain, mechanism: 'kubelet-ready-again', setting,
+      assumption: `${back.assumption}; the runtime is up when its start command returns`, because: back.because,
     }));
   }
   return items;
@@ -219,23 +219,64 @@ export function noScheduleItem(node: TargetNodeForecast, detection: Window, happ
  * the Node.
  */
 export function readyAgainItems(settings: TimeoutSettings, node: TargetNodeForecast, detected: 'always' | 'maybe', notForecast: string[], experimentSteps: Experiment['steps']): ForecastItem[] {
-  const back = node.effect.readyAgainAfterRestoreSeconds;
   if (node.restoreStart === null) return [];
   const deleteStep = experimentSteps.find((s) => s.action === 'delete-node-object' && (s.node === null || s.node === node.name));
   if (deleteStep) {
     notForecast.push(`${node.name} Ready again: its Node object is deleted by a step; the restarted kubelet registers a new Node`);
     return [];
   }
+  const back = readyAgainOf(settings, node);
   if (back === null) {
     notForecast.push(`${node.name} Ready again after the restore: not forecast for ${node.effect.detection === 'heartbeats-stop' ? 'this fault type' : 'it'} yet (${node.effect.measured})`);
     return [];
   }
-  node.readyAgain = windowOf(node.restoreStart[0] + back[0], node.restoreStart[1] + back[1]);
+  node.readyAgain = back.window;
   return [item({
     event: 'node-ready-again', node: node.name, happens: detected, window: node.readyAgain,
     outcomes: detected === 'maybe' ? [{ window: node.readyAgain, when: 'it was marked NotReady' }, { window: null, when: 'it never left Ready' }] : undefined,
-    mechanism: 'kubelet-status', setting: `fault duration, kubelet nodeStatusUpdateFrequency ${secondsText(msToSeconds(settings.kubelet.nodeStatusUpdateFrequencyMs))}`,
-    assumption: `the restore starts ${secondsText(node.restoreStart[0])} to ${secondsText(node.restoreStart[1])} (the fault command's return + the duration, or the end of the observation); Ready again ${back[0]} to ${back[1]} s after it starts (${node.effect.measured})`,
-    because: 'the restarted kubelet heartbeats and posts Ready=True',
+    mechanism: back.mechanism, setting: `fault duration, kubelet nodeStatusUpdateFrequency ${secondsText(msToSeconds(settings.kubelet.nodeStatusUpdateFrequencyMs))}`,
+    assumption: back.assumption, because: back.because,
   })];
+}
+
+/** Ready=True again after a target's restore, as {@link readyAgainOf} gives it. */
+export interface ReadyAgainForecast {
+  /** Server lastTransitionTime, seconds since time zero. */
+  window: Window;
+  mechanism: 'kubelet-status' | 'kubelet-ready-again';
+  assumption: string;
+  because: string;
+}
+
+/**
+ * When `node` is Ready=True again after its restore (server lastTransitionTime, seconds since time zero), or null
+ * when not forecast (no restore while observed, or no figure for its fault). A kubelet that ran through the fault
+ * (partition, freeze, runtime stop: the effect's readyAgainMechanism) takes the causal model's formula
+ * (lib/analyze/predict-ready-again.ts readyAgainWindowIn) over the ranges known before the fault: the restore's start,
+ * its command's return, and the fault's length as the kubelet lives it (from the fault command's return at the
+ * latest to the restore's start). A starting kubelet (power-off, kubelet-stop, shutdown, kwok) takes the effect's
+ * measured span after the restore's start.
+ */
+export function readyAgainOf(settings: TimeoutSettings, node: Pick<TargetNodeForecast, 'offSeconds' | 'effect' | 'restoreStart'>): ReadyAgainForecast | null {
+  const start = node.restoreStart;
+  if (start === null) return null;
+  const restoreText = `the restore starts ${secondsText(start[0])} to ${secondsText(start[1])} (the fault command's return + the duration, or the end of the observation)`;
+  const mechanism = node.effect.readyAgainMechanism;
+  if (mechanism !== undefined) {
+    const [commandMin, commandMax] = mechanism.restoreCommandSeconds;
+    const faultSeconds = [Math.max(0, round3(start[0] - node.offSeconds - node.effect.commandSeconds[1])), Math.max(0, round3(start[1] - node.offSeconds))] as const;
+    const w = readyAgainWindowIn(settings, mechanism.case, {
+      restoringSeconds: start, restoredSeconds: [start[0] + commandMin, start[1] + commandMax], faultSeconds, trafficDropped: mechanism.trafficDropped,
+    });
+    return {
+      window: w.window!, mechanism: 'kubelet-ready-again', because: w.because,
+      assumption: `${restoreText}; its command takes ${commandMin} to ${commandMax} s (${node.effect.measured}); the fault holds ${secondsText(faultSeconds[0])} to ${secondsText(faultSeconds[1])}`,
+    };
+  }
+  const back = node.effect.readyAgainAfterRestoreSeconds;
+  if (back === null) return null;
+  return {
+    window: windowOf(start[0] + back[0], start[1] + back[1]), mechanism: 'kubelet-status', because: 'the restarted kubelet heartbeats and posts Ready=True',
+    assumption: `${restoreText}; Ready again ${back[0]} to ${back[1]} s after it starts (${node.effect.measured})`,
+  };
 }

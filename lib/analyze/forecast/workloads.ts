@@ -229,7 +229,7 @@ export function forecastWorkloads(input: WorkloadsForecastInput): { items: Forec
         return [back, { window: windowOf(inPlace.fromSeconds + retryMin, inPlace.toSeconds + POD_READY_AFTER_NODE_SECONDS + retryMax), when: `Ready again in place at the kubelet's retry of a first pod sync that failed after the boot (backOffPeriod ${retryMin} s, jitter up to ${(retryMax / retryMin - 1) * 100} %)` }];
       }
       // Restored while observed, but its Ready again is not forecast (network-partition's): unknown, not "never".
-      if (notEvicted && node.restoreStart !== null && node.effect.readyAgainAfterRestoreSeconds === null && node.effect.detection === 'heartbeats-stop') return [{ window: null, when: BACK_WHEN_READY_AGAIN_NOT_FORECAST }];
+      if (notEvicted && node.restoreStart !== null && node.readyAgain === null && node.effect.detection === 'heartbeats-stop') return [{ window: null, when: BACK_WHEN_READY_AGAIN_NOT_FORECAST }];
       if (f.replacementReady.length > 0) return f.replacementReady;
       return [{ window: null, when: NOTHING_BRINGS_IT_BACK }];
     });

@@ -15,6 +15,7 @@ function faultInstants(ctx: RunContext): FaultInstant[] {
       node: f.node,
       type: f.type,
       ...(f.scope ? { scope: f.scope } : {}),
+      ...(f.trafficDropped ? { trafficDropped: true } : {}),
       issuedAtMs: f.issuedAtMs,
       issuedAfterSeconds: secondsSince(ctx.faultMs, f.issuedAtMs),
       effectiveAtMs: f.effectiveAtMs,

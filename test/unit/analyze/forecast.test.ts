@@ -333,16 +333,49 @@ describe('analyze/forecast', () => {
   });
 
   describe('every worker cut off from the API server only (control-plane-partition, kind v1.37.2): recomputed from the pre-fault records of the journal whose frozen forecast missed 2', () => {
-    const { judged } = recomputedForecast('kind-control-plane-partition-v1372-recorded');
+    const { run, preFault, judged } = recomputedForecast('kind-control-plane-partition-v1372-recorded');
 
-    it('web is lost to clients when its pods are marked not ready (its containers keep serving), and when it is back is not forecast (it waits on the heal\'s Ready again)', () => {
+    it('web is lost to clients when its pods are marked not ready (its containers keep serving), and is back after the heal\'s Ready again, forecast from the duration alone', () => {
       const lost = judged.items.find((i) => i.event === 'workload-unavailable' && i.workload === 'web')!;
       expect(lost.mechanism).to.equal('endpoint-slice');
       expect(lost.observedSeconds).to.equal(21.091);
       expect(lost.held).to.equal(true);
-      expect(judged.items.find((i) => i.event === 'workload-recovered' && i.workload === 'web')).to.equal(undefined);
-      expect(judged.notForecast.some((n) => n.startsWith('workload web: when it is back'))).to.equal(true);
+      // Ready again (lib/analyze/predict-ready-again.ts readyAgainWindowIn, network-partition): the 120 s partition
+      // outlasts the HTTP/2 health check (45 s); the restore starts at [120, 122] s (command ≤ 2 s + 120 s) and returns
+      // ≤ 2 s later; iptables DROP adds the 15 s a dropped dial may hang; the reflector's retry ≤ 60 s; one status sync
+      // (10 s × 1.04) + 1 s latency: [120 − 1, 122 + 2 + 15 + 60 + 10.4 + 1] s.
+      for (const node of ['rebootlab-worker', 'rebootlab-worker2', 'rebootlab-worker3']) {
+        const back = judged.items.find((i) => i.event === 'node-ready-again' && i.node === node)!;
+        expect(back, node).to.deep.include({ mechanism: 'kubelet-ready-again', window: { fromSeconds: 119, toSeconds: 210.4 }, held: true });
+        expect(back.because).to.include('outlasted client-go\'s HTTP/2 health check').and.to.include('a dial begun while packets were dropped');
+      }
+      const recovered = judged.items.find((i) => i.event === 'workload-recovered' && i.workload === 'web')!;
+      expect(recovered).to.deep.include({ window: { fromSeconds: 119, toSeconds: 220.4 }, observedSeconds: 135.516, held: true });
+      expect(judged.notForecast.some((n) => n.startsWith('workload web: when it is back'))).to.equal(false);
       expect(judged.missed).to.deep.equal([]);
+    });
+
+    it('the same partition made by removing the interface (kind\'s docker network disconnect, scope node) has no dropped dial: 15 s less', () => {
+      const r = run.info.resolved!;
+      const g = forecast({ experiment: { ...r, fault: { ...r.fault, scope: 'node' } }, settings: run.info.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOfJournal(preFault, run.info.workloads)! });
+      expect(g.items.find((i) => i.event === 'node-ready-again' && i.node === 'rebootlab-worker')!.window).to.deep.equal({ fromSeconds: 119, toSeconds: 195.4 });
+    });
+
+    it('which partitions drop packets (a dial may hang): the control-plane scope\'s and the agent backend\'s iptables rules, not kind\'s docker network disconnect nor kwok\'s stopped heartbeat', () => {
+      expect(faultEffect('network-partition', 'kind').readyAgainMechanism).to.deep.include({ case: 'network-partition', trafficDropped: false });
+      expect(faultEffect('network-partition', 'kind', 'control-plane').readyAgainMechanism?.trafficDropped).to.equal(true);
+      expect(faultEffect('network-partition', 'existing').readyAgainMechanism?.trafficDropped).to.equal(true);
+      expect(faultEffect('network-partition', 'kwok').readyAgainMechanism).to.equal(undefined);
+      expect(faultEffect('network-partition', 'kwok', 'control-plane').readyAgainAfterRestoreSeconds).to.deep.equal([-1, 5]);
+    });
+
+    it('a 30 s partition keeps the kubelet\'s connection (< 45 s − the 5 s renew interval): its watch resumes at the next TCP retransmission, ≤ the partition\'s length + 0.2 s after the heal', () => {
+      const r = run.info.resolved!;
+      const g = forecast({ experiment: { ...r, fault: { ...r.fault, durationMs: 30_000 } }, settings: run.info.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOfJournal(preFault, run.info.workloads)! });
+      const back = g.items.find((i) => i.event === 'node-ready-again' && i.node === 'rebootlab-worker')!;
+      // Restore at [30, 32] s, returned ≤ 34 s; the partition held [28, 32] s: 34 + 32 + 0.2 + 10.4 + 1.
+      expect(back.window).to.deep.equal({ fromSeconds: 29, toSeconds: 77.6 });
+      expect(back.because).to.include('the kubelet\'s connection survived');
     });
   });
 

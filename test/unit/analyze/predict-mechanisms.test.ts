@@ -154,6 +154,21 @@ describe('analyze/predict mechanisms', () => {
       expect(item.window).to.deep.equal({ fromSeconds: 34.344, toSeconds: 82.664 });
     });
 
+    it('recorded control-plane partition of 120 s (kind v1.37.2, iptables DROP of the API server\'s traffic): a dial begun while packets were dropped may hang until client-go\'s dialer gives up (30 s) and fail up to 15 s after the heal before the reflector\'s retry: window [restoring − 1, restored + 15 + 60 + 10.4 + 1]; kind\'s docker network disconnect (no route: every dial fails at once) has no such term', () => {
+      const a = loadFixtureRun('kind-control-plane-partition-v1372-recorded').analysis;
+      for (const fault of a.faults) {
+        expect(fault.trafficDropped, fault.node).to.equal(true);
+        const item = predictionItem(a, `node-ready-again@${fault.node}`)!;
+        expect(item.held, fault.node).to.equal(true);
+        expect(item.window!.fromSeconds).to.be.closeTo(fault.restoringAfterSeconds! - 1, 0.001);
+        expect(item.window!.toSeconds).to.be.closeTo(fault.restoredAfterSeconds! + 15 + 60 + 10.4 + 1, 0.001);
+        expect(item.because).to.include('a dial begun while packets were dropped gave up, up to 15 s after the heal');
+      }
+      const disconnect = loadFixtureRun('kind-network-partition-120-recorded').analysis;
+      expect(disconnect.faults[0]!.trafficDropped).to.equal(undefined);
+      expect(predictionItem(disconnect, 'node-ready-again@mech-worker')!.because).to.not.include('dropped');
+    });
+
     it('recorded 35 s freeze (kind, 3 Dec 2026): the kubelet catches up at the unfreeze and posts Ready at its next status sync, 45.075 s (9.5 s after the unfreeze), inside [restoring − 1, restored + 10.4 + 1]', () => {
       const a = loadFixtureRun('kind-heal-35-freeze-recorded').analysis;
       const item = predictionItem(a, 'node-ready-again@mech-worker')!;

@@ -70,7 +70,7 @@ describe('analyze/probe-backends: a pod not ready on a Ready node (kubelet resta
   const req = (atMs: number): ProbeObservation => ({ seq: seq++, type: 'probe', probe: 'web', sentAtMs: FAULT_MS + atMs, latencyMs: 1, receivedAtMs: FAULT_MS + atMs + 1, outcome: 'refused' });
   const journal = [slice(-5_000, true), slice(1_000, false), slice(3_000, true)];
   const failed = [req(1_500), req(2_000), req(2_500)];
-  const input = { faultMs: FAULT_MS, endMs: FAULT_MS + 10_000, faults: [{ node: 'n1', type: 'kubelet-restart', scope: null as 'control-plane' | null, issuedAtMs: FAULT_MS, effectiveAtMs: FAULT_MS + 100, restoringAtMs: FAULT_MS, restoredAtMs: FAULT_MS + 100 }], nodes: [] };
+  const input = { faultMs: FAULT_MS, endMs: FAULT_MS + 10_000, faults: [{ node: 'n1', type: 'kubelet-restart', scope: null as 'control-plane' | null, trafficDropped: false, issuedAtMs: FAULT_MS, effectiveAtMs: FAULT_MS + 100, restoringAtMs: FAULT_MS, restoredAtMs: FAULT_MS + 100 }], nodes: [] };
 
   it('blames no ready endpoint, the pod not ready on a Ready node: a kubelet restart stops no container, so the node is not down', () => {
     const groups = buildFailingBackends(failed, 'web', [...journal, ...failed], input);
