@@ -283,6 +283,37 @@ const ROWS: Row[] = [
     },
   },
   {
+    scenario: 'kind-partition-heal-node-30s-v1372-recorded',
+    why: 'recorded on kind v1.37.2 (experiments/catalog/partition-heal.yaml, variant scope node, 30 s, 6 Dec 2026, run partition-heal-20261206T214454Z; written and forecast before it ran; its journal holds the forecast frozen before the fault): docker network disconnect for 30 s, shorter than client-go\'s HTTP/2 health check (45 s) minus one Lease renew interval (5 s), so the kubelet\'s connection survived: Ready=Unknown at 23.57 s, the heal at 30.58 s, Ready=True 9.0 s after it at the next status sync once the watch resumed (window [restoring − 1, restored + 30 + 0.2 + 10.4 + 1]); web\'s pod, marked not ready, back in place at 38.35 s, never evicted (300 s toleration)',
+    expected: {
+      'run.predictions.missed': [],
+      'run.forecast.missed': [],
+      'node:rebootlab-worker.notReadyStatus': 'Unknown',
+      'node:rebootlab-worker.readyAgainAfterSeconds': 39.57,
+      'run.faults.0.restoredAfterSeconds': 30.58,
+      'run.faults.0.trafficDropped': undefined,
+      'item:node-ready-again@rebootlab-worker.held': true,
+      'item:node-ready-again@rebootlab-worker.window': { fromSeconds: 29.326, toSeconds: 72.506 },
+      'pod:web-7d4c67f6c8-ngslh.evictedAfterSeconds': null,
+      'pod:web-7d4c67f6c8-ngslh.readyAgainAfterSeconds': 38.35,
+    },
+  },
+  {
+    scenario: 'kind-partition-heal-control-plane-120s-v1372-recorded',
+    why: 'recorded on kind v1.37.2 (experiments/catalog/partition-heal.yaml, variant scope control-plane, 120 s, 6 Dec 2026, run partition-heal-20261206T214454Z; its journal holds the forecast frozen before the fault): iptables DROP of the worker\'s traffic with the API server for 120 s, past the HTTP/2 health check: Ready=Unknown at 19.211 s, the heal at 120.966 s, Ready=True 0.25 s after it (a dial hanging on its dropped SYNs connected at its next SYN after the heal, and the status sync came at once); the window adds the 15 s such a dial may still fail after the heal to the reflector\'s 60 s backoff: [restoring − 1, restored + 15 + 60 + 10.4 + 1]',
+    expected: {
+      'run.predictions.missed': [],
+      'run.forecast.missed': [],
+      'node:rebootlab-worker.notReadyStatus': 'Unknown',
+      'node:rebootlab-worker.readyAgainAfterSeconds': 121.211,
+      'run.faults.0.trafficDropped': true,
+      'item:node-ready-again@rebootlab-worker.held': true,
+      'item:node-ready-again@rebootlab-worker.window': { fromSeconds: 119.593, toSeconds: 207.366 },
+      'pod:web-7d4c67f6c8-94c9z.evictedAfterSeconds': null,
+      'pod:web-7d4c67f6c8-94c9z.readyAgainAfterSeconds': 120.901,
+    },
+  },
+  {
     scenario: 'kind-jobs-node-lost-recorded',
     why: 'recorded on a real kind cluster (experiments/catalog/jobs-node-lost.yaml, 3 Dec 2026): node-delete of the worker holding two Jobs of 3 pods, backoffLimit 2. PodGC marked the 6 pods Failed at 42.4 s; `plain` counted 3 failures > 2 and failed (BackoffLimitExceeded); `tolerant` (podFailurePolicy Ignore on DisruptionTarget) counted none but backed off 40 s (3 failures since the last success) from the deletionTimestamp PodGC set, replacing its pods at 82.46–82.48 s',
     expected: {

@@ -28,7 +28,7 @@ const RECORDED = readdirSync(FIXTURE_RUNS_DIR, { withFileTypes: true })
   .sort();
 
 /** Recorded runs whose journal carries the forecast frozen before the fault (runs since the journal kept forecast records). */
-const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded', 'kind-jobs-indexed-node-lost-v1372-recorded', 'kwok-eviction-rate-throttled-first-recorded', 'kind-label-removed-kubelet-restart-v1372-recorded', 'kind-kubelet-stop-v1372-recorded', 'kind-control-plane-partition-v1372-recorded', 'kind-reboot-quick-sync-retry-v1372-recorded', 'kind-staggered-workers-token-at-pass-v1372-recorded', 'kind-zone-disruption-threshold-08-v1372-recorded']);
+const FROZEN = new Set(['kind-dns-coredns-node-recorded', 'kind-attachable-force-delete-recorded', 'kind-attachable-out-of-service-recorded', 'kind-jobs-node-lost-v1372-recorded', 'kind-status-update-frequency-v1372-recorded', 'kind-probed-runtime-stop-recorded', 'kind-graceful-shutdown-real-recorded', 'kind-graceful-shutdown-real-v1354-recorded', 'kind-jobs-indexed-node-lost-v1372-recorded', 'kwok-eviction-rate-throttled-first-recorded', 'kind-label-removed-kubelet-restart-v1372-recorded', 'kind-kubelet-stop-v1372-recorded', 'kind-control-plane-partition-v1372-recorded', 'kind-reboot-quick-sync-retry-v1372-recorded', 'kind-staggered-workers-token-at-pass-v1372-recorded', 'kind-zone-disruption-threshold-08-v1372-recorded', 'kind-partition-heal-node-30s-v1372-recorded', 'kind-partition-heal-control-plane-120s-v1372-recorded']);
 /**
  * What a frozen forecast missed, as the code that froze it forecast it; a journal's forecast is never rewritten.
  * - attachable-force-delete (kind v1.37.2): the unreachable NoExecute taint came one token later (30.745 s), the
@@ -97,7 +97,7 @@ const find = (f: Forecast, event: string, subject: string): ForecastItem | undef
 
 describe('analyze/forecast', () => {
   describe('on every recorded journal of a YAML experiment', () => {
-    it('there are recorded runs to check (33 with a resolved experiment)', () => expect(RECORDED.length).to.equal(33));
+    it('there are recorded runs to check (35 with a resolved experiment)', () => expect(RECORDED.length).to.equal(35));
     for (const name of RECORDED) {
       describe(name, () => {
         const run = loadFixtureRun(name);
