@@ -132,6 +132,29 @@ describe('scenario catalog on kind (issue 6)', function () {
       }
     });
 
+    it('partitions healed after 30, 60 and 120 s, node and control-plane scope: Ready again only after the heal, inside the window the kubelet\'s reconnection gives (its Node informer catches up), no eviction, the pod back in place', async function () {
+      // The shared cluster's 30 s default tolerations kept (web tolerates unreachable for 300 s itself): no reconfiguration.
+      const tolerations = ['--set', 'cluster.apiServer.defaultUnreachableTolerationSeconds=30', '--set', 'cluster.apiServer.defaultNotReadyTolerationSeconds=30'];
+      const results = await run('partition-heal', SHARED, tolerations, 20 * MINUTE_MS);
+      expect(results).to.have.length(6);
+      for (const r of results) {
+        const fault = r.summary.faults[0]!;
+        const what = `${fault.scope ?? 'node'} ${r.spec.fault.durationSeconds} s`;
+        const node = r.nodes.find((n) => n.faultTarget)!;
+        expect(node.notReadyAfterSeconds, what).to.be.within(...detectionBounds(r));
+        // Never Ready while cut off: lastTransitionTime (whole seconds) no earlier than 1 s before the heal began.
+        expect(node.readyAgainAfterSeconds!, `${what}: Ready again after the heal`).to.be.at.least(fault.restoringAfterSeconds! - 1);
+        const item = r.predictions.items.find((i) => i.event === 'node-ready-again')!;
+        expect(item.held, `${what}: ${item.because}`).to.equal(true);
+        expect(item.because, what).to.include(r.spec.fault.durationSeconds! < 40 ? 'connection survived' : 'outlasted client-go\'s HTTP/2 health check');
+        expect(fault.trafficDropped === true, `${what}: iptables DROP`).to.equal(fault.scope === 'control-plane');
+        const [web] = podsOf(r, 'web');
+        expect(web.evictedAfterSeconds, what).to.equal(null);
+        expect(web.restartCountDelta, what).to.equal(0);
+        expect(web.readyAgainAfterSeconds!, `${what}: web back in place after the heal`).to.be.at.least(fault.restoringAfterSeconds!);
+      }
+    });
+
     it('10 / C10 out-of-service taint before NotReady: evicted at once; the StatefulSet pod force-deleted by PodGC once the node is NotReady', async function () {
       const [r] = await run('out-of-service-early', SHARED);
       const node = r.nodes.find((n) => n.faultTarget)!;
