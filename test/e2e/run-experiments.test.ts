@@ -79,7 +79,7 @@ describe('rebootlab run on kind (issue 3)', function () {
   it('observe.duration counts from time zero: a power-off longer than the observation is restored at its end, not the command\'s time later', async function () {
     // The same cluster and settings (nothing to reconfigure); the observation (20 s) ends before the fault (4 min),
     // so the run ends the fault: its restore must start 20 s after the start of the power-off command (time zero), as
-    // the forecast has it, not 20 s after docker stop returned (1.3 to 5.6 s later on kind). The file's own
+    // the forecast has it, not 20 s after docker stop returned (0.52 to 5.6 s later on kind). The file's own
     // expectations (evictions, replacements) cannot be met in 20 s: the exit code says so and is not the point.
     const res = await runCli(['run', 'experiments/outage-tuned.yaml', '--out', outFor('short-observation'), '--set', `cluster.name=${CLUSTER}`, '--reuse-cluster',
       '--set', 'observe.until=duration', '--set', 'observe.duration=20s', '--set', 'fault.duration=4m'], { timeoutMs: 10 * MINUTE_MS });

@@ -235,7 +235,10 @@ function replay(input: ZoneForecastInput, detected: readonly TargetNodeForecast[
 /** A node timeline for the replay: only what it reads (zone, whether it counts, detection, Ready again, deletion). */
 function syntheticTimeline(node: PreFaultNode, target: TargetNodeForecast | undefined, detectedAt: number | null, at: 'early' | 'late'): NodeTimeline {
   const detection = target?.detection ?? null;
-  const back = target?.readyAgain ? (at === 'early' ? target.readyAgain.fromSeconds : target.readyAgain.toSeconds) + OBSERVATION_LATENCY_SECONDS * (at === 'early' ? 0 : 1) : null;
+  // The controller sees the node back no earlier than the restore's start: the Ready-again window's lower second is
+  // lastTransitionTime's truncation, which the controller's own receipt of the post does not have.
+  const earliestBack = target?.readyAgain ? Math.max(target.readyAgain.fromSeconds, target.restoreStart?.[0] ?? -Infinity) : null;
+  const back = target?.readyAgain ? (at === 'early' ? earliestBack! : target.readyAgain.toSeconds + OBSERVATION_LATENCY_SECONDS) : null;
   return {
     name: node.name, faultTarget: target !== undefined, faultInjectedAfterSeconds: target?.offSeconds ?? null, lastLeaseRenewBeforeDetection: null,
     zone: zoneKeyOf(node.labels), countsForZoneState: !(EXCLUDE_DISRUPTION_LABEL in node.labels),

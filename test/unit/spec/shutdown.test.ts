@@ -102,7 +102,9 @@ describe('fault type shutdown (issue 28)', () => {
   });
 
   it('the forecast: the kubelet\'s Ready=False from the shutdown manager (v1.37), the not-ready taints, the pods ended by their group\'s deadline and a Deployment\'s replaced at once, Ready=Unknown after the node stopped with the swap to the unreachable taints, the terminal pod\'s taint eviction, Ready again after docker start', () => {
-    const experiment = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment;
+    // 90 s: the silence (≥ the duration: a booting kubelet may heartbeat as soon as docker start begins) must outlast
+    // the grace period and two monitor passes (50 + 2 × 5 s) for Ready=Unknown to be certain; at 60 s it is not.
+    const experiment = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 90s}').variants[0]!.experiment;
     const f = forecast({ experiment, settings: experiment.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(experiment) });
     const cm = experiment.cluster.settings.controllerManager;
     const [G, M] = [cm.nodeMonitorGracePeriodMs / 1000, cm.nodeMonitorPeriodMs / 1000];
@@ -130,8 +132,9 @@ describe('fault type shutdown (issue 28)', () => {
       ['no-schedule-taint', 'rebootlab-worker', 'always', { fromSeconds: G - 0.1, toSeconds: stopTo + G + 2 * M + 3 }, 'no-schedule-taint'],
       // Swapped in the pass that marks Unknown (no token): inPassTaintWindow.
       ['no-execute-taint', 'rebootlab-worker', 'always', { fromSeconds: G - 0.1, toSeconds: stopTo + G + 2 * M + 1 }, 'no-execute-taint-swap'],
-      // The restore: the command's return (≤ 40 + 1 s) + 60 s, then Ready again 1 to 12 s after docker start (power-off's).
-      ['node-ready-again', 'rebootlab-worker', 'always', { fromSeconds: 61, toSeconds: stopTo + 1 + 60 + 12 }, 'kubelet-status'],
+      // The restore: the command's return (0 to 40 + 1 s) + 90 s, then Ready again −1 to 12 s after docker start
+      // (power-off's: from the start itself, less 1 s for lastTransitionTime's truncation).
+      ['node-ready-again', 'rebootlab-worker', 'always', { fromSeconds: 89, toSeconds: stopTo + 1 + 90 + 12 }, 'kubelet-status'],
     ]);
     expect(f.items.filter((i) => i.event.endsWith('-taint')).map((i) => i.taintKey)).to.deep.equal(['node.kubernetes.io/not-ready', 'node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', 'node.kubernetes.io/unreachable']);
     expect(f.mechanisms['kubelet-graceful-shutdown']!.file).to.contain('pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go');
@@ -146,23 +149,28 @@ describe('fault type shutdown (issue 28)', () => {
     const j = forecast({ experiment: job, settings: job.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(job) });
     expect(j.items.filter((i) => i.event === 'workload-api-unavailable')).to.deep.equal([]);
     expect(j.notForecast).to.include('workload batch: the API\'s count of its pods killed by the shutdown (a Job\'s pod counts while Succeeded, exit 0, not when Failed): not forecast');
-    // The terminal web pod's taint eviction (default not-ready toleration 300 s) would come after Ready again (from 61 s): not forecast.
-    expect(f.notForecast).to.include('rebootlab/web[1] deleted by the taint eviction controller: the node may be Ready again (from 61 s) before its 300 s toleration runs out; not forecast');
+    // The terminal web pod's taint eviction (default not-ready toleration 300 s) would come after Ready again (from 89 s): not forecast.
+    expect(f.notForecast).to.include('rebootlab/web[1] deleted by the taint eviction controller: the node may be Ready again (from 89 s) before its 300 s toleration runs out; not forecast');
+    // 60 s: the booting kubelet may heartbeat at the grace period's last monitor pass: Ready=Unknown not forecast, and why.
+    const edge = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment;
+    const e = forecast({ experiment: edge, settings: edge.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(edge) });
+    expect(e.items.filter((i) => i.event === 'node-not-ready')).to.deep.equal([]);
+    expect(e.notForecast).to.include('rebootlab-worker Ready=Unknown and the unreachable taints after the node stops: the fault\'s duration (60 s) may end before --node-monitor-grace-period 50 s and two monitor passes ran out; not forecast');
     // With a 30 s toleration it comes first: [taint seen + 30, 12 + 30 + 1 + 1].
     const tolerant = load(GRACE.replace('workers: 2,', 'workers: 2, apiServer: {defaultNotReadyTolerationSeconds: 30, defaultUnreachableTolerationSeconds: 30},'), 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment;
     const t = forecast({ experiment: tolerant, settings: tolerant.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(tolerant) });
     expect(t.items.filter((i) => i.event === 'pod-eviction').map((i) => [i.pod, i.taintKey, i.window, i.mechanism])).to.deep.equal([['rebootlab/web[1]', 'node.kubernetes.io/not-ready', { fromSeconds: 30, toSeconds: 44 }, 'taint-eviction']]);
-    // A duration the silence may not outlast (10 s + 1 s ≤ G + 2M): Ready=Unknown and the unreachable taints not forecast, said so.
+    // A duration the silence may not outlast (10 s ≤ G + 2M): Ready=Unknown and the unreachable taints not forecast, said so.
     const short = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread}]', 'fault: {type: shutdown, duration: 10s}').variants[0]!.experiment;
     const s = forecast({ experiment: short, settings: short.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(short) });
     expect(s.items.some((i) => i.event === 'node-not-ready' || i.taintKey === 'node.kubernetes.io/unreachable')).to.equal(false);
     expect(s.notForecast.join('\n')).to.contain('rebootlab-worker Ready=Unknown and the unreachable taints after the node stops: the fault\'s duration (10 s) may end before --node-monitor-grace-period 50 s and two monitor passes ran out; not forecast');
-    expect(find(s.items, 'node-ready-again')?.window).to.deep.equal({ fromSeconds: 11, toSeconds: stopTo + 1 + 10 + 12 });
+    expect(find(s.items, 'node-ready-again')?.window).to.deep.equal({ fromSeconds: 10 - 1, toSeconds: stopTo + 1 + 10 + 12 });
     expect(faultEffect('shutdown', 'kind').detection).to.equal('graceful-shutdown');
     // Behind a Service with a prober (graceful-shutdown-real): the pod's endpoint leaves by its kill's end + the
     // EndpointSlice write (28 + 1 s); the requests routed to it fail until kube-proxy drops it (+ PROXY_LAG_MS 2 s), or
     // through a reused conntrack entry up to 120 s more; both in timeline order among the pod's items.
-    const served = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread, service: {port: 80}}]', 'probes: [{name: web, service: web, ratePerSecond: 20}]', 'fault: {type: shutdown, duration: 60s}').variants[0]!.experiment;
+    const served = load(GRACE, 'workloads: [{name: web, kind: Deployment, replicas: 2, placement: spread, service: {port: 80}}]', 'probes: [{name: web, service: web, ratePerSecond: 20}]', 'fault: {type: shutdown, duration: 90s}').variants[0]!.experiment;
     const c = forecast({ experiment: served, settings: served.cluster.settings, kubernetesVersion: 'v1.37.2', preFault: preFaultStateOf(served) });
     expect(c.items.filter((i) => i.event === 'endpoint-not-ready' || i.event === 'probe-last-error').map((i) => [i.event, i.node, i.pod, i.workload, i.happens, i.outcomes.map((o) => o.window), i.mechanism])).to.deep.equal([
       ['endpoint-not-ready', 'rebootlab-worker', 'rebootlab/web[1]', 'web', 'always', [{ fromSeconds: -0.1, toSeconds: 29 }], 'endpoint-slice'],
