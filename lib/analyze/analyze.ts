@@ -39,6 +39,7 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     pods: measured.pods!,
     workloads,
     answers: measured.answers!,
+    nodeAnswers: measured.nodeAnswers!,
     predictions: measured.predictions!,
     gaps: ctx.gaps,
     recovered: workloads.every((w) => w.recovered),

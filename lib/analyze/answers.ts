@@ -1,10 +1,10 @@
 // The plain-words answer per workload: one sentence of what happened to its pods and why, decided here from the
 // analysis (pod and node timelines, DisruptionTarget conditions, steps, the data probe), so reports only render it.
 import type { DataProbeRead } from './context.js';
-import type { EventRecord, FaultInstant, NodeTimeline, PodTimeline, StepInstant, WorkloadAnswer, WorkloadTimeline } from './types.js';
+import type { EventRecord, FaultInstant, NodeAnswer, NodeTimeline, PodTimeline, StepInstant, WorkloadAnswer, WorkloadTimeline } from './types.js';
 import type { WorkloadRef } from './types.js';
 
-export type { WorkloadAnswer } from './types.js';
+export type { NodeAnswer, WorkloadAnswer } from './types.js';
 
 /** What {@link answerWorkloads} reads: parts of the analysis. */
 export interface AnswerInput {
@@ -342,4 +342,68 @@ export function answerWorkloads(input: AnswerInput): WorkloadAnswer[] {
     const data = dataWords(input.dataProbes.get(w.name), volume);
     return { workload: w.name, sentence: `${w.name}: ${[...parts, ...(data ? [data] : [])].join('; ')}.` };
   });
+}
+
+/** How the end of a fault is named in a node's sentence, by fault type (the control-plane partition: `heal`). */
+const RESTORE_NOUNS: Readonly<Record<string, string>> = {
+  'power-off': 'the power-on', shutdown: 'the power-on', 'node-delete': 'the power-on', freeze: 'the unfreeze',
+  'kubelet-stop': 'the kubelet\'s start', 'runtime-stop': 'the runtime\'s start', 'network-partition': 'the heal', 'control-plane-partition': 'the heal',
+};
+
+/** `-1.0 s` or `17.9 s`: an instant since time zero, one decimal (never `-0.0 s`). */
+const at = (seconds: number): string => s1(Math.abs(seconds) < 0.05 ? 0 : seconds);
+
+/** The NotReady clause: who set it (the kubelet's Ready=False with its reason, or the controller's Unknown) and when. */
+function notReadyClause(node: NodeTimeline): string | null {
+  if (node.notReadyAfterSeconds === null) return null;
+  if (node.notReadyStatus === 'False') {
+    return `Ready=False at ${at(node.notReadyAfterSeconds)}, reported by its kubelet${node.notReadyReason ? ` (${node.notReadyReason})` : ''}`;
+  }
+  const renewal = node.lastLeaseRenewBeforeDetection;
+  const heartbeat = renewal !== null && renewal.afterSeconds < node.notReadyAfterSeconds ? ` (its last Lease renewal at ${at(renewal.afterSeconds)})` : '';
+  const unknown = node.unknownAfterSeconds !== undefined && node.unknownAfterSeconds !== node.notReadyAfterSeconds ? `, Unknown at ${at(node.unknownAfterSeconds)}` : '';
+  return `Ready=${node.notReadyStatus ?? 'Unknown'} at ${at(node.notReadyAfterSeconds)}${heartbeat}${unknown}`;
+}
+
+/** The taints added after time zero, by key in the order first added: `key NoSchedule at 18.0 s, NoExecute at 22.1 s`. */
+function taintClause(node: NodeTimeline): string | null {
+  const added = node.taints.filter((t) => t.addedAfterSeconds !== null && t.addedAfterSeconds >= -1).sort((a, b) => (a.addedAfterSeconds as number) - (b.addedAfterSeconds as number));
+  if (added.length === 0) return null;
+  const keys = unique(added.map((t) => t.key));
+  return keys.map((key) => `${key} ${added.filter((t) => t.key === key).map((t) => `${t.effect} at ${at(t.addedAfterSeconds as number)}`).join(', ')}`).join('; ');
+}
+
+/** The end clause: Ready again (and how long after the fault's end began), deleted, or still not Ready at the end. */
+function endClause(node: NodeTimeline, fault: FaultInstant | undefined, endAfterSeconds: number): string | null {
+  const parts: string[] = [];
+  if (node.deletedAfterSeconds !== null) {
+    parts.push(`its Node object deleted at ${at(node.deletedAfterSeconds)}${node.recreatedAfterSeconds !== null ? `, registered again at ${at(node.recreatedAfterSeconds)}` : ''}`);
+  }
+  if (node.readyAgainAfterSeconds !== null) {
+    const type = fault === undefined ? null : fault.scope === 'control-plane' ? 'control-plane-partition' : fault.type;
+    const restore = fault?.restoringAfterSeconds ?? fault?.restoredAfterSeconds ?? null;
+    const noun = type === null ? undefined : RESTORE_NOUNS[type];
+    const after = restore !== null && noun !== undefined && restore <= node.readyAgainAfterSeconds ? `, ${s1(node.readyAgainAfterSeconds - restore)} after ${noun} began` : '';
+    parts.push(`Ready again at ${at(node.readyAgainAfterSeconds)}${after}`);
+  } else if (node.notReadyAfterSeconds !== null && !node.readyAtEnd && node.deletedAfterSeconds === null) {
+    parts.push(`still not Ready when the observation ended (${s1(endAfterSeconds)})`);
+  }
+  return parts.length === 0 ? null : parts.join('; ');
+}
+
+/**
+ * One plain-words sentence per node the fault touched, in the analysis' node order: fault targets, and any other node
+ * marked NotReady, tainted after time zero or deleted. What the node lifecycle controller (or the kubelet) did and when
+ * (seconds since time zero): Ready=False or Unknown (with the last Lease renewal before it), the taints by key and
+ * effect, the Node's deletion, Ready again and how long after the fault's end began; a target nothing happened to
+ * "stayed Ready". Pure.
+ */
+export function answerNodes(input: AnswerInput): NodeAnswer[] {
+  const answers: NodeAnswer[] = [];
+  for (const node of input.nodes) {
+    const clauses = [notReadyClause(node), taintClause(node), endClause(node, input.faults.find((f) => f.node === node.name), input.endAfterSeconds)].filter((c): c is string => c !== null);
+    if (clauses.length === 0 && !node.faultTarget) continue;
+    answers.push({ node: node.name, sentence: `${node.name}: ${clauses.length === 0 ? 'stayed Ready throughout' : clauses.join('; ')}.` });
+  }
+  return answers;
 }

@@ -28,7 +28,7 @@ export interface AnalyzeOptions {
 }
 
 /** The parts measurements compute: RunAnalysis's parts plus intermediate ones that only other measurements read. */
-export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes' | 'pods' | 'workloads' | 'predictions' | 'events' | 'marks' | 'probes' | 'forecast' | 'jobs' | 'answers' | 'evictions' | 'volumes'> {
+export interface Measured extends Pick<RunAnalysis, 'faults' | 'steps' | 'nodes' | 'pods' | 'workloads' | 'predictions' | 'events' | 'marks' | 'probes' | 'forecast' | 'jobs' | 'answers' | 'nodeAnswers' | 'evictions' | 'volumes'> {
   /** Each Job as the Job controller acts on it (lib/analyze/jobs.ts), for the predictions. */
   jobFacts: JobFacts[];
   /** Per workload with a Service, its endpoint figures (read by the workloads measurement). */

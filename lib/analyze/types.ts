@@ -21,6 +21,17 @@ export interface WorkloadAnswer {
   sentence: string;
 }
 
+/** The plain-words answer for one node the fault touched (lib/analyze/answers.ts answerNodes). */
+export interface NodeAnswer {
+  node: string;
+  /**
+   * One sentence, seconds since time zero rounded to 0.1 s, e.g. `rebootlab-worker: Ready=Unknown at 17.9 s (its
+   * last Lease renewal at -1.0 s); node.kubernetes.io/unreachable NoSchedule at 18.0 s, NoExecute at 22.1 s; Ready
+   * again at 122.1 s, 0.7 s after the power-on began`.
+   */
+  sentence: string;
+}
+
 /** The outcome of one pod; see PodOutcome in lib/spec/expectation.ts for the rules. */
 export type { PodOutcome } from '../spec/expectation.js';
 
@@ -631,6 +642,8 @@ export interface RunAnalysis {
   workloads: WorkloadTimeline[];
   /** Per workload, in experiment order, one plain-words sentence of what happened to its pods and why. */
   answers: WorkloadAnswer[];
+  /** Per node the fault touched (a target, or one marked NotReady, tainted or deleted), in node order: one sentence. */
+  nodeAnswers: NodeAnswer[];
   predictions: Predictions;
   gaps: GapSpan[];
   /** Every workload back at its desired Ready count at the end. */

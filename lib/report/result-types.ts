@@ -1,7 +1,7 @@
 // The shape of result.json (apiVersion rebootlab.dev/v1alpha1, kind Result); schema/result.schema.json is generated from it.
 import type { ProbeSummary } from '../analyze/probe-types.js';
 import type {
-  EventRecord, EvictionApiRecord, ExpectationResult, FaultInstant, GapSpan, JobTimeline, NodeTimeline, PodOutcome, PodTimeline, Predictions, RunStatus, ScriptMark, StepInstant, VolumeAnalysis, WorkloadAnswer, WorkloadRef, WorkloadTimeline,
+  EventRecord, EvictionApiRecord, ExpectationResult, FaultInstant, GapSpan, JobTimeline, NodeTimeline, PodOutcome, PodTimeline, Predictions, RunStatus, ScriptMark, StepInstant, VolumeAnalysis, NodeAnswer, WorkloadAnswer, WorkloadRef, WorkloadTimeline,
 } from '../analyze/types.js';
 import type { TimeoutSettings } from '../spec/settings.js';
 import type { Experiment } from '../spec/types.js';
@@ -91,6 +91,12 @@ export interface Result {
    * (lib/analyze/answers.ts). summary.md and report.html open with it. Absent in results written before it existed.
    */
   answers?: WorkloadAnswer[];
+  /**
+   * The plain-words answer per node the fault touched (a target, or one marked NotReady, tainted or deleted), in node
+   * order (lib/analyze/answers.ts answerNodes); summary.md and report.html list it after the workloads' answers.
+   * Absent in results written before it existed.
+   */
+  nodeAnswers?: NodeAnswer[];
   summary: {
     recovered: boolean;
     expectationsPassed: number;

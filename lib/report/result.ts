@@ -40,6 +40,7 @@ export function buildResult(analysis: RunAnalysis, info: RunInfo, startedAtMs: n
     },
     status: analysis.status,
     answers: analysis.answers,
+    nodeAnswers: analysis.nodeAnswers,
     summary: {
       recovered: analysis.recovered,
       expectationsPassed: expectations.filter((e) => e.passed).length,

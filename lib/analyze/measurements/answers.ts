@@ -1,19 +1,23 @@
 // Measurement: the plain-words answer per workload (lib/analyze/answers.ts), read from the parts measured before it.
-import { answerWorkloads } from '../answers.js';
+import { answerNodes, answerWorkloads } from '../answers.js';
 import { secondsSince } from '../clock.js';
 import { part, type Measurement } from '../measurement.js';
 
-/** One sentence per workload: what happened to its pods, when and why, and the data probe. Reports show it first. */
+/**
+ * One sentence per workload (what happened to its pods, when and why, and the data probe) and one per node the fault
+ * touched (NotReady, taints, deletion, Ready again). Reports show them first.
+ */
 export const answersMeasurement: Measurement = {
   name: 'answers',
   describes: 'per workload, one sentence of what happened to its pods and why (timelines, DisruptionTarget conditions, steps, data probe)',
   needs: ['faults', 'steps', 'nodes', 'pods', 'workloads', 'events'],
-  provides: ['answers'],
-  measure: ({ ctx, options }, earlier) => ({
-    answers: answerWorkloads({
+  provides: ['answers', 'nodeAnswers'],
+  measure: ({ ctx, options }, earlier) => {
+    const input = {
       faults: part(earlier, 'faults'), steps: part(earlier, 'steps'), nodes: part(earlier, 'nodes'), pods: part(earlier, 'pods'),
       workloads: part(earlier, 'workloads'), events: part(earlier, 'events'), refs: options.workloads, dataProbes: ctx.dataProbes,
       endAfterSeconds: secondsSince(ctx.faultMs, ctx.endMs),
-    }),
-  }),
+    };
+    return { answers: answerWorkloads(input), nodeAnswers: answerNodes(input) };
+  },
 };

@@ -9,7 +9,7 @@ import { LEGEND, renderTimeline } from './html-timeline.js';
 import { timelineModel } from './html-timeline-model.js';
 import { writeReportFile } from './write-file.js';
 import { MAX_NODE_LANES, MAX_POD_LANES } from './html-lanes.js';
-import { faultLine, mechanismsText, predictionTotals, timeZeroSentence } from './prediction-rows.js';
+import { faultLine, MAX_NODE_ANSWERS, mechanismsText, predictionTotals, timeZeroSentence } from './prediction-rows.js';
 
 /** File name of the HTML report in a run directory. */
 export const REPORT_HTML_FILE = 'report.html';
@@ -40,8 +40,8 @@ export function renderHtmlReport(result: Result): string {
   const p = result.predictions;
   const body = html`<main>
     ${heading(result)}
-    ${(result.answers ?? []).length > 0
-      ? html`<h2>What happened</h2><ul class="answers">${(result.answers ?? []).map((a) => html`<li data-answer=${a.workload}>${a.sentence}</li>`)}</ul>`
+    ${(result.answers ?? []).length + (result.nodeAnswers ?? []).length > 0
+      ? html`<h2>What happened</h2><ul class="answers">${(result.answers ?? []).map((a) => html`<li data-answer=${a.workload}>${a.sentence}</li>`)}${(result.nodeAnswers ?? []).slice(0, MAX_NODE_ANSWERS).map((a) => html`<li data-node-answer=${a.node}>${a.sentence}</li>`)}${(result.nodeAnswers ?? []).length > MAX_NODE_ANSWERS ? html`<li>… and ${(result.nodeAnswers ?? []).length - MAX_NODE_ANSWERS} more nodes (result.json <code>nodeAnswers</code> has each)</li>` : null}</ul>`
       : null}
     <h2>Timeline</h2>
     ${legend()}

@@ -4,7 +4,7 @@ import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
 import { writeReportFile } from './write-file.js';
 import type { Result } from '../result-types.js';
 import { codeSpan, markdownText as text, seconds, table } from './markdown-tables.js';
-import { faultLine, mechanismsText, PREDICTION_HEADERS, predictionRow, predictionTotals, timeZeroSentence } from './prediction-rows.js';
+import { faultLine, MAX_NODE_ANSWERS, mechanismsText, PREDICTION_HEADERS, predictionRow, predictionTotals, timeZeroSentence } from './prediction-rows.js';
 import { measurementTables, type TableCell } from '../../analyze/index.js';
 
 /** File name of the Markdown summary in a run directory. */
@@ -43,7 +43,10 @@ export function renderSummary(r: Result): string {
   const m = r.metadata;
   parts.push(`# ${text(m.experiment)}${m.variant ? ` (${text(m.variant)})` : ''}: ${text(r.status)}`);
   // The plain-words answer first: what happened to each workload and why (decided by the analysis).
-  if ((r.answers ?? []).length > 0) parts.push('## What happened', (r.answers ?? []).map((a) => `- ${text(a.sentence)}`).join('\n'));
+  const nodes = r.nodeAnswers ?? [];
+  const answers = [...(r.answers ?? []), ...nodes.slice(0, MAX_NODE_ANSWERS)].map((a) => `- ${text(a.sentence)}`);
+  if (nodes.length > MAX_NODE_ANSWERS) answers.push(`- … and ${nodes.length - MAX_NODE_ANSWERS} more nodes (result.json \`nodeAnswers\` has each)`);
+  if (answers.length > 0) parts.push('## What happened', answers.join('\n'));
   parts.push(
     `Fault **${text(r.spec.fault.type)}** on ${text(r.spec.fault.nodes.join(', ')) || '(no target)'} at ${text(m.faultInjectedAt)}; ` +
       `restored ${seconds(r.summary.faultRestoredAfterSeconds)} after it; observed until ${seconds(r.summary.endAfterSeconds)}. ` +

@@ -1,6 +1,11 @@
 // Text of the predictions table shared by summary.md and report.html: one row per predicted event with its cause.
 import type { FaultInstant, PredictionItem, Predictions } from '../../analyze/types.js';
 
+/**
+ * How many node sentences "What happened" lists in summary.md and report.html (a 100-node kwok zone would bury the
+ * workloads'); result.json keeps each.
+ */
+export const MAX_NODE_ANSWERS = 12;
 
 /** Headers of the predictions table. */
 export const PREDICTION_HEADERS = ['', 'Event', 'Subject', 'Predicted', 'Observed', 'Why (mechanism)', 'Cause'];

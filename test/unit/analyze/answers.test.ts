@@ -1,4 +1,4 @@
-// Tests for lib/analyze/answers.ts: the plain-words answer per workload, on runs recorded on kind and kwok, and its
+// Tests for lib/analyze/answers.ts: the plain-words answer per workload and per node, on runs recorded on kind and kwok, and its
 // place at the top of summary.md and report.html.
 import { expect } from 'chai';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { FIXTURE_RUNS_DIR, loadFixtureRun } from './fixture-runs.js';
 import type { RunAnalysis } from '../../../lib/analyze/types.js';
 import { rebuildReports } from '../../../lib/report/write-reports.js';
+import { renderSummary } from '../../../lib/report/reporters/markdown.js';
+import { renderHtmlReport } from '../../../lib/report/reporters/html.js';
+import type { Result } from '../../../lib/report/result-types.js';
 
 function answerOf(analysis: RunAnalysis, workload: string): string | undefined {
   return analysis.answers.find((a) => a.workload === workload)?.sentence;
@@ -119,5 +122,62 @@ describe('analyze/answers: one plain-words sentence per workload', () => {
     expect(md).to.match(/^\| db \| StatefulSet \| 1 \| 1 \| 0 \| 1 \| 11\.362 s \| 4\.467 s \| 0\.000 s \| 11\.362 s \| kept \|$/m);
     expect(md).to.match(/^\| rebootlab\/db-0 \| db \| restarted-in-place \| rebootlab-worker → rebootlab-worker \| 0c3e0907 → 0c3e0907 \| 10\.244\.2\.13 → 10\.244\.2\.6 \| cd3f0da009d5 → [0-9a-f]{12} \|/m);
     expect(page.indexOf('data-answer="db"')).to.be.above(0).and.below(page.indexOf('<h2>Timeline</h2>'));
+  });
+});
+
+/**
+ * Recorded run → node → its sentence: who marked it NotReady (the controller's Unknown after the last Lease renewal,
+ * or the kubelet's own Ready=False), the taints by key and effect, the Node's deletion, Ready again and how long after
+ * the fault's end began; a target nothing happened to stayed Ready.
+ */
+const NODE_ROWS: { run: string; node: string; sentence: string }[] = [
+  {
+    run: 'kind-outage-tuned-recorded', node: 'rebootlab-worker',
+    sentence: 'rebootlab-worker: Ready=Unknown at 22.1 s (its last Lease renewal at -1.0 s); node.kubernetes.io/unreachable NoSchedule at 22.1 s, NoExecute at 22.1 s; Ready again at 131.1 s, 8.3 s after the power-on began.',
+  },
+  {
+    run: 'kind-graceful-shutdown-real-recorded', node: 'rebootlab-worker',
+    sentence: 'rebootlab-worker: Ready=False at 0.6 s, reported by its kubelet (KubeletNotReady); node.kubernetes.io/not-ready NoSchedule at 0.6 s, NoExecute at 0.6 s; node.kubernetes.io/unreachable NoExecute at 20.6 s, NoSchedule at 20.6 s; Ready again at 68.6 s, 3.9 s after the power-on began.',
+  },
+  { run: 'kind-node-delete-podgc-recorded', node: 'rl-api-e2e-worker', sentence: 'rl-api-e2e-worker: its Node object deleted at 2.1 s, registered again at 157.1 s.' },
+  { run: 'kind-kubelet-restart-recorded', node: 'rl-cat-e2e-clients-worker', sentence: 'rl-cat-e2e-clients-worker: stayed Ready throughout.' },
+  // The third worker lost the informer-cache race: Unknown and NoSchedule, never the NoExecute taint.
+  {
+    run: 'kind-staggered-workers-third-untainted-recorded', node: 'rebootlab-worker3',
+    sentence: 'rebootlab-worker3: Ready=Unknown at 49.3 s (its last Lease renewal at 26.3 s); node.kubernetes.io/unreachable NoSchedule at 49.3 s; still not Ready when the observation ended (115.8 s).',
+  },
+  // Not a target: drained by the script (cordoned), so it is listed for its taint.
+  { run: 'kind-rolling-reboot-recorded', node: 'rebootlab-scripts-worker2', sentence: 'rebootlab-scripts-worker2: node.kubernetes.io/unschedulable NoSchedule at 4.1 s.' },
+  { run: 'kind-partition-heal-node-30s-v1372-recorded', node: 'rebootlab-worker', sentence: 'rebootlab-worker: Ready=Unknown at 23.6 s (its last Lease renewal at -1.1 s); node.kubernetes.io/unreachable NoSchedule at 23.6 s, NoExecute at 23.6 s; Ready again at 39.6 s, 9.2 s after the heal began.' },
+];
+
+describe('analyze/answers: one plain-words sentence per node the fault touched', () => {
+  for (const row of NODE_ROWS) {
+    it(`${row.run} ${row.node}`, () => {
+      expect(loadFixtureRun(row.run).analysis.nodeAnswers.find((a) => a.node === row.node)?.sentence).to.equal(row.sentence);
+    });
+  }
+
+  it('lists targets and the nodes something happened to, not the untouched ones (the control plane of outage-tuned)', () => {
+    expect(loadFixtureRun('kind-outage-tuned-recorded').analysis.nodeAnswers.map((a) => a.node)).to.deep.equal(['rebootlab-worker']);
+  });
+
+  it('summary.md and report.html list the node sentences after the workloads\', at most 12, saying how many more result.json has', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-answers-'));
+    for (const f of ['observations.jsonl', 'run.json']) cpSync(join(FIXTURE_RUNS_DIR, 'kind-outage-tuned-recorded', f), join(dir, f));
+    await rebuildReports(dir);
+    const md = readFileSync(join(dir, 'summary.md'), 'utf8');
+    const page = readFileSync(join(dir, 'report.html'), 'utf8');
+    rmSync(dir, { recursive: true, force: true });
+    const lines = md.split('\n');
+    expect(lines.slice(4, 7).map((l) => l.slice(0, 20))).to.deep.equal(['- web: both pods evi', '- solo: the pod evic', '- rebootlab-worker: ']);
+    expect(page.indexOf('data-node-answer="rebootlab-worker"')).to.be.above(page.indexOf('data-answer="solo"')).and.below(page.indexOf('<h2>Timeline</h2>'));
+    // The cap, on the same result with 14 node sentences (no recorded run touches more than 10 nodes).
+    const result = JSON.parse(readFileSync(join(FIXTURE_RUNS_DIR, 'kind-outage-tuned-recorded', 'result.json'), 'utf8')) as Result;
+    result.nodeAnswers = Array.from({ length: 14 }, (_, i) => ({ node: `n${i}`, sentence: `n${i}: stayed Ready throughout.` }));
+    const capped = renderSummary(result).split('\n');
+    expect(capped.filter((l) => /^- n\d+: /.test(l))).to.have.length(12);
+    expect(capped).to.include('- … and 2 more nodes (result.json `nodeAnswers` has each)');
+    expect(renderHtmlReport(result)).to.contain('… and 2 more nodes');
   });
 });
