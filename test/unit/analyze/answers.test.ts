@@ -11,6 +11,18 @@ import { renderSummary } from '../../../lib/report/reporters/markdown.js';
 import { renderHtmlReport } from '../../../lib/report/reporters/html.js';
 import type { Result } from '../../../lib/report/result-types.js';
 
+/** summary.md and report.html of recorded run `name`, rebuilt by `rebootlab report`'s code in a temporary copy. */
+async function rebuiltReportsOf(name: string): Promise<{ md: string; page: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'rebootlab-answers-'));
+  try {
+    for (const f of ['observations.jsonl', 'run.json']) cpSync(join(FIXTURE_RUNS_DIR, name, f), join(dir, f));
+    await rebuildReports(dir);
+    return { md: readFileSync(join(dir, 'summary.md'), 'utf8'), page: readFileSync(join(dir, 'report.html'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function answerOf(analysis: RunAnalysis, workload: string): string | undefined {
   return analysis.answers.find((a) => a.workload === workload)?.sentence;
 }
@@ -108,12 +120,7 @@ describe('analyze/answers: one plain-words sentence per workload', () => {
   });
 
   it('summary.md of reboot-quick opens with the plain-words answer, data probe included; report.html shows it first too', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-answers-'));
-    for (const f of ['observations.jsonl', 'run.json']) cpSync(join(FIXTURE_RUNS_DIR, 'kind-reboot-quick-recorded', f), join(dir, f));
-    await rebuildReports(dir);
-    const md = readFileSync(join(dir, 'summary.md'), 'utf8');
-    const page = readFileSync(join(dir, 'report.html'), 'utf8');
-    rmSync(dir, { recursive: true, force: true });
+    const { md, page } = await rebuiltReportsOf('kind-reboot-quick-recorded');
     const lines = md.split('\n');
     expect(lines.slice(0, 4)).to.deep.equal(['# reboot-quick: passed', '', '## What happened', '']);
     expect(lines[4]).to.match(/^- web: both pods restarted in place on rebootlab-worker, Ready again 11\.5–11\.6 s after the reboot — /);
@@ -163,12 +170,7 @@ describe('analyze/answers: one plain-words sentence per node the fault touched',
   });
 
   it('summary.md and report.html list the node sentences after the workloads\', at most 12, saying how many more result.json has', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-answers-'));
-    for (const f of ['observations.jsonl', 'run.json']) cpSync(join(FIXTURE_RUNS_DIR, 'kind-outage-tuned-recorded', f), join(dir, f));
-    await rebuildReports(dir);
-    const md = readFileSync(join(dir, 'summary.md'), 'utf8');
-    const page = readFileSync(join(dir, 'report.html'), 'utf8');
-    rmSync(dir, { recursive: true, force: true });
+    const { md, page } = await rebuiltReportsOf('kind-outage-tuned-recorded');
     const lines = md.split('\n');
     expect(lines.slice(4, 7).map((l) => l.slice(0, 20))).to.deep.equal(['- web: both pods evi', '- solo: the pod evic', '- rebootlab-worker: ']);
     expect(page.indexOf('data-node-answer="rebootlab-worker"')).to.be.above(page.indexOf('data-answer="solo"')).and.below(page.indexOf('<h2>Timeline</h2>'));
