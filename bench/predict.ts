@@ -22,8 +22,8 @@ export interface PredictFigures {
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Times `rebootlab predict` on `file` (repository-relative) `runs` times. */
-export async function benchPredict(file: string, runs = 5): Promise<PredictFigures> {
+/** Times `rebootlab predict` on `file` (repository-relative) `runs` times, with `sets` as its `--set path=value` flags. */
+export async function benchPredict(file: string, runs = 5, sets: readonly string[] = []): Promise<PredictFigures> {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const bin = fileURLToPath(new URL('../../bin/rebootlab.js', import.meta.url));
   const wall: number[] = [];
@@ -31,7 +31,7 @@ export async function benchPredict(file: string, runs = 5): Promise<PredictFigur
   const startCpu = childCpuMs();
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
-    const res = spawnSync(process.execPath, [bin, 'predict', file], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    const res = spawnSync(process.execPath, [bin, 'predict', file, ...sets.flatMap((s) => ['--set', s])], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
     wall.push(performance.now() - start);
     if (res.status !== 0) throw new Error(`rebootlab predict ${file}: exit ${res.status}: ${res.stderr.toString().trim()}`);
     // spawnSync waits for the child: its CPU is in this process's children's usage (RUSAGE_CHILDREN), read from /proc.
@@ -43,7 +43,7 @@ export async function benchPredict(file: string, runs = 5): Promise<PredictFigur
   let items = 0;
   for (let i = 0; i < runs + 1; i++) {
     const t0 = performance.now();
-    const loaded = await loadExperiment(`${root}${file}`);
+    const loaded = await loadExperiment(`${root}${file}`, { set: sets });
     const t1 = performance.now();
     const variant = loaded.variants[0]!;
     const f = forecast({ experiment: variant.experiment, settings: variant.experiment.cluster.settings, kubernetesVersion: variant.experiment.cluster.kubernetesVersion, preFault: preFaultStateOf(variant.experiment) });

@@ -110,6 +110,12 @@ try {
         [`predict ${file}: load + check the file; the forecast (in process)`, `${f.loadMs.toFixed(0)} ms; ${f.forecastMs.toFixed(1)} ms`, ''],
       );
     }
+    // The worst case found by the hostile-input tryout (7 Dec 2026): 1000 simultaneous targets in one zone, each a
+    // candidate for every token of its cohort (quadratic in the targets by design: every node gets every slot).
+    const oneZone = ['cluster.zones=[z]', 'fault.target.selector=topology.kubernetes.io/zone=z', 'fault.count=1000', 'workloads=[]'];
+    const f = await benchPredict('bench/zone-outage-1000.yaml', 1, oneZone);
+    log(`rebootlab predict bench/zone-outage-1000.yaml, 1000 targets in one zone: ${f.items} items; CLI ${f.cliWallMs.toFixed(0)} ms wall; forecast ${f.forecastMs.toFixed(0)} ms`);
+    rows.push([`predict bench/zone-outage-1000.yaml --set ${oneZone.join(' --set ')}: CLI wall; the forecast`, `${f.cliWallMs.toFixed(0)} ms; ${f.forecastMs.toFixed(0)} ms`, '']);
   }
   if (only.has('prober')) {
     // Issue 13: the traffic prober at 50 requests/s (bench/prober-load.ts), alone and beside the observer on kwok.

@@ -91,6 +91,17 @@ function buildParser(argv: string[], context: CommandContext, onParsed?: (comman
     const missing = missingValueFlags(argv, (parser as unknown as { getOptions(): YargsOptions }).getOptions());
     if (missing.length > 0) throw new InputError(missingValueLine(missing[0]!));
   });
+  // A flag of a few choices given twice (`--format markdown --format json`) reaches yargs' choices check as an array
+  // of valid values and the command as neither: refuse it rather than guess which one was meant.
+  parser.middleware((args) => {
+    const line = repeatedChoiceLine(args as Record<string, unknown>, (parser as unknown as { getOptions(): YargsOptions }).getOptions());
+    if (line !== null) throw new InputError(line);
+  });
+  // yargs reads a lone `-` (standard input, by convention) as '' or drops it: `validate -` checked nothing and passed.
+  parser.middleware((args) => {
+    const line = stdinArgumentLine(argv, args as Record<string, unknown>, (parser as unknown as { getOptions(): YargsOptions }).getOptions());
+    if (line !== null) throw new InputError(line);
+  });
   // A positional given as '' (usually a shell variable that expanded to nothing: `rebootlab validate "$FILE"`) would
   // reach the file readers as an empty path and come back as `ERROR: : cannot read`.
   parser.middleware((args) => {
@@ -221,6 +232,27 @@ const PATH_POSITIONALS: Readonly<Record<string, Readonly<Record<string, string>>
 };
 
 /**
+ * The line for `-` given where a command takes a file or directory (`rebootlab validate -`), or null: rebootlab reads
+ * no experiment or run from standard input. A `-` that is the value of the flag before it (`--out -`) is not one.
+ */
+export function stdinArgumentLine(argv: readonly string[], args: Record<string, unknown>, options: YargsOptions): string | null {
+  const command = String((args._ as unknown[] | undefined)?.[0] ?? '');
+  if (!Object.hasOwn(PATH_POSITIONALS, command)) return null;
+  const end = argv.indexOf('--');
+  const words = end < 0 ? argv : argv.slice(0, end);
+  const flagless = new Set([...(options.boolean ?? []), ...(options.count ?? [])]);
+  const takesValue = (word: string) => {
+    if (!word.startsWith('-') || word === '-' || word.includes('=')) return false;
+    const name = word.replace(/^--?/, '').replace(/^no-/, '');
+    return !flagless.has(name) && !(options.alias[name] ?? []).some((a) => flagless.has(a));
+  };
+  const at = words.findIndex((w, i) => w === '-' && !(i > 0 && takesValue(words[i - 1]!)));
+  if (at < 0) return null;
+  const noun = Object.values(PATH_POSITIONALS[command]!)[0]!;
+  return `rebootlab ${command}: "-" is not ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}: rebootlab does not read one from standard input; give its path; usage: ${MISSING_POSITIONAL[command]!.usage}`;
+}
+
+/**
  * The line for a command whose file or directory argument is the empty string (`rebootlab validate ''`, or
  * `rebootlab report "$DIR"` with DIR unset) or blank (only spaces or tabs, and no such file), from yargs' parsed `args` (`_[0]` the command): e.g. `rebootlab validate:
  * no experiment file given: argument 1 is empty (''); usage: rebootlab validate <file.yaml> [<file.yaml> ...]`.
@@ -279,6 +311,22 @@ interface YargsOptions {
   alias: Record<string, string[]>;
   boolean?: string[];
   count?: string[];
+  choices?: Record<string, readonly unknown[]>;
+}
+
+/**
+ * The line for a flag with `choices` (--output, --format, …) given more than once, or null: e.g.
+ * `--format given twice (markdown, json); give it once`. Aliases (-o) count as their flag.
+ */
+export function repeatedChoiceLine(args: Record<string, unknown>, options: YargsOptions): string | null {
+  for (const key of Object.keys(options.choices ?? {})) {
+    const value = args[key];
+    if (!Array.isArray(value) || value.length < 2) continue;
+    const flag = key.length === 1 ? `-${key}` : `--${key}`;
+    const times = value.length === 2 ? 'twice' : `${value.length} times`;
+    return `${flag} given ${times} (${value.map(String).join(', ')}); give it once`;
+  }
+  return null;
 }
 
 /**

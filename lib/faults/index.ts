@@ -1,6 +1,6 @@
 // Public surface of lib/faults: fault → primitives, target selection, the guard and crash recovery.
 export { FAULT_PRIMITIVES, primitivesFor, actingCluster, injectOnNode, runFault, type FaultOptions, type FaultPhase, type FaultPhaseCallback, type InjectedNodeFault, type Sleep } from './inject.js';
-export { resolveTargets, isControlPlane, CONTROL_PLANE_LABEL, type TargetNode, type TargetPod } from './targets.js';
+export { resolveTargets, checkStepNodes, isControlPlane, CONTROL_PLANE_LABEL, type TargetNode, type TargetPod } from './targets.js';
 export { loadTargetCandidates } from './candidates.js';
 export { FaultGuard, describePending, restoreCommandFor, type FaultGuardOptions, type GuardEntry, type GuardExit, type GuardQuit, type GuardTrigger } from './guard.js';
 export {

@@ -1,7 +1,7 @@
 // Chooses the fault's target nodes: a named node, the workers with most workload pods, or a label
 // selector; never a control-plane node unless the fault allows it.
 import { InputError } from '../common/errors.js';
-import type { FaultSpec } from '../spec/types.js';
+import type { FaultSpec, StepSpec } from '../spec/types.js';
 
 /** A node that could be a target: Kubernetes name, role, and the Node object's labels. */
 export interface TargetNode {
@@ -75,4 +75,20 @@ export function resolveTargets(
     );
   }
   return chosen.slice(0, fault.count).map((n) => n.name);
+}
+
+/**
+ * Refuses a step that names a control-plane node (by role or the kubeadm role label) when the fault does not allow
+ * control-plane nodes: the consent a fault target needs, a drain or a Node deletion needs too. Nodes absent from
+ * `nodes` are left to the step itself. Checked before anything is deployed or injected.
+ * @throws InputError naming `steps[i].node` (its index in the experiment's steps).
+ */
+export function checkStepNodes(steps: readonly Pick<StepSpec, 'node' | 'action'>[], fault: Pick<FaultSpec, 'allowControlPlane'>, nodes: readonly TargetNode[]): void {
+  if (fault.allowControlPlane) return;
+  for (const [index, step] of steps.entries()) {
+    const node = step.node === null ? undefined : nodes.find((n) => n.name === step.node);
+    if (node && isControlPlane(node)) {
+      throw new InputError(`steps[${index}].node: ${node.name} is a control-plane node; ${step.action} would act on it`, 'Set fault.allowControlPlane: true to act on control-plane nodes');
+    }
+  }
 }

@@ -6,6 +6,9 @@ import type { RunInfo } from './result-types.js';
 
 /** A Reporter that forwards every call to `reporters`, in order. A reporter's exception is logged as a warning. */
 export class Multiplexer implements Reporter {
+  /** The reporters that threw in onEnd (their outputs were not written), in order, with what they threw. */
+  readonly endFailures: { name: string; error: Error }[] = [];
+
   constructor(
     private readonly reporters: readonly { name: string; reporter: Reporter }[],
     private readonly log: LogFn,
@@ -46,6 +49,7 @@ export class Multiplexer implements Reporter {
       try {
         await reporter.onEnd?.(result);
       } catch (err) {
+        this.endFailures.push({ name, error: err as Error });
         this.log('warn', `reporter ${name} failed in onEnd: ${(err as Error).message}`);
       }
     }

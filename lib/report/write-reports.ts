@@ -104,6 +104,8 @@ export interface RebuildReportsOptions {
    * are any: the journal is damaged and the reports lack what those lines recorded (they say so in their warnings).
    */
   onDamagedJournal?: (lines: readonly SkippedJournalLine[]) => void;
+  /** Called after the reports, when any reporter threw in onEnd (each was logged; its output was not written). */
+  onReportersFailed?: (failures: readonly { name: string; error: Error }[]) => void;
 }
 
 /**
@@ -154,5 +156,7 @@ export async function rebuildReports(runDir: string, options: Omit<WriteReportsO
   // them go before rendering, or every collection while the reports are built walks them (half of summary.md's
   // and report.html's CPU on the bench journal).
   observations = null;
-  return finishReports(runDir, analysis, info, mux, startedAtMs);
+  const result = await finishReports(runDir, analysis, info, mux, startedAtMs);
+  if (mux.endFailures.length > 0) options.onReportersFailed?.(mux.endFailures);
+  return result;
 }

@@ -248,7 +248,9 @@ export async function clusterCommand(options: ClusterCommandOptions): Promise<Co
  * finished (a journal without run-finished: it is reported INTERRUPTED, but 130 is this process's own answer to a signal).
  * @throws InputError (exit 2) when the directory is not a run directory, or run.json is not the shape rebootlab writes;
  *   also, after every report is written and the status line printed, when the journal is damaged (a line before its
- *   end is not a record: the verdict rests on part of the run), naming the journal and its first skipped line:column.
+ *   end is not a record: the verdict rests on part of the run), naming the journal and its first skipped line:column;
+ *   after the status line, when a reporter refused its input (`github` with GITHUB_STEP_SUMMARY inside the run
+ *   directory). InfraError (exit 3), after the status line, when a reporter could not write its output.
  */
 export async function reportCommand(options: ReportOptions): Promise<CommandOutcome> {
   const journal = join(options.runDir, 'observations.jsonl');
@@ -259,15 +261,27 @@ export async function reportCommand(options: ReportOptions): Promise<CommandOutc
   const reporters = selectReporters(options.reporters, { progress: false });
   const sink = options.progressSink;
   let damaged: readonly SkippedJournalLine[] = [];
+  let failed: readonly { name: string; error: Error }[] = [];
   const result = await rebuildReports(options.runDir, {
     reporters,
     log: (level, m) => sink?.write(`${level === 'warn' ? 'warning: ' : ''}${printable(m)}\n`),
     // A replay prints plain lines: no status line to redraw.
     terminal: sink ? { isTTY: false, write: (text) => sink.write(text) } : undefined,
     onDamagedJournal: (lines) => (damaged = lines),
+    onReportersFailed: (failures) => (failed = failures),
   });
   const interrupted = result.status === 'interrupted' ? ' (the journal ends before run-finished: the run was stopped)' : '';
-  options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${printable(options.runDir)}: reports rebuilt${interrupted}`);
+  const except = failed.length > 0 ? ` except ${failed.map((f) => f.name).join(', ')}` : '';
+  options.print?.(options.output === 'json' ? JSON.stringify(result, null, 2) : `${result.status.toUpperCase()} ${printable(options.runDir)}: reports rebuilt${except}${interrupted}`);
+  // A report asked for and not written: no exit code may say the command did its job. Bad input (exit 2) when a
+  // reporter refused its input (GITHUB_STEP_SUMMARY inside the run), else the environment's failure (exit 3).
+  if (failed.length > 0) {
+    const what = failed.map((f) => `reporter ${f.name}: ${printable(f.error.message)}`).join('; ');
+    const message = `${printable(options.runDir)}: not every report was rebuilt: ${what}`;
+    const refused = failed.map((f) => f.error).find((e): e is InputError => e instanceof InputError);
+    if (refused) throw new InputError(message, refused.hint);
+    throw new InfraError(message, 'check that the run directory and every report file in it are writable, then run rebootlab report again');
+  }
   // Records missing from the middle of the journal: the verdict rests on part of the run, so no exit code may vouch
   // for it (0 passed, 1 failed). The file handed over is damaged: bad input, exit 2, after every report is written.
   if (damaged.length > 0) {

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { abortableSleep } from '../common/sleep.js';
 import type { Cluster } from '../cluster/index.js';
 import { ExitCode, RebootlabError } from '../common/errors.js';
-import { actingCluster, evictionDetail, loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
+import { actingCluster, checkStepNodes, evictionDetail, loadTargetCandidates, resolveTargets, runFault, runSteps, type InjectedNodeFault } from '../faults/index.js';
 import { HOST_LOAD_INTERVAL_MS, HOST_LOAD_PHASE, readJournal, sampleHostLoad, type Journal, type Prober } from '../observe/index.js';
 import { analyze, detectionWindowFromSilence, pendingPredictions, RecoveryTracker, unsupportedVersionWarning } from '../analyze/index.js';
 import { forecast, FORECAST_LEAD_SECONDS, PreFaultRecorder, type Forecast } from '../analyze/forecast/index.js';
@@ -100,6 +100,7 @@ export async function runVariant(input: RunVariantInput): Promise<Result> {
     progress.phase('deploying workloads');
     const before = await loadTargetCandidates(cluster, selectors);
     const placedOn = resolveTargets(experiment.fault, before.nodes, before.pods);
+    checkStepNodes(experiment.steps, experiment.fault, before.nodes);
     await applyObjects(kc, [renderNamespace()]);
     if (usesAttachableVolumes(experiment.workloads)) {
       progress.phase('deploying rebootlab\'s attachable CSI driver');

@@ -94,7 +94,9 @@ export function checkSteps(steps: unknown, fault: Obj, observe: Obj, cluster: Ob
       report(at('action'), `${action} needs an earlier ${needs} step on ${node}`, false, candidates);
     }
     if (action) done.add(`${action} ${node}`);
-    if (typeof step.node === 'string' && nodes && !nodes.has(step.node)) {
+    if (typeof step.node === 'string' && step.node.includes('control-plane') && fault.allowControlPlane !== true) {
+      report(at('node'), `"${step.node}" is a control-plane node; set fault.allowControlPlane: true to act on it`);
+    } else if (typeof step.node === 'string' && nodes && !nodes.has(step.node)) {
       report(at('node'), `no node "${step.node}" in ${nodes.provider} cluster "${nodes.cluster}" (${nodes.workers} workers); its nodes are ${nodes.describe()}`);
     }
     for (const field of Object.keys(STEP_ARG_FIELDS) as (keyof typeof STEP_ARG_FIELDS)[]) {

@@ -9,7 +9,7 @@ import { TAINT_LOOP_SECONDS } from '../zones/tolerances.js';
 import { zoneKeyOf } from '../zones/zone-state.js';
 import type { NodeTimeline, Window, ZoneStateChange } from '../types.js';
 import { OBSERVATION_LATENCY_SECONDS, round3, windowOf } from '../windows.js';
-import { hull, item, sameWindow } from './items.js';
+import { hull, item } from './items.js';
 import type { TargetNodeForecast } from './nodes.js';
 import type { ForecastItem, ForecastOutcome, PreFaultNode, PreFaultPod } from './types.js';
 
@@ -61,7 +61,11 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
   const real = (t: TargetNodeForecast) => ({ from: t.detection!.window.fromSeconds + 1 });
   const results = new Map<string, TaintResult[]>();
   const zoneNotes = new Set<string>();
-  const push = (name: string, r: TaintResult) => results.set(name, [...(results.get(name) ?? []), r]);
+  const push = (name: string, r: TaintResult) => {
+    const list = results.get(name);
+    if (list) list.push(r);
+    else results.set(name, [r]);
+  };
   for (const [scenario, race] of scenarios(detected, monitor).flatMap((sc) => [[sc, false], [sc, true]] as const)) {
     const early = replay(input, detected, scenario, 'early', race);
     const late = replay(input, detected, scenario, 'late', race);
@@ -71,14 +75,18 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
     const groups = new Map<string, TargetNodeForecast[]>();
     for (const t of detected) {
       const k = `${t.offSeconds}|${zoneOf(input.nodes, t.name)}`;
-      groups.set(k, [...(groups.get(k) ?? []), t]);
+      const group = groups.get(k);
+      if (group) group.push(t);
+      else groups.set(k, [t]);
     }
+    const earlyTaints = firstTaintItemByNode(early.items);
+    const lateTaints = firstTaintItemByNode(late.items);
     for (const group of groups.values()) {
       const slots: { window: Window; seenFrom: number; why: string }[] = [];
       const misses: string[] = [];
       for (const t of group) {
-        const a = early.items.find((i) => i.node === t.name && i.event === 'no-execute-taint');
-        const b = late.items.find((i) => i.node === t.name && i.event === 'no-execute-taint');
+        const a = earlyTaints.get(t.name);
+        const b = lateTaints.get(t.name);
         if (!a || !b || !a.expected || !b.expected || a.window === null || b.window === null) {
           misses.push((a && !a.expected ? a.because : b?.because) ?? 'not tainted');
           continue;
@@ -110,7 +118,8 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
     const outcomes: ForecastOutcome[] = [];
     const seenFrom: (number | null)[] = [];
     // The informer-cache race moves a taint only when it was written in its detection's pass (or waits behind one that was).
-    const raced = list.filter((r) => r.window !== null && r.race && !tainted.some((b) => b.scenario === r.scenario && sameWindow(b.window, r.window)));
+    const taintedWindows = new Set(tainted.map((b) => windowKey(b.scenario, b.window)));
+    const raced = list.filter((r) => r.window !== null && r.race && !taintedWindows.has(windowKey(r.scenario, r.window)));
     if (tainted.length > 0) {
       const groupings = untainted.length === 0 ? 'in every pass grouping' : `${listed([...new Set(tainted.map((r) => r.scenario))])}`;
       outcomes.push({ window: hull(tainted.map((r) => r.window as Window)), when: raced.length > 0 ? `the tainting loop sees the controller's own Ready write, ${groupings}` : groupings });
@@ -153,6 +162,11 @@ interface TaintResult {
   why: string;
 }
 
+/** A scenario's window as a set key: equal keys are equal windows (items.ts `sameWindow`) of the same scenario. */
+function windowKey(scenario: string, window: Window | null): string {
+  return `${scenario}\u0000${window?.fromSeconds ?? ''}\u0000${window?.toSeconds ?? ''}`;
+}
+
 /** At most three of `cases`, joined with "; or ", and how many more. */
 function listed(cases: readonly string[]): string {
   return `${cases.slice(0, 3).join('; or ')}${cases.length > 3 ? ` (and ${cases.length - 3} more)` : ''}`;
@@ -161,6 +175,13 @@ function listed(cases: readonly string[]): string {
 const zoneCache = new WeakMap<readonly PreFaultNode[], Map<string, string>>();
 
 /** The zone key of node `name` among the pre-fault nodes (`""` when unknown). */
+/** The first `no-execute-taint` item of each node, by node name (what `items.find` gave, in one pass). */
+function firstTaintItemByNode<T extends { node?: string; event: string }>(items: readonly T[]): Map<string, T> {
+  const byNode = new Map<string, T>();
+  for (const i of items) if (i.event === 'no-execute-taint' && i.node !== undefined && !byNode.has(i.node)) byNode.set(i.node, i);
+  return byNode;
+}
+
 function zoneOf(nodes: readonly PreFaultNode[], name: string): string {
   let zones = zoneCache.get(nodes);
   if (!zones) zoneCache.set(nodes, (zones = new Map(nodes.map((n) => [n.name, zoneKeyOf(n.labels)]))));
@@ -178,7 +199,11 @@ function zoneNote(change: ZoneStateChange, scenario: string): string {
  */
 function scenarios(detected: readonly TargetNodeForecast[], monitorSeconds: number): Scenario[] {
   const cohorts = new Map<number, TargetNodeForecast[]>();
-  for (const t of detected) cohorts.set(t.offSeconds, [...(cohorts.get(t.offSeconds) ?? []), t]);
+  for (const t of detected) {
+    const cohort = cohorts.get(t.offSeconds);
+    if (cohort) cohort.push(t);
+    else cohorts.set(t.offSeconds, [t]);
+  }
   // The node that can be detected earliest goes first: its pass may come before the others' earliest detection.
   const groups = [...cohorts.values()].map((c) => [...c].sort((a, b) => a.detection!.window.fromSeconds - b.detection!.window.fromSeconds || a.name.localeCompare(b.name)));
   const passesIn = (c: TargetNodeForecast[]) => {

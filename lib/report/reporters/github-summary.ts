@@ -1,4 +1,7 @@
 // Appends the run's Markdown summary to the GitHub Actions job summary file when GITHUB_STEP_SUMMARY is set.
+import { realpathSync } from 'node:fs';
+import { dirname, basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { InputError } from '../../common/errors.js';
 import type { Reporter, ReporterOptions, RunResult } from '../reporter.js';
 import type { Result } from '../result-types.js';
 import { renderSummary } from './markdown.js';
@@ -24,11 +27,18 @@ export function renderStepSummary(result: Result): string {
 /**
  * Append `renderStepSummary(result)` to the file named by `env.GITHUB_STEP_SUMMARY`; does nothing (returns false)
  * when the variable is unset or empty, so the reporter is harmless outside GitHub Actions.
- * @throws InfraError if the file cannot be appended to.
+ * @throws InputError if `runDir` is given and the file is inside it (symbolic links resolved): appending there would
+ *   change the run's journal or reports; InfraError if the file cannot be appended to.
  */
-export function appendStepSummary(result: Result, env: NodeJS.ProcessEnv = process.env): boolean {
+export function appendStepSummary(result: Result, env: NodeJS.ProcessEnv = process.env, runDir?: string): boolean {
   const path = env[STEP_SUMMARY_ENV];
   if (!path) return false;
+  if (runDir !== undefined && isInside(realPathOf(path), realPathOf(runDir))) {
+    throw new InputError(
+      `${STEP_SUMMARY_ENV}=${path} is inside the run directory ${runDir}: the github reporter appends to it and would change the run's own files`,
+      `point ${STEP_SUMMARY_ENV} at a file outside the run directory`,
+    );
+  }
   writeReportFile(path, renderStepSummary(result), true);
   return true;
 }
@@ -36,13 +46,30 @@ export function appendStepSummary(result: Result, env: NodeJS.ProcessEnv = proce
 /**
  * Reporter `github`: appends to `$GITHUB_STEP_SUMMARY` (read from `options.env`, default process.env) in onEnd; when
  * the variable is unset or empty it writes nothing and logs a warning saying so.
- * @throws InfraError from onEnd if the file cannot be appended to.
+ * @throws InputError from onEnd if the file is inside the run directory; InfraError if it cannot be appended to.
  */
 export function createGithubSummaryReporter(options: ReporterOptions): Reporter {
   return {
-    onEnd({ result }: RunResult): void {
-      if (!appendStepSummary(result, options.env ?? process.env)) options.log('warn', `reporter github: ${STEP_SUMMARY_ENV} is not set; no job summary written`);
+    onEnd({ result, runDir }: RunResult): void {
+      if (!appendStepSummary(result, options.env ?? process.env, runDir)) options.log('warn', `reporter github: ${STEP_SUMMARY_ENV} is not set; no job summary written`);
     },
     printsToStdio: () => false,
   };
+}
+
+/** `path` with its symbolic links resolved, as far as it exists (a file not yet created: its directory's real path). */
+function realPathOf(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    const parent = dirname(absolute);
+    return parent === absolute ? absolute : join(realPathOf(parent), basename(absolute));
+  }
+}
+
+/** True when `path` is `dir` or below it (both absolute). */
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

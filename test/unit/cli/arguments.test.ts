@@ -72,6 +72,26 @@ describe('cli arguments', () => {
     for (const [argv, line] of cases) expect(await cli(argv), argv.join(' ')).to.deep.equal({ exitCode: 2, stdout: '', stderr: `ERROR: ${line}\n` });
   });
 
+  it('a lone "-" (standard input) where a file or run directory goes is refused, not dropped (`validate -` passed, checking nothing)', async () => {
+    const cases: [string[], string][] = [
+      [['validate', '-'], 'rebootlab validate: "-" is not an experiment file: rebootlab does not read one from standard input; give its path; usage: rebootlab validate <file.yaml> [<file.yaml> ...]'],
+      [['validate', 'experiments/reboot-quick.yaml', '-'], 'rebootlab validate: "-" is not an experiment file: rebootlab does not read one from standard input; give its path; usage: rebootlab validate <file.yaml> [<file.yaml> ...]'],
+      [['predict', '-'], 'rebootlab predict: "-" is not an experiment file: rebootlab does not read one from standard input; give its path; usage: rebootlab predict <file.yaml>'],
+      [['report', '-'], 'rebootlab report: "-" is not a run directory: rebootlab does not read one from standard input; give its path; usage: rebootlab report <run-dir>'],
+    ];
+    for (const [argv, line] of cases) expect(await cli(argv), argv.join(' ')).to.deep.equal({ exitCode: 2, stdout: '', stderr: `ERROR: ${line}\n` });
+  });
+
+  it('a flag of a few choices given twice is refused, not read as neither (`-o json -o json` printed text)', async () => {
+    const cases: [string[], string][] = [
+      [['predict', 'experiments/reboot-quick.yaml', '--format', 'markdown', '--format', 'json'], '--format given twice (markdown, json); give it once'],
+      [['predict', 'experiments/reboot-quick.yaml', '-o', 'json', '-o', 'json'], '--output given twice (json, json); give it once'],
+      [['validate', 'test/fixtures/no-such.yaml', '-o', 'json', '--output', 'text'], '--output given twice (json, text); give it once'],
+    ];
+    for (const [argv, line] of cases) expect(await cli(argv), argv.join(' ')).to.deep.equal({ exitCode: 2, stdout: '', stderr: `ERROR: ${line}\n` });
+    expect((await cli(['validate', 'experiments/reboot-quick.yaml', '-o', 'json'])).exitCode).to.equal(0);
+  });
+
   it('reads the cluster name from `cluster <action> NAME` and refuses a different --name', async () => {
     const res = await cli(['cluster', 'delete', 'hb2', '--name', 'other']);
     expect(res).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: two cluster names given: "hb2" and "other"; give NAME or --name NAME once\n' });

@@ -3,7 +3,7 @@
 // by default, when GITHUB_STEP_SUMMARY is set, as GitHub Actions sets it (the README's and the example workflow's
 // promise).
 import { expect } from 'chai';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderSummary } from '../../../lib/report/reporters/markdown.js';
@@ -69,6 +69,30 @@ describe('rebootlab report --reporter (recorded kind run)', function () {
     expect(lines).to.include('fault-injecting rebootlab-worker');
     expect(lines).to.include('fault-injected rebootlab-worker');
     expect(readFileSync(stepSummary, 'utf8')).to.equal('# an earlier step\n');
+  });
+
+  it('GITHUB_STEP_SUMMARY naming the run\'s own journal: exit 2, the journal unchanged, the other reports written', async () => {
+    const journal = join(runDir, 'observations.jsonl');
+    const before = readFileSync(journal, 'utf8');
+    const res = await runCli(['report', runDir], { env: { GITHUB_STEP_SUMMARY: journal } });
+    expect(res.exitCode).to.equal(2);
+    expect(res.stdout).to.equal(`PASSED ${runDir}: reports rebuilt except github\n`);
+    expect(res.stderr).to.include(`ERROR: ${runDir}: not every report was rebuilt: reporter github: GITHUB_STEP_SUMMARY=${journal} is inside the run directory ${runDir}`);
+    expect(readFileSync(journal, 'utf8')).to.equal(before);
+    expect(written()).to.deep.equal(REPORT_FILES);
+    // The journal is still whole: a second report passes.
+    expect((await runCli(['report', runDir], { env: { GITHUB_STEP_SUMMARY: '' } })).exitCode).to.equal(0);
+  });
+
+  it('a report that cannot be written (summary.md is a directory): exit 3 naming the reporter, the others written', async () => {
+    mkdirSync(join(runDir, 'summary.md'));
+    writeFileSync(join(runDir, 'summary.md', 'keep'), 'x');
+    const res = await runCli(['report', runDir], { env: { GITHUB_STEP_SUMMARY: '' } });
+    expect(res.exitCode).to.equal(3);
+    expect(res.stdout).to.equal(`PASSED ${runDir}: reports rebuilt except markdown\n`);
+    expect(res.stderr).to.match(/^ERROR: .*: not every report was rebuilt: reporter markdown: cannot write .*summary\.md/m);
+    expect(readFileSync(join(runDir, 'result.json'), 'utf8')).to.equal(readFileSync(join(FIXTURE, 'result.json'), 'utf8'));
+    expect(existsSync(join(runDir, 'report.html'))).to.equal(true);
   });
 
   it('--reporter with an unknown name: exit 2, one line naming it and the known ones, nothing written', async () => {

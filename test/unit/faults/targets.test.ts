@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { resolveTargets, type TargetNode, type TargetPod } from '../../../lib/faults/targets.js';
+import { checkStepNodes, resolveTargets, type TargetNode, type TargetPod } from '../../../lib/faults/targets.js';
 import type { FaultSpec } from '../../../lib/spec/types.js';
 
 const NODES: TargetNode[] = [
@@ -56,5 +56,19 @@ describe('resolveTargets', () => {
 
   it('refuses a count larger than the eligible nodes', () => {
     expect(() => resolveTargets(fault({ kind: 'worker-with-most-pods' }, 4), NODES, [])).to.throw('matches 3 eligible node(s), fault.count needs 4');
+  });
+});
+
+describe('checkStepNodes', () => {
+  // An existing cluster's control plane need not be named so: its role label decides.
+  const nodes: TargetNode[] = [...NODES, { name: 'cp-1', role: 'worker', labels: { 'node-role.kubernetes.io/control-plane': '' } }];
+  it('refuses a step on a control-plane node, by role or by label, without fault.allowControlPlane', () => {
+    expect(() => checkStepNodes([{ node: 'kind-worker', action: 'drain' }, { node: 'kind-control-plane', action: 'delete-node-object' }], { allowControlPlane: false }, nodes))
+      .to.throw('steps[1].node: kind-control-plane is a control-plane node; delete-node-object would act on it').with.property('exitCode', 2);
+    expect(() => checkStepNodes([{ node: 'cp-1', action: 'restart-kubelet' }], { allowControlPlane: false }, nodes)).to.throw('steps[0].node: cp-1 is a control-plane node');
+  });
+  it('allows it with fault.allowControlPlane, and leaves steps on the targets or on unknown nodes alone', () => {
+    expect(() => checkStepNodes([{ node: 'kind-control-plane', action: 'drain' }], { allowControlPlane: true }, nodes)).not.to.throw();
+    expect(() => checkStepNodes([{ node: null, action: 'drain' }, { node: 'elsewhere', action: 'drain' }], { allowControlPlane: false }, nodes)).not.to.throw();
   });
 });

@@ -1,6 +1,6 @@
 // Tests for lib/report/reporters/github-summary.ts: appends to $GITHUB_STEP_SUMMARY only when it is set.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendStepSummary, createGithubSummaryReporter } from '../../../lib/report/reporters/github-summary.js';
@@ -17,8 +17,10 @@ describe('report/github-summary', () => {
     writeFileSync(path, '# earlier step\n');
     const r = fixtureResult('reboot-quick');
     const reporter = createGithubSummaryReporter({ log: () => {}, env: { GITHUB_STEP_SUMMARY: path } });
-    await reporter.onEnd!({ runDir: dir, result: r, analysis: {} as never });
-    await reporter.onEnd!({ runDir: dir, result: r, analysis: {} as never });
+    const runDir = join(dir, 'run');
+    mkdirSync(runDir);
+    await reporter.onEnd!({ runDir, result: r, analysis: {} as never });
+    await reporter.onEnd!({ runDir, result: r, analysis: {} as never });
     expect(readFileSync(path, 'utf8')).to.equal(`# earlier step\n${renderSummary(r)}\n${renderSummary(r)}\n`);
   });
   it('does nothing without GITHUB_STEP_SUMMARY', () => {
@@ -30,6 +32,19 @@ describe('report/github-summary', () => {
     const reporter = createGithubSummaryReporter({ log: (level, message) => warnings.push(`${level}: ${message}`), env: {} });
     await reporter.onEnd!({ runDir: dir, result: fixtureResult('reboot-quick'), analysis: {} as never });
     expect(warnings).to.deep.equal(['warn: reporter github: GITHUB_STEP_SUMMARY is not set; no job summary written']);
+  });
+  it('refuses a summary file inside the run directory (the journal, a report, or through a link), leaving it as it was', () => {
+    const runDir = join(dir, 'run');
+    mkdirSync(runDir);
+    const journal = join(runDir, 'observations.jsonl');
+    writeFileSync(journal, '{"type":"phase"}\n');
+    symlinkSync(runDir, join(dir, 'link'));
+    for (const path of [journal, join(runDir, 'new.md'), join(dir, 'link', 'observations.jsonl'), runDir]) {
+      expect(() => appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: path }, runDir))
+        .to.throw(`GITHUB_STEP_SUMMARY=${path} is inside the run directory ${runDir}`).with.property('exitCode', 2);
+    }
+    expect(readFileSync(journal, 'utf8')).to.equal('{"type":"phase"}\n');
+    expect(appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: join(dir, 'outside.md') }, runDir)).to.equal(true);
   });
   it('an unwritable summary file is an infrastructure error (exit code 3) naming it', () => {
     const path = join(dir, 'no-such-dir', 'summary.md');

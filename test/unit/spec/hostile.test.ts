@@ -219,6 +219,8 @@ describe('spec: hostile input (issue 27)', () => {
         'e.yaml:4:31: fault.target: no node "rebootlab-worker3" in kind cluster "rebootlab" (2 workers); its nodes are rebootlab-control-plane, rebootlab-worker, rebootlab-worker2'],
       ['a step on "worker1" (kind calls the first worker "worker")', 'fault: {type: power-off, duration: 30s}\nsteps: [{after: 5s, action: cordon, node: rebootlab-worker1}]\n',
         'e.yaml:5:43: steps[0].node: no node "rebootlab-worker1" in kind cluster "rebootlab" (2 workers); its nodes are rebootlab-control-plane, rebootlab-worker, rebootlab-worker2'],
+      ['a drain of the control plane without fault.allowControlPlane', 'fault: {type: power-off, duration: 30s}\nsteps: [{after: 5s, action: drain, node: rebootlab-control-plane}]\n',
+        'e.yaml:5:42: steps[0].node: "rebootlab-control-plane" is a control-plane node; set fault.allowControlPlane: true to act on it'],
       ['a kwok expectation on a node it does not have', 'cluster: {provider: kwok, nodes: 3}\nfault: {type: power-off, duration: 30s}\nexpect: ["nodes[name=rebootlab-worker4].readyAtEnd == true"]\n',
         'e.yaml:6:10: expect[0]: nodes[name=rebootlab-worker4]: no node "rebootlab-worker4" in kwok cluster "rebootlab" (3 workers); its nodes are rebootlab-control-plane, rebootlab-worker, rebootlab-worker2, rebootlab-worker3'],
       ['a PodDisruptionBudget over 100%', 'workloads: [{name: web, kind: Deployment, podDisruptionBudget: {minAvailable: "150%"}}]\nfault: {type: reboot}\n',
