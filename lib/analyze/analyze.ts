@@ -3,7 +3,7 @@ import type { Observation } from '../observe/types.js';
 import { secondsSince } from './clock.js';
 import { buildContext } from './context.js';
 import { evaluateTexts, runStatus } from './expect.js';
-import type { AnalyzeOptions, Measured } from './measurement.js';
+import { runInterrupted, type AnalyzeOptions, type Measured } from './measurement.js';
 import { MEASUREMENTS } from './measurements/index.js';
 import type { MeasuredRun, RunAnalysis } from './types.js';
 
@@ -53,6 +53,5 @@ export function analyze(observations: readonly Observation[], options: AnalyzeOp
     ...(measured.volumes ? { volumes: measured.volumes } : {}),
   };
   const expectations = evaluateTexts(run, options.expectations ?? []);
-  const finished = observations.some((r) => r.type === 'phase' && r.phase === 'run-finished');
-  return { ...run, expectations, status: runStatus(options.interrupted === true || !finished, expectations) };
+  return { ...run, expectations, status: runStatus(runInterrupted(observations, options), expectations) };
 }

@@ -1,6 +1,7 @@
 // The plain-words answer per workload: one sentence of what happened to its pods and why, decided here from the
 // analysis (pod and node timelines, DisruptionTarget conditions, steps, the data probe), so reports only render it.
 import type { DataProbeRead } from './context.js';
+import type { ProbeSummary } from './probe-types.js';
 import type { EventRecord, FaultInstant, NodeAnswer, NodeTimeline, PodTimeline, StepInstant, WorkloadAnswer, WorkloadTimeline } from './types.js';
 import type { WorkloadRef } from './types.js';
 
@@ -21,6 +22,13 @@ export interface AnswerInput {
   dataProbes: ReadonlyMap<string, DataProbeRead>;
   /** Last journal record, seconds since time zero. */
   endAfterSeconds: number;
+  /** The traffic probers' summaries (lib/analyze/probe-timeline.ts); absent or empty when the run probed nothing. */
+  probes?: readonly ProbeSummary[];
+  /**
+   * The run stopped before its end (lib/analyze/measurement.ts runInterrupted): a sentence then says for how long it
+   * was observed, and a node nothing happened to did not "stay Ready throughout". Absent: false.
+   */
+  interrupted?: boolean;
 }
 
 /** How a fault type is named in a sentence; node actions of scripts and unknown types read "the fault". */
@@ -38,6 +46,9 @@ const FAULT_NOUNS: Readonly<Record<string, string>> = {
 const KUBELET_RESTARTING = new Set(['reboot', 'power-off', 'kubelet-stop', 'kubelet-restart', 'node-delete', 'shutdown', 'restart', 'stop', 'stop-kubelet', 'restart-kubelet']);
 
 const s1 = (seconds: number): string => `${seconds.toFixed(1)} s`;
+
+/** `; observed for 3.5 s only: the run was interrupted` for an interrupted run, else empty. */
+const interruptedTail = (input: AnswerInput): string => (input.interrupted ? `; observed for ${s1(input.endAfterSeconds)} only: the run was interrupted` : '');
 
 /** `52.3 s`, or `52.3–58.0 s` when the instants spread by 0.1 s or more; null when none happened. */
 function span(values: readonly (number | null)[]): string | null {
@@ -209,6 +220,24 @@ function dataWords(read: DataProbeRead | undefined, volumeType: string | undefin
   }
 }
 
+/**
+ * What the clients of the workload's Service saw, from each http prober of it (`service` = the workload's name): "lost
+ * nothing" or how many requests failed and from when to when (send times, seconds since time zero, warm-up apart);
+ * null when nothing probed it. A pod can keep running and still be lost to clients: its endpoint turns not ready
+ * once the pod is marked Ready=False (the kubelet, or the node lifecycle controller's MarkPodsNotReady).
+ */
+function clientWords(probes: readonly ProbeSummary[], workload: string): string | null {
+  const mine = probes.filter((p) => p.type === 'http' && (p.service ?? p.name) === workload);
+  if (mine.length === 0) return null;
+  return mine.map((p) => {
+    if (p.errors === 0 || p.firstErrorAfterSeconds === null || p.lastErrorAfterSeconds === null) {
+      return `its Service's clients lost nothing (prober ${p.name}: ${p.errors} of ${p.sent} requests failed)`;
+    }
+    const when = p.lastErrorAfterSeconds - p.firstErrorAfterSeconds < 0.05 ? `at ${at(p.firstErrorAfterSeconds)}` : `from ${at(p.firstErrorAfterSeconds)} to ${at(p.lastErrorAfterSeconds)}`;
+    return `its Service's clients failed ${p.errors} of ${p.sent} requests ${when} (prober ${p.name})`;
+  }).join('; ');
+}
+
 /** At most three names listed, else their count (`12 replacements`). */
 function names(values: readonly string[], noun: string): string {
   return values.length <= 3 ? list(values) : `${values.length} ${noun}`;
@@ -332,15 +361,16 @@ function clauses(pods: readonly PodTimeline[], input: AnswerInput): string[] {
  * One plain-words sentence per workload of the experiment, in experiment order: for each group of its pods that shared
  * a fate (restarted in place, kept running, evicted and replaced, ...) what happened, when (seconds since time zero)
  * and why (the DisruptionTarget reason and the taint + toleration, the Node deletion or step that caused an eviction;
- * which identifiers stayed: pod UID, pod IP, container IDs), then the data probe. Pure.
+ * which identifiers stayed: pod UID, pod IP, container IDs), then what its Service's clients saw (http probers) and
+ * the data probe. Pure.
  */
 export function answerWorkloads(input: AnswerInput): WorkloadAnswer[] {
   return input.workloads.map((w) => {
     const pods = input.pods.filter((p) => p.workload === w.name);
     const volume = input.refs.find((r) => r.name === w.name)?.volumeType;
     const parts = pods.length === 0 ? ['no pod of it existed at the fault'] : clauses(pods, input);
-    const data = dataWords(input.dataProbes.get(w.name), volume);
-    return { workload: w.name, sentence: `${w.name}: ${[...parts, ...(data ? [data] : [])].join('; ')}.` };
+    const extra = [clientWords(input.probes ?? [], w.name), dataWords(input.dataProbes.get(w.name), volume)].filter((x): x is string => x !== null);
+    return { workload: w.name, sentence: `${w.name}: ${[...parts, ...extra].join('; ')}${interruptedTail(input)}.` };
   });
 }
 
@@ -396,14 +426,15 @@ function endClause(node: NodeTimeline, fault: FaultInstant | undefined, endAfter
  * marked NotReady, tainted after time zero or deleted. What the node lifecycle controller (or the kubelet) did and when
  * (seconds since time zero): Ready=False or Unknown (with the last Lease renewal before it), the taints by key and
  * effect, the Node's deletion, Ready again and how long after the fault's end began; a target nothing happened to
- * "stayed Ready". Pure.
+ * "stayed Ready throughout" (in an interrupted run: for the seconds observed). Pure.
  */
 export function answerNodes(input: AnswerInput): NodeAnswer[] {
   const answers: NodeAnswer[] = [];
   for (const node of input.nodes) {
     const clauses = [notReadyClause(node), taintClause(node), endClause(node, input.faults.find((f) => f.node === node.name), input.endAfterSeconds)].filter((c): c is string => c !== null);
     if (clauses.length === 0 && !node.faultTarget) continue;
-    answers.push({ node: node.name, sentence: `${node.name}: ${clauses.length === 0 ? 'stayed Ready throughout' : clauses.join('; ')}.` });
+    const none = input.interrupted ? `stayed Ready for the ${s1(input.endAfterSeconds)} observed: the run was interrupted` : 'stayed Ready throughout';
+    answers.push({ node: node.name, sentence: `${node.name}: ${clauses.length === 0 ? none : `${clauses.join('; ')}${interruptedTail(input)}`}.` });
   }
   return answers;
 }

@@ -97,6 +97,14 @@ export interface Measurement {
   tables?(view: MeasuredView): MeasurementTable[];
 }
 
+/**
+ * Whether the run stopped before its end: `options.interrupted` (run.json), or a journal without a `run-finished`
+ * phase marker (the run was killed). What such a journal shows stopped early: never a recovery, never "throughout".
+ */
+export function runInterrupted(observations: readonly Observation[], options: AnalyzeOptions): boolean {
+  return options.interrupted === true || !observations.some((r) => r.type === 'phase' && r.phase === 'run-finished');
+}
+
 /** `earlier[key]`, which registry order guarantees. @throws Error if a measurement needs a part not computed before it (a registry bug). */
 export function part<K extends MeasuredKey>(earlier: Readonly<Partial<Measured>>, key: K): Measured[K] {
   if (!(key in earlier)) throw new Error(`measurement registry: ${key} is needed before any measurement provides it`);

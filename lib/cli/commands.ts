@@ -102,6 +102,7 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           .option('allow-control-plane', { type: 'boolean', default: false, describe: 'Consent: control-plane nodes of that context may be targets (if fault.allowControlPlane)' })
           .option('reporter', reporterOption),
       async (argv) => {
+        checkBaselineAny(argv.baseline, argv['baseline-any']);
         // Bad reporter names are bad input before a script compiles or a cluster exists.
         if (argv.reporter !== undefined) (await import('../report/registry.js')).selectReporters(argv.reporter, { progress: false });
         if (/\.(m?ts|m?js)$/.test(argv.experiment)) {
@@ -223,12 +224,22 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
           .option('baseline-any', { type: 'boolean', default: false, describe: 'Gate against a --baseline of another experiment, fault or variant' })
           .option('tolerance-seconds', toleranceOption('--tolerance-seconds', 5, 'Allowed slowdown against --baseline, seconds'))
           .option('tolerance-percent', toleranceOption('--tolerance-percent', 10, 'Allowed slowdown against --baseline, percent')),
-      async (argv) =>
+      async (argv) => {
+        checkBaselineAny(argv.baseline, argv['baseline-any']);
         finish(await (await loadRun()).compareCommand({
           ...common(argv), runDirs: argv.dirs, format: argv.format, baselineVariant: argv['baseline-variant'],
           baseline: argv.baseline, baselineAny: argv['baseline-any'], toleranceSeconds: argv['tolerance-seconds'], tolerancePercent: argv['tolerance-percent'],
-        })),
+        }));
+      },
     );
+}
+
+/**
+ * `--baseline-any` widens the gate of a `--baseline`; alone it gates nothing, so it is refused rather than ignored.
+ * @throws InputError (exit 2) when `baselineAny` is set without `baseline`.
+ */
+function checkBaselineAny(baseline: string | undefined, baselineAny: boolean): void {
+  if (baselineAny && baseline === undefined) throw new InputError('--baseline-any without --baseline gates nothing; add --baseline <result.json> (the run to gate against), or drop --baseline-any');
 }
 
 /** Kind and kwok cluster names: DNS-1123 labels (they become container and node names). */

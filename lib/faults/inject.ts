@@ -1,7 +1,7 @@
 // Fault type → node primitives, injected on each target (staggered), restored after the duration,
 // with phase markers at each step. Every undo is registered with the guard before its action runs.
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import type { ActionRecord, Cluster, NodeAction } from '../cluster/provider.js';
+import type { ActionRecord, Cluster, NodeAction, Undo } from '../cluster/provider.js';
 import { FAULTS, FAULT_TYPES, primitivesAmong, takesScope } from '../spec/faults.js';
 import type { FaultBackend, FaultSpec, FaultType, PartitionScope } from '../spec/types.js';
 import { InputError } from '../common/errors.js';
@@ -95,12 +95,26 @@ export async function injectOnNode(cluster: Cluster, type: FaultType, node: stri
   const records: ActionRecord[] = [];
   // The scope of a control-plane partition goes into every marker of the fault: analysis reads it (clients still reach the pods).
   const scoped = options.scope !== undefined && options.scope !== 'node' && takesScope(type, options.scope) ? { scope: options.scope } : {};
+  // The restore markers go with the undos themselves, so a restore the guard runs on a signal or a crash (its
+  // releaseAll, not restore()) is journaled when it happens, and before the run says its faults are restored.
+  let injectionFailed = false;
+  let restoringMarked = false;
+  let undone = 0;
+  const journaledUndo = (undo: Undo): Undo => Object.assign(async () => {
+    if (!injectionFailed && !restoringMarked) {
+      restoringMarked = true;
+      onPhase('fault-restoring', { nodes: [node], detail: { type, ...scoped } });
+    }
+    await undo();
+    undone += 1;
+    if (!injectionFailed && undone === entries.length) onPhase('fault-restored', { nodes: [node], detail: { type, ...scoped, actions: records.map(recordDetail) } });
+  }, { record: undo.record });
   onPhase('fault-injecting', { nodes: [node], detail: { type, ...scoped, actions: [...primitives] } });
   try {
     for (const [i, action] of primitives.entries()) {
       await cluster.act(node, action, {
         beforeAct: (undo, record) => {
-          entries.push(guard.register(`${action} ${node}`, [node], undo, record.restoreCommands));
+          entries.push(guard.register(`${action} ${node}`, [node], journaledUndo(undo), record.restoreCommands));
           records.push(record);
         },
         afterAct: (record) => {
@@ -110,15 +124,21 @@ export async function injectOnNode(cluster: Cluster, type: FaultType, node: stri
       });
     }
   } catch (error) {
+    injectionFailed = true; // a failed injection is undone without restore markers: the run fails with its error
     for (const entry of [...entries].reverse()) await guard.release(entry).catch(() => undefined);
     throw error;
   }
   let restored: Promise<void> | null = null;
   const restore = () => {
     restored ??= (async () => {
-      onPhase('fault-restoring', { nodes: [node], detail: { type, ...scoped } });
+      // Each undo journals fault-restoring before the first and fault-restored after the last (journaledUndo);
+      // a fault with nothing registered to undo is journaled here.
       for (const entry of [...entries].reverse()) await guard.release(entry);
-      onPhase('fault-restored', { nodes: [node], detail: { type, ...scoped, actions: records.map(recordDetail) } });
+      if (!restoringMarked) {
+        restoringMarked = true;
+        onPhase('fault-restoring', { nodes: [node], detail: { type, ...scoped } });
+        onPhase('fault-restored', { nodes: [node], detail: { type, ...scoped, actions: records.map(recordDetail) } });
+      }
     })().catch((error: unknown) => {
       restored = null;
       throw error;

@@ -292,15 +292,38 @@ function parseLine(text: string, lineNumber: number, isLast: boolean, records: O
   records.push(value);
 }
 
+/** Skipped lines warned about one by one; the rest of a damaged journal's are counted in one line (a file of 100,000 bad lines printed 100,000). */
+export const MAX_SKIPPED_LINE_WARNINGS = 20;
+
+/**
+ * `log` passing on the first MAX_SKIPPED_LINE_WARNINGS skipped-line warnings; `done()` then warns once how many more
+ * lines of `source` were skipped without a line of their own (each is still in `skipped`).
+ */
+function cappedSkipLog(log: LogFn, source: string): { log: LogFn; done: () => void } {
+  let count = 0;
+  return {
+    log: (level, message) => {
+      count += 1;
+      if (count <= MAX_SKIPPED_LINE_WARNINGS) log(level, message);
+    },
+    done: () => {
+      if (count > MAX_SKIPPED_LINE_WARNINGS) log('warn', `${source}: ${count - MAX_SKIPPED_LINE_WARNINGS} more lines skipped (${count} in all), not listed`);
+    },
+  };
+}
+
 /**
  * Parse the text of an observations.jsonl. A line that is not valid JSON is skipped with a warning:
  * the last line may be torn by a `kill -9`; a torn line elsewhere is reported the same way.
- * Records are returned in file order; each skipped line is also appended to `skipped` when given.
+ * Records are returned in file order; each skipped line is also appended to `skipped` when given. The first
+ * MAX_SKIPPED_LINE_WARNINGS skipped lines get a warning each, the rest one line counting them.
  */
 export function parseJournal(text: string, log: LogFn = () => {}, source = 'observations.jsonl', skipped: SkippedJournalLine[] = []): Observation[] {
   const records: Observation[] = [];
   const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) parseLine(lines[i], i + 1, i === lines.length - 1, records, log, source, skipped);
+  const capped = cappedSkipLog(log, source);
+  for (let i = 0; i < lines.length; i++) parseLine(lines[i], i + 1, i === lines.length - 1, records, capped.log, source, skipped);
+  capped.done();
   return records;
 }
 
@@ -316,10 +339,13 @@ const NEWLINE = 0x0a;
  * StringDecoder and slicing the string cost about as much again as JSON.parse (bench/run.ts --only report).
  * A line that is not a record is skipped with a warning through `log` (`path:line:column: problem; skipped`) and
  * appended to `skipped` when given: a torn last line (from a killed writer) is expected, any other means the file is damaged.
+ * The first MAX_SKIPPED_LINE_WARNINGS skipped lines get a warning each, the rest one line counting them.
  * @throws InfraError if the file cannot be read.
  */
-export function readJournal(path: string, log: LogFn = () => {}, skipped: SkippedJournalLine[] = []): Observation[] {
+export function readJournal(path: string, warn: LogFn = () => {}, skipped: SkippedJournalLine[] = []): Observation[] {
   const records: Observation[] = [];
+  const capped = cappedSkipLog(warn, path);
+  const log = capped.log;
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
@@ -348,6 +374,7 @@ export function readJournal(path: string, log: LogFn = () => {}, skipped: Skippe
       filled = end - start;
     }
     parseLine(buffer.toString('utf8', 0, filled), ++lineNumber, true, records, log, path, skipped);
+    capped.done();
   } catch (err) {
     throw new InfraError(`cannot read journal ${path}: ${(err as Error).message}`, 'pass a run directory that holds observations.jsonl', { cause: err });
   } finally {

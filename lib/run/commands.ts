@@ -1,6 +1,6 @@
 // The run layer behind `rebootlab doctor`, `toolchain`, `cluster`, `report` and `compare`.
 import { existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, dockerServerVersion, getProvider, kindBinary, providerNames, START_DOCKER_HINT } from '../cluster/index.js';
 import { readToolchainEnv } from '../common/cache.js';
@@ -129,7 +129,9 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   const pending = [...new Set(searchDirs.flatMap((d) => findPendingRestoreDirs(d)))];
   const unexplained = pending.filter((dir) => !restored.some((r) => r.runDir === dir && r.failed.length > 0));
   if (unexplained.length > 0) {
-    checks.push({ name: 'faults left behind', ok: false, detail: unexplained.join(', '), fix: `rebootlab doctor --restore --reports ${options.reportsDir}` });
+    const roots = [...new Set(unexplained.map((dir) => reportsDirHolding(dir, searchDirs, options.reportsDir)))];
+    const fix = roots.map((root) => `rebootlab doctor --restore --reports ${/^[\w./+-]+$/.test(root) ? root : `'${root.replaceAll("'", "'\\''")}'`}`).join(' && ');
+    checks.push({ name: 'faults left behind', ok: false, detail: unexplained.join(', '), fix });
   }
 
   if (options.output === 'json') options.print?.(JSON.stringify(checks, null, 2));
@@ -170,6 +172,16 @@ function checkRestoreFiles(searchDirs: readonly string[]): void {
   if (problems.length === 0) return;
   const issues = problems.map((p) => ({ file: p.file, path: '', message: `${p.problem}; ${p.fix}` }));
   throw new InputError(formatInputIssue(issues[0]!), undefined, { issues });
+}
+
+/**
+ * The reports directory (one of `searchDirs`, absolute) that holds run directory `runDir`, the deepest if several do:
+ * the `--reports` a user passes to restore it (a run with `--out /tmp/x` is under /tmp/x, not under `reports`).
+ * `given` (as typed) when it is that directory.
+ */
+function reportsDirHolding(runDir: string, searchDirs: readonly string[], given: string): string {
+  const holding = searchDirs.filter((d) => !relative(d, runDir).startsWith('..')).sort((a, b) => b.length - a.length)[0] ?? dirname(runDir);
+  return holding === resolve(given) ? given : holding;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Runs the real rebootlab CLI in a subprocess (`node bin/rebootlab.js ...`) for black-box tests.
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Repository root (this file is dist/test/helpers/run-cli.js once compiled). */
@@ -13,14 +14,14 @@ export interface CliResult {
 }
 
 /**
- * Runs `node bin/rebootlab.js ...args` with the repository root as working directory.
+ * Runs `node <repository>/bin/rebootlab.js ...args`, in the repository root unless `cwd` is given.
  * @param timeoutMs kill the process after this many milliseconds (default 15000).
  * @param env variables added to (or replacing) this process's environment.
  * @returns exit code (null if killed), stdout and stderr in full.
  */
 export function runCli(args: readonly string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/rebootlab.js', ...args], {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'rebootlab.js'), ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: { ...process.env, ...options.env, NO_COLOR: '1', FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

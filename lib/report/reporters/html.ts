@@ -9,7 +9,7 @@ import { LEGEND, renderTimeline } from './html-timeline.js';
 import { timelineModel } from './html-timeline-model.js';
 import { writeReportFile } from './write-file.js';
 import { MAX_NODE_LANES, MAX_POD_LANES } from './html-lanes.js';
-import { faultLine, MAX_NODE_ANSWERS, mechanismsText, predictionTotals, timeZeroSentence } from './prediction-rows.js';
+import { faultLine, MAX_NODE_ANSWERS, mechanismsText, predictionTotals, timeZeroSentence, workloadsState } from './prediction-rows.js';
 
 /** File name of the HTML report in a run directory. */
 export const REPORT_HTML_FILE = 'report.html';
@@ -27,7 +27,7 @@ function heading(r: Result): VNode {
       Fault <strong>${r.spec.fault.type}</strong> on ${r.spec.fault.nodes.join(', ') || '(no target)'} at ${m.faultInjectedAt};
       restored ${formatSeconds(r.summary.faultRestoredAfterSeconds)} after it; observed until ${formatSeconds(r.summary.endAfterSeconds)}.
       Cluster ${r.spec.cluster.name} (${r.spec.cluster.provider}, ${r.spec.cluster.kubernetesVersion ?? 'version unknown'}).
-      Workloads ${r.summary.recovered ? 'recovered' : 'did not all recover'}; expectations ${r.summary.expectationsPassed} passed, ${r.summary.expectationsFailed} failed.
+      Workloads ${workloadsState(r)}; expectations ${r.summary.expectationsPassed} passed, ${r.summary.expectationsFailed} failed.
       ${timeZeroSentence(r.summary.timeZero)} Negative times are before it.
     </p>
     ${r.summary.faults.length > 0 ? html`<ul class="faults">${r.summary.faults.map((f) => html`<li data-fault=${f.node}>${faultLine(f)}</li>`)}</ul>` : null}

@@ -4,7 +4,7 @@ import type { Reporter, ReporterFactory, RunResult } from '../reporter.js';
 import { writeReportFile } from './write-file.js';
 import type { Result } from '../result-types.js';
 import { codeSpan, markdownText as text, seconds, table } from './markdown-tables.js';
-import { faultLine, MAX_NODE_ANSWERS, mechanismsText, PREDICTION_HEADERS, predictionRow, predictionTotals, timeZeroSentence } from './prediction-rows.js';
+import { faultLine, MAX_NODE_ANSWERS, mechanismsText, PREDICTION_HEADERS, predictionRow, predictionTotals, timeZeroSentence, workloadsState } from './prediction-rows.js';
 import { measurementTables, type TableCell } from '../../analyze/index.js';
 
 /** File name of the Markdown summary in a run directory. */
@@ -51,7 +51,7 @@ export function renderSummary(r: Result): string {
     `Fault **${text(r.spec.fault.type)}** on ${text(r.spec.fault.nodes.join(', ')) || '(no target)'} at ${text(m.faultInjectedAt)}; ` +
       `restored ${seconds(r.summary.faultRestoredAfterSeconds)} after it; observed until ${seconds(r.summary.endAfterSeconds)}. ` +
       `Cluster ${text(r.spec.cluster.name)} (${text(r.spec.cluster.provider)}, ${text(r.spec.cluster.kubernetesVersion ?? 'version unknown')}). ` +
-      `Workloads ${r.summary.recovered ? 'recovered' : 'did **not** all recover'}.`,
+      `Workloads ${workloadsState(r, (w) => `**${w}**`)}.`,
   );
   parts.push(timeZeroSentence(r.summary.timeZero));
   if (r.summary.faults.length > 0) parts.push(r.summary.faults.map((f) => `- ${text(faultLine(f))}`).join('\n'));

@@ -1,5 +1,6 @@
 // Text of the predictions table shared by summary.md and report.html: one row per predicted event with its cause.
 import type { FaultInstant, PredictionItem, Predictions } from '../../analyze/types.js';
+import type { Result } from '../result-types.js';
 
 /**
  * How many node sentences "What happened" lists in summary.md and report.html (a 100-node kwok zone would bury the
@@ -70,6 +71,16 @@ export function faultLine(f: FaultInstant): string {
   const renew = f.lastLeaseRenewBeforeFault ? `; last Lease renewal before it ${sec(f.lastLeaseRenewBeforeFault.afterSeconds)} (${f.lastLeaseRenewBeforeFault.renewTime})` : '';
   const back = f.restoredAfterSeconds === null ? '' : `; restored ${sec(f.restoredAfterSeconds)}`;
   return `${f.node}: ${f.type ?? 'fault'} command started ${sec(f.issuedAfterSeconds)}, returned ${sec(f.effectiveAfterSeconds)} (took ${sec(f.commandSeconds)})${back}${renew}`;
+}
+
+/**
+ * The workloads' state in the headline, without markup: `recovered` or `did not all recover`; for an interrupted run
+ * `not known: the run was interrupted at 3.5 s` (what its journal shows stopped early, so it is no recovery).
+ * @param emphasis wraps the `not` of a failure (markdown `**not**`); identity by default.
+ */
+export function workloadsState(r: Pick<Result, 'status' | 'summary'>, emphasis: (word: string) => string = (w) => w): string {
+  if (r.status === 'interrupted') return `not known: the run was interrupted at ${r.summary.endAfterSeconds.toFixed(1)} s`;
+  return r.summary.recovered ? 'recovered' : `did ${emphasis('not')} all recover`;
 }
 
 /** The sentence saying what time zero is. */

@@ -755,7 +755,8 @@ const ROWS: Row[] = [
       'pod:web-549fc7f89c-h488s.terminatedPhase': 'Succeeded',
       'pod:web-549fc7f89c-h488s.evictedAfterSeconds': 31.223,
       'pod:web-549fc7f89c-h488s.outcome': 'terminated-replaced',
-      'run.answers.0.sentence': 'web: web-549fc7f89c-h488s terminated by the kubelet 1.6 s after the shutdown (Pod was terminated in response to imminent node shutdown.), replaced by a new pod on rebootlab-worker2, Ready at 4.4 s; web-549fc7f89c-7887d on rebootlab-worker2 unaffected (not a fault target).',
+      'run.answers.0.sentence': 'web: web-549fc7f89c-h488s terminated by the kubelet 1.6 s after the shutdown (Pod was terminated in response to imminent node shutdown.), replaced by a new pod on rebootlab-worker2, Ready at 4.4 s; web-549fc7f89c-7887d on rebootlab-worker2 unaffected (not a fault target); ' +
+        'its Service\'s clients failed 7 of 1691 requests from 0.9 s to 1.6 s (prober web).',
       'run.predictions.missed': [],
       'run.predictions.heldCount': 7,
       'run.predictions.predictedCount': 7,

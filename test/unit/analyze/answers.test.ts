@@ -1,10 +1,13 @@
 // Tests for lib/analyze/answers.ts: the plain-words answer per workload and per node, on runs recorded on kind and kwok, and its
 // place at the top of summary.md and report.html.
 import { expect } from 'chai';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURE_RUNS_DIR, loadFixtureRun } from './fixture-runs.js';
+import { timeZeroMarker } from './edited-journals.js';
+import { analyze } from '../../../lib/analyze/analyze.js';
+import { analyzeOptionsOf } from '../../../lib/report/write-reports.js';
 import type { RunAnalysis } from '../../../lib/analyze/types.js';
 import { rebuildReports } from '../../../lib/report/write-reports.js';
 import { renderSummary } from '../../../lib/report/reporters/markdown.js';
@@ -49,7 +52,8 @@ const ROWS: { run: string; workload: string; sentence: string }[] = [
     run: 'kind-kubelet-restart-recorded',
     workload: 'web',
     sentence: 'web: web-774648d964-dq7t2 kept running on rl-cat-e2e-clients-worker through the kubelet restart, Ready=False from 5.4 s (phase Running), Ready again at 5.6 s — ' +
-      'same pod object (UID unchanged) re-read from the API server, same pod IP, same container (restartCount unchanged): the runtime kept it running.',
+      'same pod object (UID unchanged) re-read from the API server, same pod IP, same container (restartCount unchanged): the runtime kept it running; ' +
+      'its Service\'s clients failed 21 of 783 requests from 5.9 s to 6.9 s (prober web).',
   },
   {
     run: 'kind-outage-tuned-recorded',
@@ -70,6 +74,21 @@ const ROWS: { run: string; workload: string; sentence: string }[] = [
     run: 'kind-out-of-service-early-recorded',
     workload: 'db',
     sentence: 'db: db-0 evicted 3.1 s after the power-off (out-of-service taint at 3.0 s, not tolerated), recreated under the same name (new UID) on rl-rec2-worker2, Ready at 29.5 s.',
+  },
+  {
+    // A kubelet stop past detection: the containers keep running, yet the Service's clients lose them from when the
+    // node lifecycle controller marks the pods Ready=False (MarkPodsNotReady) until the kubelet reports them Ready.
+    run: 'kind-control-plane-cut-off-recorded',
+    workload: 'web',
+    sentence: 'web: all 3 pods kept running on rl-cat-e2e-clients-worker, rl-cat-e2e-clients-worker2 and rl-cat-e2e-clients-worker3 through the kubelet stop, ' +
+      'Ready=False from 22.5–23.5 s (phase Running), Ready again at 97.1 s — same pod objects (UIDs unchanged) re-read from the API server, same pod IPs, ' +
+      'same containers (restartCount unchanged): the runtime kept them running; its Service\'s clients failed 1263 of 1950 requests from 25.1 s to 96.1 s (prober web).',
+  },
+  {
+    run: 'kind-probed-runtime-stop-recorded',
+    workload: 'web',
+    sentence: 'web: web-89f9fcb64-nlp7n kept running on rl-cat-e2e-worker through the runtime stop — same pod object (UID unchanged), same pod IP, same container ' +
+      '(restartCount unchanged): the runtime kept it running; its Service\'s clients lost nothing (prober web: 0 of 943 requests failed).',
   },
   {
     run: 'kind-runtime-stop-recorded',
@@ -181,5 +200,45 @@ describe('analyze/answers: one plain-words sentence per node the fault touched',
     expect(capped.filter((l) => /^- n\d+: /.test(l))).to.have.length(12);
     expect(capped).to.include('- … and 2 more nodes (result.json `nodeAnswers` has each)');
     expect(renderHtmlReport(result)).to.contain('… and 2 more nodes');
+  });
+});
+
+/**
+ * An interrupted run (kill -9 3.5 s into a partition, then `doctor --restore`): what its journal shows stopped early,
+ * so no sentence says "throughout" or "recovered". The recorded 30 s partition journal cut 3.5 s after time zero,
+ * without its run-finished marker, as the killed run left it.
+ */
+describe('analyze/answers: an interrupted run says how long it was observed', () => {
+  const run = loadFixtureRun('kind-partition-heal-node-30s-v1372-recorded');
+  const zeroMs = timeZeroMarker(run.observations).receivedAtMs;
+  const cut = run.observations.filter((o) => o.receivedAtMs <= zeroMs + 3500 && !(o.type === 'phase' && o.phase === 'run-finished'));
+  const analysis = analyze(cut, analyzeOptionsOf(run.info));
+  const observed = analysis.endAfterSeconds.toFixed(1);
+
+  it('the target stayed Ready only for the seconds observed, and each workload sentence says the run was interrupted', () => {
+    expect(analysis.status).to.equal('interrupted');
+    expect(analysis.endAfterSeconds).to.be.within(3, 3.5);
+    expect(analysis.nodeAnswers.find((a) => a.node === 'rebootlab-worker')?.sentence)
+      .to.equal(`rebootlab-worker: stayed Ready for the ${observed} s observed: the run was interrupted.`);
+    expect(analysis.answers.length).to.be.above(0);
+    for (const a of analysis.answers) expect(a.sentence).to.match(new RegExp(`; observed for ${observed.replace('.', '\\.')} s only: the run was interrupted\\.$`));
+    // The whole run, finished, says neither.
+    expect(run.analysis.nodeAnswers.map((a) => a.sentence).join(' ')).to.not.include('interrupted');
+  });
+
+  it('summary.md and report.html do not call its workloads recovered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rebootlab-answers-'));
+    try {
+      cpSync(join(run.dir, 'run.json'), join(dir, 'run.json'));
+      writeFileSync(join(dir, 'observations.jsonl'), cut.map((o) => JSON.stringify(o)).join('\n') + '\n');
+      await rebuildReports(dir);
+      const md = readFileSync(join(dir, 'summary.md'), 'utf8');
+      const page = readFileSync(join(dir, 'report.html'), 'utf8');
+      expect(md).to.include(`Workloads not known: the run was interrupted at ${observed} s.`);
+      expect(md).to.not.match(/Workloads recovered/);
+      expect(page).to.include(`Workloads not known: the run was interrupted at ${observed} s;`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -92,6 +92,13 @@ describe('cli arguments', () => {
     expect((await cli(['validate', 'experiments/reboot-quick.yaml', '-o', 'json'])).exitCode).to.equal(0);
   });
 
+  it('--baseline-any without --baseline is refused, not ignored (run and compare: it gated nothing)', async () => {
+    const line = 'ERROR: --baseline-any without --baseline gates nothing; add --baseline <result.json> (the run to gate against), or drop --baseline-any\n';
+    for (const argv of [['run', 'experiments/reboot-quick.yaml', '--baseline-any'], ['compare', 'test/fixtures/runs/reboot-quick', '--baseline-any']]) {
+      expect(await cli(argv), argv.join(' ')).to.deep.equal({ exitCode: 2, stdout: '', stderr: line });
+    }
+  });
+
   it('reads the cluster name from `cluster <action> NAME` and refuses a different --name', async () => {
     const res = await cli(['cluster', 'delete', 'hb2', '--name', 'other']);
     expect(res).to.deep.equal({ exitCode: 2, stdout: '', stderr: 'ERROR: two cluster names given: "hb2" and "other"; give NAME or --name NAME once\n' });

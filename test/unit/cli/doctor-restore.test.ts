@@ -73,3 +73,24 @@ describe('cli: doctor --restore checks pending-restore.json before any tool', fu
     expect(result.exitCode).to.equal(2);
   });
 });
+
+describe('cli: doctor names the --reports that holds a fault left behind', function () {
+  this.timeout(30_000);
+  let dir: string;
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'rebootlab-doctor-hint-')); });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a run killed under --out elsewhere: the fix says --reports <that --out>, not the default reports (found by a new-user try)', async () => {
+    const out = join(dir, 'elsewhere');
+    const runDir = join(out, 'partition-120-20261207T150128Z');
+    mkdirSync(runDir, { recursive: true });
+    // A run killed with -9 left this file (pid gone); the run remembered its --out in the cache.
+    writeFileSync(join(runDir, 'pending-restore.json'), JSON.stringify({ pid: 999999, writtenAtMs: 1, entries: [{ label: 'partition', nodes: ['rebootlab-worker'], commands: [['docker', 'unpause', 'rebootlab-worker']] }] }));
+    mkdirSync(join(dir, 'cache'));
+    writeFileSync(join(dir, 'cache', 'last-out'), `${out}\n`);
+    const result = await runCli(['doctor'], { cwd: dir, env: { PATH: join(dir, 'no-tools'), REBOOTLAB_CACHE: join(dir, 'cache') } });
+    const line = result.stdout.split('\n').find((l) => l.includes('faults left behind'));
+    expect(line, result.stdout + result.stderr).to.equal(`MISSING faults left behind: ${runDir} — fix: rebootlab doctor --restore --reports ${out}`);
+    expect(result.exitCode).to.equal(3);
+  });
+});

@@ -125,6 +125,25 @@ describe('runFault', () => {
 });
 
 describe('injectOnNode', () => {
+  it('a restore the guard runs on a signal (releaseAll) is journaled as it happens, before the run says so (found by a new-user Ctrl-C)', async () => {
+    const t = setup();
+    const injected = await injectOnNode(t.cluster, 'node-delete', 'kind-worker', t);
+    t.cluster.log.push('signal');
+    await t.guard.releaseAll();
+    t.cluster.log.push('faults restored');
+    await injected.restore(); // the run's own restore after the abort: nothing left, nothing journaled twice
+    expect(t.cluster.log.slice(t.cluster.log.indexOf('signal'))).to.deep.equal([
+      'signal', 'phase fault-restoring kind-worker', 'undo delete-node-object kind-worker', 'undo stop kind-worker', 'phase fault-restored kind-worker', 'faults restored',
+    ]);
+  });
+
+  it('a failed injection is undone without restore markers', async () => {
+    const t = setup();
+    t.cluster.failing.add('delete-node-object kind-worker');
+    await injectOnNode(t.cluster, 'node-delete', 'kind-worker', t).catch(() => undefined);
+    expect(t.phases.map((p) => p.phase)).to.deep.equal(['fault-injecting', 'fault-injected']);
+  });
+
   it('undoes the primitives already applied when a later one fails', async () => {
     const t = setup();
     t.cluster.failing.add('delete-node-object kind-worker');

@@ -43,6 +43,24 @@ describe('observe/journal', () => {
     expect(warnings).to.deep.equal([`${journal.path}:4:51: torn last line (50 bytes); skipped`]);
   });
 
+  it('a journal of 100,000 bad lines: 20 warnings and one line counting the rest, every line still in `skipped` (hostile-input tryout)', () => {
+    const journal = openJournal(join(dir, 'observations.jsonl'));
+    journal.appendObject(node('n0'));
+    journal.close();
+    appendFileSync(journal.path, 'not json\n'.repeat(100_000));
+    const warnings: string[] = [];
+    const skipped: SkippedJournalLine[] = [];
+    const records = readJournal(journal.path, (_level, message) => warnings.push(message), skipped);
+    expect(records).to.have.length(1);
+    expect(skipped).to.have.length(100_000);
+    expect(warnings).to.have.length(21);
+    expect(warnings[0]).to.equal(`${journal.path}:2:1: unreadable line (8 bytes); skipped`);
+    expect(warnings[20]).to.equal(`${journal.path}: 99980 more lines skipped (100000 in all), not listed`);
+    const parsedWarnings: string[] = [];
+    parseJournal('x\n'.repeat(25), (_level, message) => parsedWarnings.push(message), 'j.jsonl');
+    expect(parsedWarnings.at(-1)).to.equal('j.jsonl: 5 more lines skipped (25 in all), not listed');
+  });
+
   it('writes and reads back 10 000 records in order', () => {
     const journal = openJournal(join(dir, 'observations.jsonl'));
     for (let i = 0; i < 10_000; i++) journal.appendObject({ ...node(`pod-${i}`), kind: 'Pod', namespace: 'rebootlab' });
