@@ -280,6 +280,11 @@ function clause(group: readonly Fate[], total: number, input: AnswerInput, conte
   const why = collapse(group.map((f) => f.why));
   const plural = pods.length > 1;
   if (first.outcome === 'unaffected' && group[0].key === 'unaffected') return `${who} on ${on} unaffected (not a fault target)`;
+  if (first.outcome === 'unaffected' && input.interrupted) {
+    // What the API had not yet shown is not known: a powered-off node's pods look as before until it is detected.
+    const ready = readiness(pods);
+    return `${who} on ${on}: no change the API showed${ready ? `, ${ready}` : ''}`;
+  }
   if (first.outcome === 'unaffected') {
     const ready = readiness(pods);
     return `${who} kept running on ${on} through ${context.faultNoun}${ready ? `, ${ready}` : ''} — ${identity(pods, context.kubeletRestarted)}`;

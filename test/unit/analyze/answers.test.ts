@@ -221,6 +221,8 @@ describe('analyze/answers: an interrupted run says how long it was observed', ()
     expect(analysis.nodeAnswers.find((a) => a.node === 'rebootlab-worker')?.sentence)
       .to.equal(`rebootlab-worker: stayed Ready for the ${observed} s observed: the run was interrupted.`);
     expect(analysis.answers.length).to.be.above(0);
+    // A target's pods look as before in the API until the fault is detected: not "kept running through" it.
+    expect(analysis.answers.map((a) => a.sentence).join(' ')).to.not.include('kept running');
     for (const a of analysis.answers) expect(a.sentence).to.match(new RegExp(`; observed for ${observed.replace('.', '\\.')} s only: the run was interrupted\\.$`));
     // The whole run, finished, says neither.
     expect(run.analysis.nodeAnswers.map((a) => a.sentence).join(' ')).to.not.include('interrupted');
