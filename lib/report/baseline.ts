@@ -43,6 +43,9 @@ export const MAX_TOLERANCE_SECONDS = 86_400;
 /** Largest `--tolerance-percent`: 1000 % lets a metric take 11 times its baseline value; more can never fail the gate either. */
 export const MAX_TOLERANCE_PERCENT = 1000;
 
+/** Largest |metric| of a baseline, seconds (a week): no run observes that long, so a larger value was edited in. */
+export const MAX_BASELINE_SECONDS = 604_800;
+
 /**
  * Check the `--tolerance-seconds` and `--tolerance-percent` flags (undefined: the flag was not given) before any work,
  * so `run` and `compare` refuse a bad one the same way, naming the flag, before a cluster or a printed table.
@@ -70,7 +73,8 @@ export function checkToleranceFlags(flags: { toleranceSeconds?: number; toleranc
  * at most max(toleranceSeconds, baseline × tolerancePercent / 100). Only slower is a regression: earlier detection
  * or shorter unavailability never fails the gate. A replacement that became Ready in the baseline but in no
  * current run is a regression with currentSeconds null. Returns [] when nothing regressed.
- * @throws InputError when `current` is empty or a tolerance is negative or not a number (exit code 2).
+ * @throws InputError when `current` is empty, a tolerance is negative or not a number, or a baseline metric is not
+ *   finite or beyond {@link MAX_BASELINE_SECONDS} either side of time zero (exit code 2).
  */
 export function checkBaseline(current: readonly Result[], baseline: Result, tolerance: BaselineTolerance): Regression[] {
   if (current.length === 0) throw new InputError('checkBaseline needs at least one current result');
@@ -82,6 +86,10 @@ export function checkBaseline(current: readonly Result[], baseline: Result, tole
   for (const m of metricsOf([baseline]).filter((x) => x.unit !== 'ratio')) {
     const base = metricValue(baseline, m.id);
     if (base === null) continue;
+    // An edited baseline (-1e308 s) made the allowance NaN, and `now > NaN` never fails: a gate that gates nothing.
+    if (!Number.isFinite(base) || Math.abs(base) > MAX_BASELINE_SECONDS) {
+      throw new InputError(`baseline ${m.label}: ${String(base)} s is not a time a run observes (at most ${MAX_BASELINE_SECONDS} s either side of time zero)`, 'gate against a result.json that rebootlab wrote');
+    }
     const values = current.map((r) => metricValue(r, m.id)).filter((v): v is number => v !== null);
     const now = aggregate(values, { fn: 'median' });
     const allowed = round(base + Math.max(tolerance.toleranceSeconds, (Math.abs(base) * tolerance.tolerancePercent) / 100));

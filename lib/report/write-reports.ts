@@ -127,7 +127,7 @@ export function journalDamageWarning(damaged: readonly SkippedJournalLine[]): st
  * are skipped with a warning each through `log`; any but a torn last line also puts a first warning in the result
  * ({@link journalDamageWarning}) and is passed to `onDamagedJournal`.
  * @throws InputError if run.json is unreadable or the journal has no fault-injected marker (naming
- *   `<runDir>/observations.jsonl`); InfraError if the journal is unreadable.
+ *   `<runDir>/observations.jsonl`, and its first damaged line when lines were skipped: the marker may be on it); InfraError if the journal is unreadable.
  */
 export async function rebuildReports(runDir: string, options: Omit<WriteReportsOptions, 'observations'> & RebuildReportsOptions = {}): Promise<Result> {
   const info = readRunInfo(runDir);
@@ -140,7 +140,19 @@ export async function rebuildReports(runDir: string, options: Omit<WriteReportsO
     analysis = analyze(observations, analyzeOptionsOf(info));
   } catch (error) {
     // The analysis knows records, not files: name the journal the user passed (one line, file first).
-    if (error instanceof InputError && error.issues.length === 0) throw new InputError(`${journalPath}: ${error.message}`, error.hint, { cause: error });
+    if (error instanceof InputError && error.issues.length === 0) {
+      // A marker on a skipped line is missing from the records: name that line rather than "rerun the experiment".
+      const damaged = skipped.filter((line) => !line.tornLast);
+      if (damaged.length > 0) {
+        const first = damaged[0]!;
+        throw new InputError(
+          `${journalPath}: ${error.message.split(';')[0]}, and ${damaged.length === 1 ? `line ${first.line}:${first.column} was skipped` : `${damaged.length} lines were skipped, the first at ${first.line}:${first.column}`} (${first.problem})`,
+          'repair the skipped line (it may have held the marker) and run rebootlab report again',
+          { cause: error },
+        );
+      }
+      throw new InputError(`${journalPath}: ${error.message}`, error.hint, { cause: error });
+    }
     throw error;
   }
   // A torn last line is what a killed run leaves; a line skipped before it means records are missing from the middle:

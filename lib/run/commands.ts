@@ -67,7 +67,7 @@ export function doctorLine(c: DoctorCheck): string {
  * Checks what rebootlab needs, one line each: Docker engine, runtime capabilities, kind, node image, Go,
  * disk space, faults left behind. With `restore`, restores faults listed in pending-restore.json files.
  * Resolves to exit 0 when everything is present; otherwise throws.
- * @throws InputError (exit 2), before any tool is looked up, when `--reports` is not a directory or (with `restore`) a
+ * @throws InputError (exit 2), before any tool is looked up, when `--reports` is not a directory or a
  *   pending-restore.json is not a regular file of the shape rebootlab writes ({@link checkPendingRestoreFiles}); the
  *   file is left as it is. After printing every line (each failure's detail once, on its own line): InfraError
  *   (exit 3) naming the failed checks (the first one's name and detail when there is no `print`), with the first
@@ -78,8 +78,9 @@ export async function runDoctor(options: DoctorOptions): Promise<CommandOutcome>
   checkReportsDir(options.reportsDir);
   // Faults a killed run left: under --reports (any depth), the default reports directory and the last --out.
   const searchDirs = restoreSearchDirs([options.reportsDir], DEFAULT_REPORTS_DIR);
-  // A bad file is the user's to fix whatever tools are missing: say so before any of them is looked up.
-  if (options.restore) checkRestoreFiles(searchDirs);
+  // A bad file is the user's to fix whatever tools are missing: say so before any of them is looked up, with or
+  // without --restore (plain doctor said every check was ok beside a pending-restore.json that is a directory).
+  checkRestoreFiles(searchDirs);
   const checks: DoctorCheck[] = [];
   const fix = 'npm run toolchain';
   const docker = await dockerEngineCheck();

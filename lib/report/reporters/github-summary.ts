@@ -1,5 +1,5 @@
 // Appends the run's Markdown summary to the GitHub Actions job summary file when GITHUB_STEP_SUMMARY is set.
-import { realpathSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import type { Reporter, ReporterOptions, RunResult } from '../reporter.js';
@@ -27,8 +27,8 @@ export function renderStepSummary(result: Result): string {
 /**
  * Append `renderStepSummary(result)` to the file named by `env.GITHUB_STEP_SUMMARY`; does nothing (returns false)
  * when the variable is unset or empty, so the reporter is harmless outside GitHub Actions.
- * @throws InputError if `runDir` is given and the file is inside it (symbolic links resolved): appending there would
- *   change the run's journal or reports; InfraError if the file cannot be appended to.
+ * @throws InputError if `runDir` is given and the file is inside it (symbolic links resolved) or is one of its files
+ *   under another name (a hard link: same device and inode): appending there would change the run's journal or reports; InfraError if the file cannot be appended to.
  */
 export function appendStepSummary(result: Result, env: NodeJS.ProcessEnv = process.env, runDir?: string): boolean {
   const path = env[STEP_SUMMARY_ENV];
@@ -37,6 +37,12 @@ export function appendStepSummary(result: Result, env: NodeJS.ProcessEnv = proce
     throw new InputError(
       `${STEP_SUMMARY_ENV}=${path} is inside the run directory ${runDir}: the github reporter appends to it and would change the run's own files`,
       `point ${STEP_SUMMARY_ENV} at a file outside the run directory`,
+    );
+  }
+  if (runDir !== undefined && sameFileInDir(path, runDir)) {
+    throw new InputError(
+      `${STEP_SUMMARY_ENV}=${path} is a hard link to a file of the run directory ${runDir}: the github reporter appends to it and would change the run's own files`,
+      `point ${STEP_SUMMARY_ENV} at a file of its own`,
     );
   }
   writeReportFile(path, renderStepSummary(result), true);
@@ -65,6 +71,32 @@ function realPathOf(path: string): string {
   } catch {
     const parent = dirname(absolute);
     return parent === absolute ? absolute : join(realPathOf(parent), basename(absolute));
+  }
+}
+
+/**
+ * True when `path` exists and is, by device and inode, one of the regular files directly in `dir` (a hard link to the
+ * journal has another path but the same file: a path check alone let `report` append into observations.jsonl).
+ */
+function sameFileInDir(path: string, dir: string): boolean {
+  let target;
+  try {
+    target = statSync(path);
+  } catch {
+    return false; // not created yet: no run file can be it
+  }
+  if (!target.isFile() || target.nlink < 2) return false;
+  try {
+    return readdirSync(dir).some((name) => {
+      try {
+        const s = statSync(join(dir, name));
+        return s.isFile() && s.dev === target.dev && s.ino === target.ino;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
   }
 }
 

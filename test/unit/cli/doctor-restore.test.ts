@@ -62,6 +62,12 @@ describe('cli: doctor --restore checks pending-restore.json before any tool', fu
     expect(lstatSync(pending).isDirectory()).to.equal(true);
   });
 
+  it('plain doctor (no --restore) names the same bad entries, exit 2, instead of every check ok (hostile-input tryout)', async () => {
+    mkdirSync(pending);
+    const result = await runCli(['doctor', '--reports', join(dir, 'reports')], { env: { PATH: join(dir, 'no-tools'), REBOOTLAB_CACHE: join(dir, 'cache') } });
+    refused(result, `ERROR: ${pending}: a directory, not the file rebootlab writes; nothing run; remove it, or replace it by the regular file rebootlab wrote`);
+  });
+
   it('one line per bad entry, in path order', async () => {
     writeFileSync(pending, '[]');
     mkdirSync(join(dir, 'reports', 'q'));

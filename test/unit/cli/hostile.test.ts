@@ -249,6 +249,22 @@ describe('cli: hostile input (issue 27)', function () {
       }
     });
 
+    it('report of a journal whose fault-injected line is damaged names that line, not "rerun the experiment" (hostile-input tryout)', async () => {
+      const run = join(dir, 'r');
+      cpSync(RUN, run, { recursive: true });
+      const journal = join(run, 'observations.jsonl');
+      const lines = readFileSync(journal, 'utf8').split('\n');
+      const at = lines.findIndex((l) => l.includes('"phase":"fault-injected"'));
+      const damaged = JSON.parse(lines[at]!) as Record<string, unknown>;
+      lines[at] = JSON.stringify({ ...damaged, detail: 'oops' });
+      writeFileSync(journal, lines.join('\n'));
+      const result = await runCli(['report', run]);
+      badInput(result,
+        `warning: ${journal}:${at + 1}:1: not a journal record (detail is not an object); skipped`,
+        `ERROR: ${journal}: journal has no fault-injected marker, and line ${at + 1}:1 was skipped (not a journal record (detail is not an object))`,
+        'repair the skipped line (it may have held the marker) and run rebootlab report again');
+    });
+
     it('compare with a negative or non-numeric --tolerance-*: one line naming the flag, exit 2, no table printed first', async () => {
       // Found by a new-user try: the table was printed, then "baseline toleranceSeconds: ... got NaN" named no flag.
       for (const [flag, value, line] of [

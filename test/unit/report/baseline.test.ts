@@ -41,6 +41,14 @@ describe('report/baseline: checkBaseline', () => {
     expect(() => checkBaseline([baseline], baseline, { tolerancePercent: -1, toleranceSeconds: 0 })).to.throw('baseline tolerancePercent: must be a number ≥ 0, got -1').with.property('exitCode', 2);
     expect(() => checkBaseline([], baseline, { tolerancePercent: 0, toleranceSeconds: 0 })).to.throw('needs at least one current result').with.property('exitCode', 2);
   });
+  it('a baseline metric edited to -1e308 s (the allowance turned NaN and the gate passed everything) is bad input', () => {
+    const edited = syntheticResult('tuned', 0, { detection: 20, eviction: 50, replacementReady: 55, unavailableWeb: -1e308 });
+    const current = [syntheticResult('tuned', 0, { detection: 21, eviction: 51, replacementReady: 56, unavailableWeb: 900 })];
+    expect(() => checkBaseline(current, edited, { tolerancePercent: 10, toleranceSeconds: 5 }))
+      .to.throw('-1e+308 s is not a time a run observes').with.property('exitCode', 2);
+    // A real slowdown against a sane baseline still fails the gate.
+    expect(checkBaseline(current, baseline, { tolerancePercent: 10, toleranceSeconds: 5 }).map((r) => r.metric)).to.include('unavailable:web');
+  });
   it('readBaseline names a file that is not a result', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rebootlab-baseline-'));
     const path = join(dir, 'result.json');

@@ -1,6 +1,6 @@
 // Tests for lib/report/reporters/github-summary.ts: appends to $GITHUB_STEP_SUMMARY only when it is set.
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendStepSummary, createGithubSummaryReporter } from '../../../lib/report/reporters/github-summary.js';
@@ -45,6 +45,17 @@ describe('report/github-summary', () => {
     }
     expect(readFileSync(journal, 'utf8')).to.equal('{"type":"phase"}\n');
     expect(appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: join(dir, 'outside.md') }, runDir)).to.equal(true);
+  });
+  it('refuses a hard link to a run file outside the run directory (the journal grew by the summary, exit 0: hostile-input tryout)', () => {
+    const runDir = join(dir, 'run');
+    mkdirSync(runDir);
+    const journal = join(runDir, 'observations.jsonl');
+    writeFileSync(journal, '{"type":"phase"}\n');
+    const linked = join(dir, 'gh-summary.md');
+    linkSync(journal, linked);
+    expect(() => appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: linked }, runDir))
+      .to.throw(`GITHUB_STEP_SUMMARY=${linked} is a hard link to a file of the run directory ${runDir}`).with.property('exitCode', 2);
+    expect(readFileSync(journal, 'utf8')).to.equal('{"type":"phase"}\n');
   });
   it('an unwritable summary file is an infrastructure error (exit code 3) naming it', () => {
     const path = join(dir, 'no-such-dir', 'summary.md');
