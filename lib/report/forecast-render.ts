@@ -14,6 +14,18 @@ export function widthOf(w: Window | null): number | null {
   return w === null ? null : Math.round((w.toSeconds - w.fromSeconds) * 1000) / 1000;
 }
 
+/** At most this many target names in a forecast's header; each item names its own node. */
+const TARGETS_LISTED = 12;
+
+/**
+ * The header's target names: all of them up to {@link TARGETS_LISTED}, else the first ones and how many more (a
+ * 1000-node zone outage listed 1000 names on one line).
+ */
+export function targetsListed(targets: readonly string[], show: (name: string) => string = (n) => n): string[] {
+  if (targets.length <= TARGETS_LISTED) return targets.map(show);
+  return [...targets.slice(0, TARGETS_LISTED - 2).map(show), `and ${targets.length - (TARGETS_LISTED - 2)} more (${targets.length} in all, each named in its items)`];
+}
+
 function mechanismText(f: Forecast, i: ForecastItem): string {
   const m = f.mechanisms[i.mechanism];
   return m ? `${m.function} (${m.file}, ${m.versions})` : i.mechanism;
@@ -25,7 +37,7 @@ export function renderForecastText(doc: ForecastDocument): string {
   for (const v of doc.variants) {
     const f = v.forecast;
     lines.push(`forecast of ${doc.file}: ${v.variant} (Kubernetes ${f.kubernetesVersion}; ${f.conditionedOn === 'experiment' ? 'no cluster: placement from the experiment, heartbeat phases unknown' : 'conditioned on the pre-fault state'})`);
-    lines.push(`targets: ${f.targets.join(', ')}; times in seconds since time zero, the start of the first fault command`);
+    lines.push(`targets: ${targetsListed(f.targets).join(', ')}; times in seconds since time zero, the start of the first fault command`);
     for (const c of f.conditions) lines.push(`  given ${c}`);
     for (const i of f.items) {
       lines.push(`  ${windowText(i).padEnd(26)} ${i.event.padEnd(20)} ${subjectOf(i)}`);
@@ -50,7 +62,7 @@ export function renderForecastMarkdown(doc: ForecastDocument): string {
   const cell = markdownText;
   for (const v of doc.variants) {
     const f = v.forecast;
-    parts.push(`## ${cell(v.variant)}`, '', `Kubernetes ${cell(f.kubernetesVersion)}; targets ${f.targets.map((t) => codeSpan(t).text.replaceAll('|', '\\|')).join(', ')}; ${f.conditionedOn === 'experiment' ? 'no cluster (placement from the experiment, heartbeat phases unknown)' : 'conditioned on the pre-fault state'}.`, '');
+    parts.push(`## ${cell(v.variant)}`, '', `Kubernetes ${cell(f.kubernetesVersion)}; targets ${targetsListed(f.targets, (t) => codeSpan(t).text.replaceAll('|', '\\|')).join(', ')}; ${f.conditionedOn === 'experiment' ? 'no cluster (placement from the experiment, heartbeat phases unknown)' : 'conditioned on the pre-fault state'}.`, '');
     for (const c of f.conditions) parts.push(`- given ${cell(c)}`);
     if (f.conditions.length > 0) parts.push('');
     parts.push('| Window | Event | Node / pod | Mechanism | Setting | Assumption |', '|---|---|---|---|---|---|');

@@ -59,12 +59,14 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
   if (detected.length === 0) return { taints: [], items: [], zoneNotes: [] };
   const monitor = input.settings.controllerManager.nodeMonitorPeriodMs / 1000;
   const real = (t: TargetNodeForecast) => ({ from: t.detection!.window.fromSeconds + 1 });
-  const results = new Map<string, TaintResult[]>();
+  // Per node, the scenarios' verdicts as shared chunks: every node of a cohort with the same own window gets the same
+  // chunk (1000 simultaneous targets: one list of 1000 slots, not 1000 copies of it), and the same summary below.
+  const results = new Map<string, TaintResult[][]>();
   const zoneNotes = new Set<string>();
-  const push = (name: string, r: TaintResult) => {
+  const pushChunk = (name: string, chunk: TaintResult[]) => {
     const list = results.get(name);
-    if (list) list.push(r);
-    else results.set(name, [r]);
+    if (list) list.push(chunk);
+    else results.set(name, [chunk]);
   };
   for (const [scenario, race] of scenarios(detected, monitor).flatMap((sc) => [[sc, false], [sc, true]] as const)) {
     const early = replay(input, detected, scenario, 'early', race);
@@ -97,44 +99,40 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
         const pass = early.zoneStates.find((z) => z.zone === zoneOf(input.nodes, t.name) && z.evictionRatePerSecond === 0 && z.state !== 'FullDisruption' && Math.abs(z.atSeconds - (a.cause?.atSeconds ?? NaN)) < 0.01);
         if (pass) misses.push(`the monitor pass at which zone "${pass.zone}" turned ${pass.state} (rate 0) ended before the 100 ms tainting loop spent its token`);
       }
+      const missResults = misses.map((miss): TaintResult => {
+        const why = race ? `the tainting loop lost the informer-cache race, then ${miss}` : miss;
+        return { scenario: scenario.name, race, window: null, seenFrom: null, why: group.length === 1 ? why : `${why} (one of ${group.length} detected together; which one is not known)` };
+      });
+      // A node's verdicts depend on its group's slots and its own earliest transition only.
+      const chunkByOwnFrom = new Map<number, TaintResult[]>();
       for (const t of group) {
         const own = real(t);
-        for (const slot of slots) {
-          if (group.length === 1 || slot.window.toSeconds >= own.from) push(t.name, { scenario: scenario.name, race, window: group.length === 1 ? slot.window : windowOf(Math.max(slot.window.fromSeconds, own.from - TAINT_LOOP_SECONDS), slot.window.toSeconds), seenFrom: Math.max(slot.seenFrom, own.from), why: slot.why });
+        let chunk = chunkByOwnFrom.get(own.from);
+        if (!chunk) {
+          chunk = [];
+          for (const slot of slots) {
+            if (group.length === 1 || slot.window.toSeconds >= own.from) chunk.push({ scenario: scenario.name, race, window: group.length === 1 ? slot.window : windowOf(Math.max(slot.window.fromSeconds, own.from - TAINT_LOOP_SECONDS), slot.window.toSeconds), seenFrom: Math.max(slot.seenFrom, own.from), why: slot.why });
+          }
+          chunk.push(...missResults);
+          chunkByOwnFrom.set(own.from, chunk);
         }
-        for (const miss of misses) {
-          const why = race ? `the tainting loop lost the informer-cache race, then ${miss}` : miss;
-          push(t.name, { scenario: scenario.name, race, window: null, seenFrom: null, why: group.length === 1 ? why : `${why} (one of ${group.length} detected together; which one is not known)` });
-        }
+        pushChunk(t.name, chunk);
       }
     }
   }
   const taints: TaintForecast[] = [];
   const items: ForecastItem[] = [];
+  const chunkIds = new Map<TaintResult[], number>();
+  const summaries = new Map<string, { outcomes: ForecastOutcome[]; seenFrom: (number | null)[] }>();
   for (const t of detected) {
-    const list = results.get(t.name) ?? [];
-    const tainted = list.filter((r) => r.window !== null && !r.race);
-    const untainted = list.filter((r) => r.window === null);
-    const outcomes: ForecastOutcome[] = [];
-    const seenFrom: (number | null)[] = [];
-    // The informer-cache race moves a taint only when it was written in its detection's pass (or waits behind one that was).
-    const taintedWindows = new Set(tainted.map((b) => windowKey(b.scenario, b.window)));
-    const raced = list.filter((r) => r.window !== null && r.race && !taintedWindows.has(windowKey(r.scenario, r.window)));
-    if (tainted.length > 0) {
-      const groupings = untainted.length === 0 ? 'in every pass grouping' : `${listed([...new Set(tainted.map((r) => r.scenario))])}`;
-      outcomes.push({ window: hull(tainted.map((r) => r.window as Window)), when: raced.length > 0 ? `the tainting loop sees the controller's own Ready write, ${groupings}` : groupings });
-      seenFrom.push(Math.min(...tainted.map((r) => r.seenFrom as number)));
-    }
-    if (raced.length > 0) {
-      outcomes.push({ window: hull(raced.map((r) => r.window as Window)), when: `the tainting loop lost the informer-cache race (it read a node detected in that pass from the controller's cache as still Ready, spent the zone's token and dropped it; the next monitor pass re-queued it for the next token), and ${listed([...new Set(raced.map((r) => r.scenario))])}` });
-      seenFrom.push(Math.min(...raced.map((r) => r.seenFrom as number)));
-    }
-    if (untainted.length > 0) {
-      outcomes.push({ window: null, when: listed([...new Set(untainted.map((r) => `${r.scenario}: ${r.why}`))]) });
-      seenFrom.push(null);
-    }
+    const chunks = results.get(t.name) ?? [];
+    const signature = chunks.map((c) => chunkIds.get(c) ?? (chunkIds.set(c, chunkIds.size), chunkIds.size - 1)).join(',');
+    let summary = summaries.get(signature);
+    if (!summary) summaries.set(signature, (summary = summarizeTaintResults(chunks.flat())));
+    const outcomes = [...summary.outcomes];
+    const seenFrom = [...summary.seenFrom];
     // A node only maybe detected (its fault may end first) is only maybe tainted.
-    if (t.detection?.happens === 'maybe' && untainted.length === 0) {
+    if (t.detection?.happens === 'maybe' && !outcomes.some((o) => o.window === null)) {
       outcomes.push({ window: null, when: 'its fault ends before it is marked NotReady' });
       seenFrom.push(null);
     }
@@ -151,6 +149,42 @@ export function forecastTaints(input: ZoneForecastInput): { taints: TaintForecas
     }));
   }
   return { taints, items, zoneNotes: [...zoneNotes] };
+}
+
+/**
+ * One node's taint outcomes from every scenario's verdicts: the hull of the taints written as the pass saw them, the
+ * hull of those the informer-cache race moves (when not the same window in the same scenario), and "never" with its
+ * reasons. Per outcome, the soonest the taint can be written (null: never).
+ */
+function summarizeTaintResults(list: readonly TaintResult[]): { outcomes: ForecastOutcome[]; seenFrom: (number | null)[] } {
+  const tainted = list.filter((r) => r.window !== null && !r.race);
+  const untainted = list.filter((r) => r.window === null);
+  const outcomes: ForecastOutcome[] = [];
+  const seenFrom: (number | null)[] = [];
+  // The informer-cache race moves a taint only when it was written in its detection's pass (or waits behind one that was).
+  const taintedWindows = new Set(tainted.map((b) => windowKey(b.scenario, b.window)));
+  const raced = list.filter((r) => r.window !== null && r.race && !taintedWindows.has(windowKey(r.scenario, r.window)));
+  if (tainted.length > 0) {
+    const groupings = untainted.length === 0 ? 'in every pass grouping' : `${listed([...new Set(tainted.map((r) => r.scenario))])}`;
+    outcomes.push({ window: hull(tainted.map((r) => r.window as Window)), when: raced.length > 0 ? `the tainting loop sees the controller's own Ready write, ${groupings}` : groupings });
+    seenFrom.push(minOf(tainted.map((r) => r.seenFrom as number)));
+  }
+  if (raced.length > 0) {
+    outcomes.push({ window: hull(raced.map((r) => r.window as Window)), when: `the tainting loop lost the informer-cache race (it read a node detected in that pass from the controller's cache as still Ready, spent the zone's token and dropped it; the next monitor pass re-queued it for the next token), and ${listed([...new Set(raced.map((r) => r.scenario))])}` });
+    seenFrom.push(minOf(raced.map((r) => r.seenFrom as number)));
+  }
+  if (untainted.length > 0) {
+    outcomes.push({ window: null, when: listed([...new Set(untainted.map((r) => `${r.scenario}: ${r.why}`))]) });
+    seenFrom.push(null);
+  }
+  return { outcomes, seenFrom };
+}
+
+/** The smallest of `values` without spreading them into a call (a cohort may hold thousands of slots). */
+function minOf(values: readonly number[]): number {
+  let min = Infinity;
+  for (const v of values) if (v < min) min = v;
+  return min;
 }
 
 /** One scenario's verdict on one node's taint: its window (null: not tainted), and whether the informer-cache race was replayed. */

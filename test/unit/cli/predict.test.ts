@@ -138,6 +138,27 @@ describe('predict', function () {
       expect(b.fromSeconds - a.fromSeconds).to.be.closeTo(20, 0.001);
     });
 
+    it('1000 simultaneous targets in one zone (bench/zone-outage-1000.yaml as bench:predict sets it): each gets every slot of its cohort, and the text header names 10 of them and how many more', async () => {
+      const sets = ['cluster.zones=[z]', 'fault.target.selector=topology.kubernetes.io/zone=z', 'fault.count=1000', 'workloads=[]'].flatMap((s) => ['--set', s]);
+      const json = await runCli(['predict', 'bench/zone-outage-1000.yaml', '--format', 'json', ...sets]);
+      expect(json.exitCode, json.stderr).to.equal(0);
+      const f = (JSON.parse(json.stdout) as ForecastDocument).variants[0]!.forecast;
+      expect(f.targets).to.have.length(1000);
+      const taints = f.items.filter((i) => i.event === 'no-execute-taint');
+      expect(taints.map((i) => i.node).sort()).to.deep.equal([...f.targets].sort());
+      // Which node of a cohort gets which token is not known: every node has the same outcomes, the first taint at the
+      // first pass that can see the cohort, the last 999 tokens (at 10/s, 99.9 s) later.
+      const first = taints[0]!;
+      for (const t of taints) expect({ window: t.window, outcomes: t.outcomes }, t.node).to.deep.equal({ window: first.window, outcomes: first.outcomes });
+      expect(first.outcomes.filter((o) => o.window !== null).length).to.be.greaterThan(0);
+      expect(first.window!.toSeconds - first.window!.fromSeconds).to.be.greaterThan(99.9);
+      const text = await runCli(['predict', 'bench/zone-outage-1000.yaml', ...sets]);
+      expect(text.exitCode, text.stderr).to.equal(0);
+      const header = text.stdout.split('\n').find((l) => l.startsWith('targets: '))!;
+      expect(header).to.match(/^targets: (rebootlab-worker\d*, ){10}and 990 more \(1000 in all, each named in its items\); times in seconds/);
+      expect(header).to.include(`${f.targets[9]}, and 990 more`);
+    });
+
     it('a scripted experiment or a missing file: exit 2, one line naming the file, no stack', async () => {
       const script = await runCli(['predict', 'experiments/rolling-reboot.ts']);
       expect(script.exitCode).to.equal(2);
