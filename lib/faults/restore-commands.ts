@@ -78,12 +78,16 @@ const same = (argv: readonly string[], ...expected: (string | RegExp)[]): boolea
  * A restore command (argv) as one line of text for messages: its words joined by spaces, a word holding a control
  * or bidirectional formatting character (lib/common/errors.ts CONTROL_OR_BIDI_CLASS: a newline, tab or escape, C1,
  * U+2028, U+2029, a bidi mark, embedding, override or isolate such as U+202E) written as a JSON string with every
- * such character escaped, so that the line stays one line and shows the word in the order it is stored.
- * Never throws.
+ * such character escaped, so that the line stays one line and shows the word in the order it is stored; any other
+ * word a shell would not read as itself (a space, `;`, `$`, a quote) in single quotes, so that the line a user is
+ * told to run by hand runs that one command. Never throws.
  */
 export function restoreCommandText(argv: readonly string[]): string {
-  return argv.map((w) => (hasControlOrBidi(w) ? escapeControlOrBidi(JSON.stringify(w)) : w)).join(' ');
+  return argv.map((w) => (hasControlOrBidi(w) ? escapeControlOrBidi(JSON.stringify(w)) : SHELL_SAFE_WORD.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`)).join(' ');
 }
+
+/** A word a POSIX shell reads as itself; any other is single-quoted, so a refused `docker start C; touch x` pasted by hand stays one argument. */
+const SHELL_SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /**
  * Parses one restore command (an argv array from pending-restore.json). Accepted, exactly:

@@ -92,10 +92,19 @@ const axesOf = (doc: ForecastDocument) => Object.keys(doc.variants[0]?.matrixVal
 
 /** The variants side by side: one row per event and subject, one column per variant (headed by its matrix values). */
 function sideBySide(doc: ForecastDocument, cell: (s: string) => string, markdown = false): string[] {
-  const keys: string[] = [];
-  for (const v of doc.variants) for (const i of v.forecast.items) if (!keys.includes(rowOf(i))) keys.push(rowOf(i));
-  const rows = keys.map((k) => [k, ...doc.variants.map((v) => {
-    const i = v.forecast.items.find((x) => rowOf(x) === k);
+  // Per variant, the first item of each row (a row is an event and its subject), in one pass: 1000 targets make
+  // thousands of rows, and a search per row and variant made the table quadratic.
+  const firstByRow = doc.variants.map((v) => {
+    const byRow = new Map<string, ForecastItem>();
+    for (const i of v.forecast.items) {
+      const k = rowOf(i);
+      if (!byRow.has(k)) byRow.set(k, i);
+    }
+    return byRow;
+  });
+  const keys = [...new Set(firstByRow.flatMap((byRow) => [...byRow.keys()]))];
+  const rows = keys.map((k) => [k, ...firstByRow.map((byRow) => {
+    const i = byRow.get(k);
     return i ? windowText(i) : '—';
   })]);
   const headers = ['event', ...doc.variants.map(columnOf)];

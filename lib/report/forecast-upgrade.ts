@@ -32,10 +32,15 @@ function mechanismsById(v: VariantForecast): Map<string, MechanismRef> {
 
 /** The two variants compared: windows that differ and mechanisms whose behaviour differs. */
 function changeBetween(older: VariantForecast, newer: VariantForecast, given: Record<string, unknown>): VersionChange {
-  const rows: string[] = [];
-  for (const v of [older, newer]) for (const i of v.forecast.items) if (!rows.includes(rowOf(i))) rows.push(rowOf(i));
+  // The first item of each row per side, in one pass (a search per row made thousands of rows quadratic).
+  const [olderRows, newerRows] = [older, newer].map((v) => {
+    const byRow = new Map<string, ForecastItem>();
+    for (const i of v.forecast.items) if (!byRow.has(rowOf(i))) byRow.set(rowOf(i), i);
+    return byRow;
+  }) as [Map<string, ForecastItem>, Map<string, ForecastItem>];
+  const rows = [...new Set([...olderRows.keys(), ...newerRows.keys()])];
   const windows: WindowChange[] = rows
-    .map((row) => ({ row, from: windowOf(older.forecast.items.find((i) => rowOf(i) === row)), to: windowOf(newer.forecast.items.find((i) => rowOf(i) === row)) }))
+    .map((row) => ({ row, from: windowOf(olderRows.get(row)), to: windowOf(newerRows.get(row)) }))
     .filter((w) => w.from !== w.to)
     .map((w) => (w.from === '—' ? { ...w, forecastOnlyOn: newer.forecast.kubernetesVersion } : w.to === '—' ? { ...w, forecastOnlyOn: older.forecast.kubernetesVersion } : w));
   const [a, b] = [mechanismsById(older), mechanismsById(newer)];

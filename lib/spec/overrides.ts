@@ -84,11 +84,17 @@ export function applyOverrides(source: SourceDocument, overrides: readonly strin
 /**
  * The first list index of `path` past the end of its list (or past 0 for a list the file does not have): `setIn`
  * would fill the items before it with empty ones, each an issue of its own with no word of the flag. Null when every
- * index names an item or the one after the last (which adds an item).
+ * index names an item or the one after the last (which adds an item). A key that is not decimal digits, where the path
+ * reaches a list, is refused the same way.
  */
 function indexBeyondEnd(source: SourceDocument, path: FieldPath): { at: number; message: string } | null {
   let node: unknown = source.doc.contents;
   for (const [at, segment] of path.entries()) {
+    if (typeof segment === 'string' && isSeq(node)) {
+      // The YAML library reads "1e2", "0x5", "+5" or " 5" as an index of a list (1e2: 100, filling 98 empty items).
+      const list = formatPath(path.slice(0, at));
+      return { at, message: `${list} is a list: its items are numbered in decimal digits (${list}[0], ${list}.0), not "${segment}"` };
+    }
     if (typeof segment === 'number') {
       const length = isSeq(node) ? node.items.length : node === undefined || node === null ? 0 : null;
       if (length !== null && segment > length) {

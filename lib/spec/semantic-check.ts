@@ -536,6 +536,7 @@ function checkExpectations(expect: unknown, workloads: unknown, cluster: Obj, re
   const fromManifest = Array.isArray(workloads) && workloads.some((w) => isObj(w) && w.manifest !== undefined);
   const names = Array.isArray(workloads) ? workloads.filter(isObj).map((w) => w.name).filter((n): n is string => typeof n === 'string') : [];
   const nameSet = new Set(names);
+  const jobNames = Array.isArray(workloads) ? workloads.filter((w): w is Obj => isObj(w) && w.kind === 'Job' && typeof w.name === 'string').map((w) => w.name as string) : [];
   const known = names.length > 0 ? listed(names) : 'none (add workloads:)';
   const nodes = clusterNodeNames(cluster);
   const unknownNode = (node: string) => `no node "${node}" in ${nodes!.provider} cluster "${nodes!.cluster}" (${nodes!.workers} workers); its nodes are ${nodes!.describe()}`;
@@ -551,6 +552,9 @@ function checkExpectations(expect: unknown, workloads: unknown, cluster: Obj, re
     const subject = parsed.expectation.subject;
     if (subject.scope === 'probe' && !probeSet.has(subject.name)) {
       report(['expect', index], `probes.${subject.name}: no probe "${subject.name}" in this experiment; probes: ${probeNames.length > 0 ? listed(probeNames) : 'none (add probes:)'}`);
+    } else if (subject.scope === 'job' && !fromManifest && !jobNames.includes(subject.name)) {
+      const what = nameSet.has(subject.name) ? `workload "${subject.name}" is not a Job` : `no workload "${subject.name}" in this experiment`;
+      report(['expect', index], `jobs.${subject.name}: ${what}; Jobs: ${jobNames.length > 0 ? listed(jobNames) : 'none (add a workload of kind: Job)'}`);
     } else if (subject.scope === 'workload' && !fromManifest && !nameSet.has(subject.name)) {
       report(['expect', index], `workloads.${subject.name}: no workload "${subject.name}" in this experiment; workloads: ${known}`);
     } else if (subject.scope === 'pods') {

@@ -28,7 +28,8 @@ export function renderStepSummary(result: Result): string {
  * Append `renderStepSummary(result)` to the file named by `env.GITHUB_STEP_SUMMARY`; does nothing (returns false)
  * when the variable is unset or empty, so the reporter is harmless outside GitHub Actions.
  * @throws InputError if `runDir` is given and the file is inside it (symbolic links resolved) or is one of its files
- *   under another name (a hard link: same device and inode): appending there would change the run's journal or reports; InfraError if the file cannot be appended to.
+ *   under another name (a hard link: same device and inode): appending there would change the run's journal or reports;
+ *   InputError if it is a FIFO, a socket or a directory; InfraError if the file cannot be appended to.
  */
 export function appendStepSummary(result: Result, env: NodeJS.ProcessEnv = process.env, runDir?: string): boolean {
   const path = env[STEP_SUMMARY_ENV];
@@ -45,8 +46,32 @@ export function appendStepSummary(result: Result, env: NodeJS.ProcessEnv = proce
       `point ${STEP_SUMMARY_ENV} at a file of its own`,
     );
   }
+  const kind = nonRegularKind(path);
+  if (kind !== null) {
+    throw new InputError(
+      `${STEP_SUMMARY_ENV}=${path} is ${kind}: the github reporter appends the job summary to a file (a FIFO would block it until something reads it)`,
+      `point ${STEP_SUMMARY_ENV} at a regular file, or unset it`,
+    );
+  }
   writeReportFile(path, renderStepSummary(result), true);
   return true;
+}
+
+/**
+ * What `path` is (symbolic links followed) when it exists and cannot take an append that returns: "a FIFO", "a
+ * socket" or "a directory"; null otherwise (a regular file, one not yet created, or a device such as /dev/null).
+ */
+function nonRegularKind(path: string): string | null {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return null; // not there yet: the append creates it
+  }
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isSocket()) return 'a socket';
+  return null;
 }
 
 /**

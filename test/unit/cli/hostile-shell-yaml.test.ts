@@ -109,6 +109,13 @@ describe('cli: hostile shell text, YAML keys and tags, --set paths (5 Dec round 
         `ERROR: ${QUICK}:4:1 (--set steps[2].action=cordon): steps[2]: no such item: steps has none; use steps[0] to add the first`);
     });
 
+    it('a list index in another spelling (1e2, 0x1, " 1") is refused on one line, not read as a number (98 empty items, none naming the flag)', async () => {
+      for (const [set, key] of [['workloads.1e2.replicas=3', '1e2'], ['workloads.0x1.replicas=3', '0x1'], ['workloads. 1.replicas=3', ' 1']] as const) {
+        badInput(await runCli(['validate', QUICK, '--set', set]),
+          `ERROR: ${QUICK}:12:3 (--set ${set}): workloads.${key}: workloads is a list: its items are numbered in decimal digits (workloads[0], workloads.0), not "${key}"`);
+      }
+    });
+
     it('an item added at the end names the flag in its issues, not the line of the list', async () => {
       const result = await runCli(['validate', QUICK, '--set', 'workloads[4].replicas=3']);
       expect(result.exitCode).to.equal(2);

@@ -131,9 +131,9 @@ describe('FaultGuard', () => {
     expect(ran).to.deep.equal([]);
     expect(existsSync(marker)).to.equal(false);
     expect(report!.failed.map((f) => f.error)).to.deep.equal([
-      "refused: not one of rebootlab's undo commands: docker unpause lab-worker && rm -rf /",
+      "refused: not one of rebootlab's undo commands: docker unpause lab-worker '&&' rm -rf /",
       'refused: cluster foreign was not created by rebootlab; use kind delete cluster --name foreign',
-      `refused: not one of rebootlab's undo commands: sh -c touch ${marker}`,
+      `refused: not one of rebootlab's undo commands: sh -c 'touch ${marker}'`,
     ]);
     expect(existsSync(join(dir, PENDING_RESTORE_FILE))).to.equal(true);
   });

@@ -115,6 +115,10 @@ describe('faults/restore-commands: parseRestoreCommand', () => {
     expect(parseRestoreCommand(['docker', 'update', '--restart=no\nrm -rf /', 'lab-worker'])).to.deep.equal({ error: 'not one of rebootlab\'s undo commands: docker update "--restart=no\\nrm -rf /" lab-worker' });
     expect(restoreCommandText(['docker', 'start', 'a\u0085b\u2028c\u007f\r'])).to.equal('docker start "a\\u0085b\\u2028c\\u007f\\r"');
     expect(restoreCommandText(['docker', 'start', 'lab-worker'])).to.equal('docker start lab-worker');
+    // A refused command is shown for the user to run by hand: a word a shell would split or expand is single-quoted
+    // (doctor printed `docker start rebootlab-worker; touch /tmp/PWNED`: hostile-input tryout, 8 Dec 2026).
+    expect(restoreCommandText(['docker', 'start', "rebootlab-worker; touch /tmp/PWNED"])).to.equal("docker start 'rebootlab-worker; touch /tmp/PWNED'");
+    expect(restoreCommandText(['docker', 'start', "it's $(id)"])).to.equal("docker start 'it'\\''s $(id)'");
   });
 
   it('quotes and escapes a word with a bidirectional formatting character, so a refused command shows its words in stored order', () => {
@@ -153,7 +157,7 @@ describe('faults/restore-commands: checkRestoreCommand', () => {
     expect(await checkRestoreCommand(['docker', 'update', '--restart=on-failure:1', 'lab-worker'], targets)).to.deep.equal({ argv: ['docker', 'update', '--restart=on-failure:1', 'lab-worker'] });
     const asked: string[] = [];
     const recording: RestoreTargets = { ...targets, kindNodeContainer: async (c) => (asked.push(c), targets.kindNodeContainer(c)) };
-    expect(await checkRestoreCommand(['docker', 'update', '--restart=on-failure;rm -rf /', 'lab-worker'], recording)).to.deep.equal({ error: 'not one of rebootlab\'s undo commands: docker update --restart=on-failure;rm -rf / lab-worker' });
+    expect(await checkRestoreCommand(['docker', 'update', '--restart=on-failure;rm -rf /', 'lab-worker'], recording)).to.deep.equal({ error: 'not one of rebootlab\'s undo commands: docker update \'--restart=on-failure;rm -rf /\' lab-worker' });
     expect(asked).to.deep.equal([]);
   });
 
@@ -225,8 +229,8 @@ describe('faults/restore-commands: the shutdown action\'s restore commands round
       const [report] = await restorePending({ runDir: dir }, { force: true, targets, exec: async (argv) => void ran.push(argv.join(' ')) });
       expect(ran).to.deep.equal(['docker start lab-worker']);
       expect(report!.failed).to.deep.equal([{
-        command: 'docker update --restart=no --privileged lab-worker',
-        error: 'refused: not one of rebootlab\'s undo commands: docker update --restart=no --privileged lab-worker',
+        command: 'docker update \'--restart=no --privileged\' lab-worker',
+        error: 'refused: not one of rebootlab\'s undo commands: docker update \'--restart=no --privileged\' lab-worker',
         cause: 'input',
       }]);
       expect(findPendingRestoreDirs(dir)).to.deep.equal([dir]);

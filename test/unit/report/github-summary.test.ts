@@ -1,5 +1,6 @@
 // Tests for lib/report/reporters/github-summary.ts: appends to $GITHUB_STEP_SUMMARY only when it is set.
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +57,15 @@ describe('report/github-summary', () => {
     expect(() => appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: linked }, runDir))
       .to.throw(`GITHUB_STEP_SUMMARY=${linked} is a hard link to a file of the run directory ${runDir}`).with.property('exitCode', 2);
     expect(readFileSync(journal, 'utf8')).to.equal('{"type":"phase"}\n');
+  });
+  it('refuses a FIFO or a directory (report hung on a FIFO: hostile-input tryout, 8 Dec); /dev/null takes the append', () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: fifo }))
+      .to.throw(`GITHUB_STEP_SUMMARY=${fifo} is a FIFO`).with.property('exitCode', 2);
+    expect(() => appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: dir }))
+      .to.throw(`GITHUB_STEP_SUMMARY=${dir} is a directory`).with.property('exitCode', 2);
+    expect(appendStepSummary(fixtureResult('reboot-quick'), { GITHUB_STEP_SUMMARY: '/dev/null' })).to.equal(true);
   });
   it('an unwritable summary file is an infrastructure error (exit code 3) naming it', () => {
     const path = join(dir, 'no-such-dir', 'summary.md');

@@ -89,6 +89,9 @@ describe('spec/validate', () => {
     expect(issuesOf(doc('workloads.api.recovered == true'))).to.deep.equal(['e.yaml:7:10: expect[0]: workloads.api: no workload "api" in this experiment; workloads: web']);
     expect(issuesOf(doc('pods[node=lab-worker2].outcome == unaffected'))[0]).to.include('pods[node=lab-worker2]: no node "lab-worker2" in kind cluster "lab" (1 workers); its nodes are lab-control-plane, lab-worker');
     expect(issuesOf(doc('nodes[name=rebootlab-worker].readyAtEnd == true'))[0]).to.include('no node "rebootlab-worker" in kind cluster "lab"');
+    // jobs.<name> passed validation and failed only after the run ("no Job ghost in the journal"): hostile-input tryout, 8 Dec.
+    expect(issuesOf(doc('jobs.ghost.failed < 1'))).to.deep.equal(['e.yaml:7:10: expect[0]: jobs.ghost: no workload "ghost" in this experiment; Jobs: none (add a workload of kind: Job)']);
+    expect(issuesOf(doc('jobs.web.failed < 1'))).to.deep.equal(['e.yaml:7:10: expect[0]: jobs.web: workload "web" is not a Job; Jobs: none (add a workload of kind: Job)']);
   });
 
   it('lists the matrix-able settings paths', () => {
