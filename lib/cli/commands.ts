@@ -1,6 +1,6 @@
 // The CLI's commands: flags → option objects (lib/run/options.ts) → lib/run; validate runs here.
 import type { Argv } from 'yargs';
-import { InputError, type ExitCodeValue } from '../common/errors.js';
+import { InputError, terminalOutput, type ExitCodeValue } from '../common/errors.js';
 import { DEFAULT_REPORTS_DIR, type CommandOutcome, type CommonOptions } from '../run/options.js';
 import { loadExperiment } from '../spec/load.js';
 import { parseShard, shardVariants } from '../spec/matrix.js';
@@ -50,7 +50,8 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
   const common = (argv: GlobalFlags): CommonOptions => ({
     verbose: argv.verbose,
     output: argv.output,
-    print: (text) => context.streams.stdout(text + '\n'),
+    // Names from a run directory or a journal reach this output: no control character of theirs reaches the terminal.
+    print: (text) => context.streams.stdout(terminalOutput(text) + '\n'),
     // Warnings and progress go where main writes (its streams, replaced in tests); a status line is redrawn only on
     // the process's own terminal.
     progressSink: { isTTY: context.streams === processStreams && Boolean(process.stderr.isTTY), write: (text) => context.streams.stderr(text) },
@@ -162,13 +163,16 @@ export function registerCommands(parser: Argv<GlobalFlags>, context: CommandCont
         y
           .positional('experiment', { type: 'string', demandOption: true, describe: 'Experiment file (YAML)' })
           .option('set', setOption)
-          .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Output format' }),
+          .option('format', { choices: ['text', 'markdown', 'json'] as const, defaultDescription: 'text', describe: 'Output format' }),
       async (argv) => {
+        if (argv.output === 'json' && argv.format !== undefined && argv.format !== 'json') {
+          throw new InputError(`-o json and --format ${argv.format} ask for two formats: give one of them`);
+        }
         if (/\.(m?ts|m?js)$/.test(argv.experiment)) throw new InputError(`${argv.experiment}: predict reads a YAML experiment; a scripted experiment's faults are only known when it runs`);
         const { predictExperiment } = await import('../run/predict-command.js');
         const { renderForecastMarkdown, renderForecastText } = await import('../report/forecast-render.js');
         const doc = predictExperiment(await loadExperiment(argv.experiment, { set: argv.set }));
-        const format = argv.output === 'json' ? 'json' : argv.format;
+        const format = argv.output === 'json' ? 'json' : argv.format ?? 'text';
         context.streams.stdout(format === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : format === 'markdown' ? renderForecastMarkdown(doc) : renderForecastText(doc));
         context.setExitCode(0);
       },

@@ -108,6 +108,18 @@ export function escapeControlOrBidi(text: string): string {
   return text.replace(CONTROL_OR_BIDI_ALL, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** {@link CONTROL_OR_BIDI_CLASS} without the line feed and the tab that text output is laid out with. */
+const HIDDEN_IN_OUTPUT_ALL = new RegExp(`(?![\\n\\t])[${CONTROL_OR_BIDI_CLASS}]`, 'g');
+
+/**
+ * `text` (lines of command output, which may hold names read from a run directory or a journal) with every control
+ * or bidirectional formatting character other than a line feed or a tab written as a JSON escape (`\u001b`,
+ * `\r`, `\u202e`), so that a name in run.json cannot clear the screen, move the cursor or reorder a line. Never throws.
+ */
+export function terminalOutput(text: string): string {
+  return text.replace(HIDDEN_IN_OUTPUT_ALL, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * `text` made safe for one terminal line: control characters (C0, DEL, C1, and the Unicode line and paragraph
  * separators) and bidirectional format characters (the marks U+200E, U+200F and U+061C, the embeddings and

@@ -2,6 +2,7 @@
 // steps and warnings, then the notable journal records (fault markers, a node's Ready change, evictions, pod
 // deletions) with times since the fault; on a TTY a status line below them is redrawn every second with the next
 // expected event and its window as a countdown ("node should go NotReady in 10–27 s").
+import { terminalOutput } from '../../common/errors.js';
 import type { Window } from '../../analyze/types.js';
 import { detectionWindowFromSilence, evictionWindowFromSilence } from '../../analyze/windows.js';
 import type { Observation } from '../../observe/types.js';
@@ -33,7 +34,7 @@ export const createListReporter: ReporterFactory = (options): Reporter => {
   const stamp = (atMs: number) => `[${((atMs - startedAtMs) / 1000).toFixed(0).padStart(4)} s]`;
   const line = (text: string, atMs = clock()) => {
     if (sink.isTTY) sink.write('\r\x1b[2K');
-    sink.write(`${stamp(atMs)} ${text}\n`);
+    sink.write(`${stamp(atMs)} ${terminalOutput(text)}\n`);
     draw();
   };
   const nextExpected = (): string => {

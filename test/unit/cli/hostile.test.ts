@@ -307,4 +307,17 @@ describe('cli: hostile input (issue 27)', function () {
       badInput(await runCli(['doctor', '--reports', join(dir, 'missing')]), `ERROR: --reports ${join(dir, 'missing')}: no such directory`, 'pass the parent directory of your run directories (rebootlab run --out), e.g. --reports reports');
     });
   });
+
+  it('15. escape sequences in a run directory (run.json variant, node names in the journal) never reach the terminal: report --reporter list and compare write them escaped (tryout of 8 Dec)', async () => {
+    const run = join(dir, 'run');
+    cpSync(RUN, run, { recursive: true });
+    const info = JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')) as { variant: string };
+    writeFileSync(join(run, 'run.json'), JSON.stringify({ ...info, variant: 'x\u001b[2Jy' }));
+    const journal = join(run, 'observations.jsonl');
+    writeFileSync(journal, readFileSync(journal, 'utf8').replaceAll('kind-worker', 'kind-w\\u001b]0;title\\u0007orker'));
+    const list = await runCli(['report', run, '--reporter', 'list']);
+    expect(list.stderr + list.stdout).to.include('kind-w\\u001b]0;title\\u0007orker');
+    const compare = await runCli(['compare', run, run]);
+    for (const r of [list, compare]) expect(r.stdout + r.stderr).to.not.match(/[\u001b\u0007]/);
+  });
 });

@@ -159,6 +159,16 @@ describe('predict', function () {
       expect(header).to.include(`${f.targets[9]}, and 990 more`);
     });
 
+    it('-o json with another --format is refused on one line (it printed JSON silently: hostile-input tryout, 8 Dec); with --format json it agrees', async () => {
+      const clash = await runCli(['predict', 'experiments/outage-tuned.yaml', '-o', 'json', '--format', 'markdown']);
+      expect(clash.exitCode).to.equal(2);
+      expect(clash.stderr.trim()).to.equal('ERROR: -o json and --format markdown ask for two formats: give one of them');
+      expect(clash.stdout).to.equal('');
+      const agree = await runCli(['predict', 'experiments/outage-tuned.yaml', '-o', 'json', '--format', 'json']);
+      expect(agree.exitCode, agree.stderr).to.equal(0);
+      expect(JSON.parse(agree.stdout)).to.have.property('kind', 'Forecast');
+    });
+
     it('a scripted experiment or a missing file: exit 2, one line naming the file, no stack', async () => {
       const script = await runCli(['predict', 'experiments/rolling-reboot.ts']);
       expect(script.exitCode).to.equal(2);
