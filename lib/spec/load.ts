@@ -3,6 +3,7 @@
 import { isMap, isSeq, type Node } from 'yaml';
 import { InputError, type InputIssue } from '../common/errors.js';
 import { readInputText } from '../common/read-input.js';
+import { parseDurationMs } from '../common/units.js';
 import { resolveExperiment } from './defaults.js';
 import { countRuns, expandVariants, MAX_RUNS, matrixCombinations, variantName, type MatrixCombination } from './matrix.js';
 import { applyOverrides, parseFieldPath } from './overrides.js';
@@ -141,7 +142,8 @@ function checkRunCount(source: SourceDocument, matrix: Record<string, readonly u
 }
 
 /**
- * Refuses equal values in one matrix list (`[60s, 60s]`, or `[0.5, 0.50]`, equal once parsed) and values whose
+ * Refuses equal values in one matrix list (`[60s, 60s]`, `[0.5, 0.50]`, equal once parsed, or `[60s, 1m]` on an axis
+ * of durations, equal in milliseconds: lib/common/units.ts parseDurationMs) and values whose
  * variant names collide once reduced to directory-safe characters (`a/b` and `a_b`): either would give two variants
  * one name and one run directory, the second overwriting the first's journal.
  */
@@ -149,9 +151,18 @@ function checkMatrixValues(source: SourceDocument, name: string, matrix: Record<
   const issues: InputIssue[] = [];
   for (const [path, values] of Object.entries(matrix)) {
     const byName = new Map<string, number>();
+    // An axis of durations compares them by value: `60s`, `1m` and `60000ms` are one setting, one run three times.
+    const durations = values.map((v) => (typeof v === 'string' ? parseDurationMs(v) : null));
+    const byDuration = durations.every((d) => d !== null) ? new Map<number, number>() : null;
     values.forEach((value, index) => {
       const variant = variantName(name, { [path]: value });
       const first = byName.get(variant);
+      const sameDuration = byDuration?.get(durations[index]!);
+      if (first === undefined && sameDuration !== undefined) {
+        issues.push(issueAt(source, ['matrix', path, index], `${describeValue(value)} is the duration of matrix.${path}[${sameDuration}] ${describeValue(values[sameDuration])} (${durations[index]} ms); each value runs once (use repeat: for more runs)`));
+        return;
+      }
+      byDuration?.set(durations[index]!, index);
       if (first === undefined) byName.set(variant, index);
       else {
         const same = values[first] === value;

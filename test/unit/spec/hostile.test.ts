@@ -130,6 +130,12 @@ describe('spec: hostile input (issue 27)', () => {
       'e.yaml:6:25: matrix["fault.duration"][1]: "60s" is already matrix.fault.duration[0]; each value runs once (use repeat: for more runs)',
       'e.yaml:7:59: matrix["cluster.controllerManager.unhealthyZoneThreshold"][1]: 0.5 is already matrix.cluster.controllerManager.unhealthyZoneThreshold[0]; each value runs once (use repeat: for more runs)',
     ]);
+    // Durations by value (tryout of 8 Dec: four runs of one setting); an axis that is not all durations compares as text.
+    expect(issuesOf(`${HEAD}fault: {type: power-off, duration: 10s}\nmatrix:\n  fault.duration: [60s, 1m, 1m0s, 60000ms, 90s]\n`)).to.deep.equal([
+      'e.yaml:6:25: matrix["fault.duration"][1]: "1m" is the duration of matrix.fault.duration[0] "60s" (60000 ms); each value runs once (use repeat: for more runs)',
+      'e.yaml:6:29: matrix["fault.duration"][2]: "1m0s" is the duration of matrix.fault.duration[0] "60s" (60000 ms); each value runs once (use repeat: for more runs)',
+      'e.yaml:6:35: matrix["fault.duration"][3]: "60000ms" is the duration of matrix.fault.duration[0] "60s" (60000 ms); each value runs once (use repeat: for more runs)',
+    ]);
     expect(issuesOf(`${HEAD}fault: {type: reboot}\nmatrix:\n  cluster.nodeImage: ["img/a:1", "img_a:1"]\n`)).to.deep.equal([
       'e.yaml:6:34: matrix["cluster.nodeImage"][1]: "img_a:1" and matrix.cluster.nodeImage[0] "img/a:1" give one variant name "x--nodeImage-img_a_1" and one run directory; make them differ in letters, digits, ".", "_" or "-"',
     ]);
