@@ -358,6 +358,12 @@ function checkToleration(toleration: Obj, path: FieldPath, report: Report): void
   if ((toleration.key === undefined || toleration.key === '') && operator !== 'Exists') {
     report([...path, 'operator'], 'must be Exists when key is empty (the API server refuses it); add a key or write operator: Exists');
   }
+  // ValidateTolerations (pkg/apis/core/validation/validation.go, v1.37.2; the same rule in v1.34.4 to v1.36.3): a key is
+  // a label key, an Equal toleration's value a label value; otherwise the API server refuses the pod during the run.
+  const keyProblem = typeof toleration.key === 'string' && toleration.key !== '' ? labelKeyProblem(toleration.key) : null;
+  if (keyProblem !== null) report([...path, 'key'], `${keyProblem} (the API server refuses the pod)`);
+  const valueProblem = operator === 'Equal' && typeof toleration.value === 'string' ? labelValueProblem(toleration.value) : null;
+  if (valueProblem !== null) report([...path, 'value'], `${valueProblem} (the API server refuses the pod's toleration)`);
   if (toleration.tolerationSeconds !== undefined && toleration.effect !== 'NoExecute') {
     report([...path, 'tolerationSeconds'], 'needs effect: NoExecute (only a NoExecute taint evicts; the API server refuses it otherwise)');
   }

@@ -141,6 +141,13 @@ describe('spec: hostile input (issue 27)', () => {
     ]);
   });
 
+  it('9b. a toleration whose key is not a label key, or whose Equal value is not a label value, is refused before the run (the API server refused the pod during it: tryout of 8 Dec)', () => {
+    expect(issuesOf(`${HEAD}workloads:\n  - {name: web, kind: Deployment, tolerations: [{key: "a b$(id)", operator: Equal, value: "$(id) x"}, {key: example.com/ok, value: v1, effect: NoExecute, tolerationSeconds: 5}, {operator: Exists}]}\nfault: {type: reboot}\n`)).to.deep.equal([
+      'e.yaml:5:55: workloads[0].tolerations[0].key: "a b$(id)" is not a label key: at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit (optionally after a "prefix/") (the API server refuses the pod)',
+      'e.yaml:5:91: workloads[0].tolerations[0].value: "$(id) x" is not a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit (the API server refuses the pod\'s toleration)',
+    ]);
+  });
+
   it('10. work is linear: 20,000 duplicate and unknown keys, and an expectation of 60,000 spaces, stay fast', () => {
     let keys = HEAD + 'fault: {type: reboot}\n';
     for (let i = 0; i < 20_000; i++) keys += `k${i}: 1\n`;
