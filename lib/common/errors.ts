@@ -105,7 +105,7 @@ export function hiddenCharacterInScript(text: string): string | null {
  * escape (`\n`, `\r`, `\t`, otherwise `\u001b`, `\u202e`); no other change. Never throws.
  */
 export function escapeControlOrBidi(text: string): string {
-  return text.replace(CONTROL_OR_BIDI_ALL, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(CONTROL_OR_BIDI_ALL, escapeOne);
 }
 
 /** {@link CONTROL_OR_BIDI_CLASS} without the line feed and the tab that text output is laid out with. */
@@ -117,7 +117,12 @@ const HIDDEN_IN_OUTPUT_ALL = new RegExp(`(?![\\n\\t])[${CONTROL_OR_BIDI_CLASS}]`
  * `\r`, `\u202e`), so that a name in run.json cannot clear the screen, move the cursor or reorder a line. Never throws.
  */
 export function terminalOutput(text: string): string {
-  return text.replace(HIDDEN_IN_OUTPUT_ALL, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(HIDDEN_IN_OUTPUT_ALL, escapeOne);
+}
+
+/** One character as its JSON escape: `\n`, `\r`, `\t`, otherwise `\u` and four hex digits. */
+function escapeOne(c: string): string {
+  return CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /**

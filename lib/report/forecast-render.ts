@@ -2,7 +2,7 @@
 // other or, for a matrix, side by side.
 import type { Forecast, ForecastItem } from '../analyze/forecast/types.js';
 import type { Window } from '../analyze/types.js';
-import { fmt, rowOf, subjectOf, windowText, type ForecastDocument, type VariantForecast } from './forecast-document.js';
+import { firstItemByRow, fmt, subjectOf, windowText, type ForecastDocument, type VariantForecast } from './forecast-document.js';
 import { renderVersionChanges, versionChanges } from './forecast-upgrade.js';
 import { codeSpan, markdownText } from './reporters/markdown-tables.js';
 
@@ -92,16 +92,7 @@ const axesOf = (doc: ForecastDocument) => Object.keys(doc.variants[0]?.matrixVal
 
 /** The variants side by side: one row per event and subject, one column per variant (headed by its matrix values). */
 function sideBySide(doc: ForecastDocument, cell: (s: string) => string, markdown = false): string[] {
-  // Per variant, the first item of each row (a row is an event and its subject), in one pass: 1000 targets make
-  // thousands of rows, and a search per row and variant made the table quadratic.
-  const firstByRow = doc.variants.map((v) => {
-    const byRow = new Map<string, ForecastItem>();
-    for (const i of v.forecast.items) {
-      const k = rowOf(i);
-      if (!byRow.has(k)) byRow.set(k, i);
-    }
-    return byRow;
-  });
+  const firstByRow = doc.variants.map((v) => firstItemByRow(v.forecast.items));
   const keys = [...new Set(firstByRow.flatMap((byRow) => [...byRow.keys()]))];
   const rows = keys.map((k) => [k, ...firstByRow.map((byRow) => {
     const i = byRow.get(k);

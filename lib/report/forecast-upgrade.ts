@@ -3,7 +3,7 @@
 // the mechanisms whose behaviour differs (lib/analyze/mechanisms.ts rows). Pure; read by forecast-render.ts.
 import type { ForecastItem } from '../analyze/forecast/types.js';
 import type { MechanismRef } from '../analyze/event-types.js';
-import { rowOf, windowText, type ForecastDocument, type MechanismChange, type VariantForecast, type VersionChange, type WindowChange } from './forecast-document.js';
+import { firstItemByRow, windowText, type ForecastDocument, type MechanismChange, type VariantForecast, type VersionChange, type WindowChange } from './forecast-document.js';
 
 /** An item's window text, or `—` when the variant forecasts no such event. */
 const windowOf = (i: ForecastItem | undefined) => (i ? windowText(i) : '—');
@@ -32,12 +32,7 @@ function mechanismsById(v: VariantForecast): Map<string, MechanismRef> {
 
 /** The two variants compared: windows that differ and mechanisms whose behaviour differs. */
 function changeBetween(older: VariantForecast, newer: VariantForecast, given: Record<string, unknown>): VersionChange {
-  // The first item of each row per side, in one pass (a search per row made thousands of rows quadratic).
-  const [olderRows, newerRows] = [older, newer].map((v) => {
-    const byRow = new Map<string, ForecastItem>();
-    for (const i of v.forecast.items) if (!byRow.has(rowOf(i))) byRow.set(rowOf(i), i);
-    return byRow;
-  }) as [Map<string, ForecastItem>, Map<string, ForecastItem>];
+  const [olderRows, newerRows] = [firstItemByRow(older.forecast.items), firstItemByRow(newer.forecast.items)];
   const rows = [...new Set([...olderRows.keys(), ...newerRows.keys()])];
   const windows: WindowChange[] = rows
     .map((row) => ({ row, from: windowOf(olderRows.get(row)), to: windowOf(newerRows.get(row)) }))
